@@ -1,0 +1,30 @@
+// Building the classification and the dependency table.
+#include "analysis/classification.h"
+
+#include <set>
+
+namespace daec {
+
+Classification classify(const Model& model) {
+  Classification result;
+  for (size_t v = 0; v < model.variables.size(); ++v) {
+    const Variable& variable = model.variables[v];
+    (variable.is_differential() ? result.differential : result.algebraic).push_back(v);
+    result.columns.push_back(DependencyColumn{variable.name, variable.symbol, v, 0});
+    for (int order = 1; order <= variable.highest_order(); ++order) {
+      result.columns.push_back(DependencyColumn{derivative_name(variable.name, order),
+                                                variable.derivatives[order - 1], v, order});
+    }
+  }
+  for (const Equation& equation : model.equations) {
+    SymbolSet present = symbols_in(equation.residual());
+    DependencyRow row{equation.label, {}};
+    for (const DependencyColumn& column : result.columns) {
+      row.contains.push_back(present.count(column.symbol) > 0);
+    }
+    result.rows.push_back(std::move(row));
+  }
+  return result;
+}
+
+}  // namespace daec

@@ -1,0 +1,112 @@
+// Command-line parsing and the --help text.
+#include "driver/options.h"
+
+#include <sstream>
+
+#include <boost/program_options.hpp>
+
+namespace po = boost::program_options;
+
+namespace daec {
+
+static po::options_description visible_options(Options& o, std::string& dummies) {
+  po::options_description desc("Options");
+  // clang-format off
+  desc.add_options()
+    ("help,h", po::bool_switch(&o.help), "print this help and exit")
+    ("version", po::bool_switch(&o.version), "print the version and exit")
+    ("output,o", po::value(&o.output)->value_name("FILE"),
+     "write the generated C++ to FILE ('-' for stdout); default: the model's file name with .cpp")
+    ("output-dir", po::value(&o.output_dir)->value_name("DIR"),
+     "batch mode: write one .cpp per model into DIR")
+    ("jobs,j", po::value(&o.jobs)->value_name("N"), "batch mode: compile N models in parallel")
+    ("check", po::bool_switch(&o.check),
+     "parse and check the model, print its classification and dependency table; write nothing")
+    ("main", po::bool_switch(&o.main), "also emit a standalone simulator main() (SUNDIALS)")
+    ("namespace", po::value(&o.name_space)->value_name("NS"),
+     "C++ namespace of the generated code (default: the model name)")
+    ("report", po::value(&o.report)->value_name("FILE"), "write a Markdown report of the reduction")
+    ("report-json", po::value(&o.report_json)->value_name("FILE"), "write the report as JSON")
+    ("dummies", po::value(&dummies)->value_name("MODE"),
+     "'auto' (default): dummy variables for derivatives whose equation holds algebraic unknowns; "
+     "'never': substitute the derivatives instead")
+    ("max-rounds", po::value(&o.max_rounds)->value_name("N"),
+     "give up index reduction after N rounds (default 10)");
+  // clang-format on
+  return desc;
+}
+
+std::optional<Options> parse_options(int argc, const char* const argv[], std::string& error) {
+  Options options;
+  std::string dummies = "auto";
+  po::options_description desc = visible_options(options, dummies);
+  po::options_description hidden;
+  hidden.add_options()("input", po::value(&options.inputs));
+  po::options_description all;
+  all.add(desc).add(hidden);
+  po::positional_options_description positional;
+  positional.add("input", -1);
+  try {
+    po::variables_map vm;
+    po::store(po::command_line_parser(argc, argv)
+                  .options(all)
+                  .positional(positional)
+                  .style(po::command_line_style::default_style &
+                         ~po::command_line_style::allow_guessing)
+                  .run(),
+              vm);
+    po::notify(vm);
+  } catch (const po::error& e) {
+    error = e.what();
+    return std::nullopt;
+  }
+  if (dummies == "auto") {
+    options.dummies = DummyPolicy::Auto;
+  } else if (dummies == "never") {
+    options.dummies = DummyPolicy::Never;
+  } else {
+    error = "--dummies must be 'auto' or 'never', not '" + dummies + "'";
+    return std::nullopt;
+  }
+  if (options.jobs < 1) {
+    error = "--jobs must be at least 1";
+    return std::nullopt;
+  }
+  if (options.max_rounds < 1) {
+    error = "--max-rounds must be at least 1";
+    return std::nullopt;
+  }
+  return options;
+}
+
+std::string help_text() {
+  Options unused;
+  std::string dummies;
+  std::ostringstream out;
+  out << "daec - compile a differential-algebraic model (.dae) to C++\n\n"
+         "Usage:\n"
+         "  daec MODEL.dae [-o OUT.cpp]               compile one model\n"
+         "  daec A.dae B.dae ... --output-dir DIR     compile a library of models (-j N)\n"
+         "  daec MODEL.dae --main -o sim.cpp          emit a standalone simulator\n"
+         "  daec MODEL.dae --check                    check the model and print its structure\n"
+         "  daec - ...                                read the model from standard input\n\n";
+  out << visible_options(unused, dummies) << "\n";
+  out << "A model declares parameters, variables and outputs, then its equations:\n\n"
+         "  model pendulum \"Simple pendulum\";\n"
+         "  parameter L = 1, g = 9.81;\n"
+         "  variable x(start = 1), y, u, v(start = 1), lambda;\n"
+         "  equation\n"
+         "    x' = u;  y' = v;\n"
+         "    u' = -lambda*x;  v' = -lambda*y - g;\n"
+         "    rod: x^2 + y^2 = L^2;\n"
+         "  end\n\n"
+         "Examples:\n"
+         "  daec models/pendulum.dae --check      the variables, equations and dependency table\n"
+         "  daec models/pendulum.dae -o pend.cpp  generate the C++ model\n\n"
+         "Exit status: 0 success, 1 errors in a model (diagnostics on stderr),\n"
+         "2 usage errors (bad options, unreadable input files).\n"
+         "The language and the generated code are documented in docs/ and README.md.\n";
+  return out.str();
+}
+
+}  // namespace daec

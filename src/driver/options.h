@@ -1,0 +1,34 @@
+// The command line of daec (spec §3), parsed with Boost.Program_options.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace daec {
+
+enum class DummyPolicy { Auto, Never };
+
+struct Options {
+  std::vector<std::string> inputs;
+  std::string output;      ///< -o; empty: MODEL stem + .cpp
+  std::string output_dir;  ///< --output-dir
+  int jobs = 1;
+  bool check = false;
+  bool main = false;
+  std::string name_space;
+  std::string report;
+  std::string report_json;
+  DummyPolicy dummies = DummyPolicy::Auto;
+  int max_rounds = 10;
+  bool help = false;
+  bool version = false;
+};
+
+/// Parses argv. On a usage error returns nullopt and sets `error` to a one-line message.
+std::optional<Options> parse_options(int argc, const char* const argv[], std::string& error);
+
+/// The text of `daec --help`.
+std::string help_text();
+
+}  // namespace daec

@@ -1,0 +1,87 @@
+// Formatting the --check summary.
+#include "report/check_summary.h"
+
+#include <algorithm>
+#include <cstdio>
+#include <cstdlib>
+
+#include <fmt/format.h>
+
+#include "model/printer.h"
+
+namespace daec {
+
+std::string shortest_double(double value) {
+  char buffer[40];
+  for (int precision = 1; precision <= 17; ++precision) {
+    std::snprintf(buffer, sizeof buffer, "%.*g", precision, value);
+    if (std::strtod(buffer, nullptr) == value) break;
+  }
+  return buffer;
+}
+
+static std::string join_names(const Model& model, const std::vector<size_t>& indices) {
+  std::string text;
+  for (size_t i : indices) text += (text.empty() ? "" : ", ") + model.variables[i].name;
+  return text.empty() ? "(none)" : text;
+}
+
+static std::string plural(size_t n, const char* noun) {
+  return fmt::format("{} {}{}", n, noun, n == 1 ? "" : "s");
+}
+
+static void append_dependency_table(std::string& out, const Classification& c) {
+  size_t label_width = 8;
+  for (const DependencyRow& row : c.rows) label_width = std::max(label_width, row.label.size());
+  std::vector<size_t> widths;
+  std::string header = fmt::format("  {:<{}} |", "equation", label_width);
+  for (const DependencyColumn& column : c.columns) {
+    widths.push_back(std::max<size_t>(column.name.size(), 1));
+    header += " " + column.name;
+  }
+  out += header + "\n";
+  out += "  " + std::string(label_width, '-') + "-+" + std::string(header.size() - label_width - 4, '-') + "\n";
+  for (const DependencyRow& row : c.rows) {
+    std::string line = fmt::format("  {:<{}} |", row.label, label_width);
+    for (size_t k = 0; k < widths.size(); ++k) {
+      line += fmt::format(" {:<{}}", row.contains[k] ? "1" : "0", widths[k]);
+    }
+    while (!line.empty() && line.back() == ' ') line.pop_back();
+    out += line + "\n";
+  }
+}
+
+std::string format_check_summary(const Model& model, const Classification& c) {
+  std::string out = fmt::format("model {}", model.name);
+  if (!model.description.empty()) out += fmt::format(" \"{}\"", model.description);
+  out += fmt::format(": {}, {}, {}, {}\n", plural(model.variables.size(), "variable"),
+                     plural(model.equations.size(), "equation"),
+                     plural(model.parameters.size(), "parameter"),
+                     plural(model.outputs.size(), "output"));
+  out += fmt::format("  differential variables ({}): {}\n", c.differential.size(),
+                     join_names(model, c.differential));
+  out += fmt::format("  algebraic variables ({}): {}\n", c.algebraic.size(),
+                     join_names(model, c.algebraic));
+  if (!model.parameters.empty()) {
+    std::string parameters;
+    for (const Parameter& p : model.parameters) {
+      parameters += fmt::format("{}{} = {}", parameters.empty() ? "" : ", ", p.name,
+                                shortest_double(p.value));
+    }
+    out += "  parameters: " + parameters + "\n";
+  }
+  if (!model.outputs.empty()) {
+    std::string outputs;
+    for (const Output& o : model.outputs) outputs += (outputs.empty() ? "" : ", ") + o.name;
+    out += "  outputs: " + outputs + "\n";
+  }
+  out += "\nequations:\n";
+  for (const Equation& e : model.equations) {
+    out += fmt::format("  {}: {} = {}\n", e.label, to_dae(e.lhs), to_dae(e.rhs));
+  }
+  out += "\ndependency table (1: the equation contains the unknown or derivative):\n";
+  append_dependency_table(out, c);
+  return out;
+}
+
+}  // namespace daec

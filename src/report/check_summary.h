@@ -1,0 +1,17 @@
+// The text `daec MODEL --check` prints: the model's declarations, its equations and the
+// dependency table of equations against unknowns and derivatives (seed 12.2).
+#pragma once
+
+#include <string>
+
+#include "analysis/classification.h"
+#include "model/model.h"
+
+namespace daec {
+
+std::string format_check_summary(const Model& model, const Classification& classification);
+
+/// The shortest decimal form of `value` that reads back as the same double.
+std::string shortest_double(double value);
+
+}  // namespace daec

@@ -1,0 +1,67 @@
+// Loading source text and mapping byte offsets to lines and columns.
+#include "support/source.h"
+
+#include <cerrno>
+#include <cstring>
+#include <fstream>
+#include <iostream>
+#include <iterator>
+#include <sstream>
+
+namespace daec {
+
+SourceFile::SourceFile(std::string name, std::string text)
+    : name_(std::move(name)), text_(std::move(text)) {}
+
+std::unique_ptr<SourceFile> SourceFile::load(const std::string& path, std::string& error) {
+  if (path == "-") {
+    std::ostringstream buffer;
+    buffer << std::cin.rdbuf();
+    return std::make_unique<SourceFile>("<stdin>", buffer.str());
+  }
+  std::ifstream in(path, std::ios::binary);
+  if (!in) {
+    error = std::strerror(errno);
+    return nullptr;
+  }
+  std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  if (in.bad()) {
+    error = "read error";
+    return nullptr;
+  }
+  return std::make_unique<SourceFile>(path, std::move(text));
+}
+
+// A UTF-8 continuation byte does not start a new column.
+static bool is_continuation_byte(unsigned char c) { return (c & 0xC0) == 0x80; }
+
+SourceLocation SourceFile::location_at(size_t offset) const {
+  if (offset > text_.size()) offset = text_.size();
+  SourceLocation loc{this, 1, 1, offset};
+  for (size_t i = 0; i < offset; ++i) {
+    unsigned char c = static_cast<unsigned char>(text_[i]);
+    if (c == '\n') {
+      ++loc.line;
+      loc.column = 1;
+    } else if (!is_continuation_byte(c)) {
+      ++loc.column;
+    }
+  }
+  return loc;
+}
+
+std::string_view SourceFile::line_text(int line) const {
+  size_t start = 0;
+  for (int current = 1; current < line; ++current) {
+    size_t newline = text_.find('\n', start);
+    if (newline == std::string::npos) return {};
+    start = newline + 1;
+  }
+  size_t end = text_.find('\n', start);
+  if (end == std::string::npos) end = text_.size();
+  std::string_view view(text_.data() + start, end - start);
+  if (!view.empty() && view.back() == '\r') view.remove_suffix(1);
+  return view;
+}
+
+}  // namespace daec

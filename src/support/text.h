@@ -1,0 +1,24 @@
+// Small text utilities shared by the stages: UTF-8 validation and "did you mean" suggestions.
+#pragma once
+
+#include <cstddef>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace daec {
+
+/// Byte offsets at which `text` is not well-formed UTF-8 (overlong forms, surrogates and code
+/// points above U+10FFFF count as malformed), at most `limit` of them.
+std::vector<size_t> find_invalid_utf8(std::string_view text, size_t limit);
+
+/// Levenshtein distance, counting a swap of two adjacent characters as one edit.
+size_t edit_distance(std::string_view a, std::string_view b);
+
+/// The candidate closest to `name`, if it is close enough to be a plausible typo: at most one
+/// edit for short names, at most a third of the name's length for longer ones.
+std::optional<std::string> closest_name(std::string_view name,
+                                        const std::vector<std::string>& candidates);
+
+}  // namespace daec

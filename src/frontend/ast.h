@@ -28,7 +28,8 @@ struct Expr {
   int order = 0;
   std::vector<std::unique_ptr<Expr>> operands;
   std::vector<bool> inverted;
-  std::vector<SourceLocation> operator_locations;  ///< Sum/Product: location of each operator before operand i (i >= 1)
+  std::vector<SourceLocation>
+      operator_locations;  ///< Sum/Product: location of each operator before operand i (i >= 1)
 
   Expr(ExprKind k, SourceLocation loc, std::string t = {})
       : kind(k), location(loc), text(std::move(t)) {}

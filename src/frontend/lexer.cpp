@@ -31,8 +31,12 @@ namespace {
 bool is_name_start(char c) {
   return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_';
 }
-bool is_digit(char c) { return c >= '0' && c <= '9'; }
-bool is_name_char(char c) { return is_name_start(c) || is_digit(c); }
+bool is_digit(char c) {
+  return c >= '0' && c <= '9';
+}
+bool is_name_char(char c) {
+  return is_name_start(c) || is_digit(c);
+}
 
 class Lexer {
  public:
@@ -125,19 +129,44 @@ Token Lexer::next() {
   if (c == '"') return lex_string(start);
   TokenKind kind;
   switch (c) {
-    case '(': kind = TokenKind::LeftParen; break;
-    case ')': kind = TokenKind::RightParen; break;
-    case ',': kind = TokenKind::Comma; break;
-    case ';': kind = TokenKind::Semicolon; break;
-    case ':': kind = TokenKind::Colon; break;
-    case '=': kind = TokenKind::Equals; break;
-    case '\'': kind = TokenKind::Prime; break;
-    case '+': kind = TokenKind::Plus; break;
-    case '-': kind = TokenKind::Minus; break;
-    case '*': kind = TokenKind::Star; break;
-    case '/': kind = TokenKind::Slash; break;
-    case '^': kind = TokenKind::Caret; break;
-    default: return lex_stray_characters(start);
+    case '(':
+      kind = TokenKind::LeftParen;
+      break;
+    case ')':
+      kind = TokenKind::RightParen;
+      break;
+    case ',':
+      kind = TokenKind::Comma;
+      break;
+    case ';':
+      kind = TokenKind::Semicolon;
+      break;
+    case ':':
+      kind = TokenKind::Colon;
+      break;
+    case '=':
+      kind = TokenKind::Equals;
+      break;
+    case '\'':
+      kind = TokenKind::Prime;
+      break;
+    case '+':
+      kind = TokenKind::Plus;
+      break;
+    case '-':
+      kind = TokenKind::Minus;
+      break;
+    case '*':
+      kind = TokenKind::Star;
+      break;
+    case '/':
+      kind = TokenKind::Slash;
+      break;
+    case '^':
+      kind = TokenKind::Caret;
+      break;
+    default:
+      return lex_stray_characters(start);
   }
   advance();
   return make(kind, start);
@@ -179,9 +208,10 @@ Token Lexer::lex_number(const SourceLocation& start) {
   double value = std::strtod(token.text.c_str(), nullptr);
   bool has_nonzero_digit = token.text.find_first_of("123456789") < token.text.find_first_of("eE");
   if (std::isinf(value) || (errno == ERANGE && std::fabs(value) > 1.0)) {
-    diags_.error(start, "number '" + token.text + "' is too large for a double (about 1.8e308 at most)");
+    diags_.error(start,
+                 "number '" + token.text + "' is too large for a double (about 1.8e308 at most)");
     token.kind = TokenKind::Invalid;
-  } else if (has_nonzero_digit && (value == 0.0 || errno == ERANGE)) {
+  } else if (has_nonzero_digit && value == 0.0) {  // a subnormal value is still representable
     diags_.error(start, "number '" + token.text + "' is too small for a double (underflows to 0)");
     token.kind = TokenKind::Invalid;
   }

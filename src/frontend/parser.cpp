@@ -9,6 +9,17 @@ namespace daec {
 
 namespace {
 
+std::string derivative_order_out_of_range(const std::string& order) {
+  return "derivative order " + order + " is out of range (1 to " +
+         std::to_string(kMaxDerivativeOrder) + ")";
+}
+
+// How a token is named after "found" in a syntax error: a keyword is a reserved word.
+std::string describe_found(const Token& token) {
+  bool is_keyword = token.kind != TokenKind::Identifier && keyword_kind(token.text) == token.kind;
+  return is_keyword ? "the reserved word '" + token.text + "'" : describe(token);
+}
+
 class Parser {
  public:
   Parser(const std::vector<Token>& tokens, DiagnosticEngine& diags)
@@ -97,8 +108,10 @@ bool Parser::at_statement_start() const {
     case TokenKind::KwOutput:
     case TokenKind::KwEquation:
     case TokenKind::KwEnd:
-    case TokenKind::EndOfFile: return true;
-    default: return false;
+    case TokenKind::EndOfFile:
+      return true;
+    default:
+      return false;
   }
 }
 
@@ -124,9 +137,13 @@ ModelSyntax Parser::parse_model_file() {
 /// model_header = "model" , NAME , [ STRING ] , ";" ;
 bool Parser::parse_model_header() {
   if (!at(TokenKind::KwModel)) {
-    syntax_error(peek().location, "expected 'model NAME;' at the start of the file, found " +
-                                      describe(peek()));
-    return at_statement_start();  // a file that starts with a declaration: go on from there
+    syntax_error(peek().location,
+                 "expected 'model NAME;' at the start of the file, found " + describe(peek()));
+    if (!at_statement_start()) return false;
+    // A file that starts with a declaration: go on from there, reporting its own errors. An
+    // empty file gets this one error only.
+    in_error_ = at(TokenKind::EndOfFile);
+    return true;
   }
   consume();
   if (!parse_name(model_.name, "after 'model'")) return false;
@@ -137,17 +154,22 @@ bool Parser::parse_model_header() {
 /// declaration = parameter_decl | variable_decl | output_decl ;
 bool Parser::parse_declaration() {
   switch (peek().kind) {
-    case TokenKind::KwParameter: return parse_parameter_decl();
-    case TokenKind::KwVariable: return parse_variable_decl();
-    case TokenKind::KwOutput: return parse_output_decl();
+    case TokenKind::KwParameter:
+      return parse_parameter_decl();
+    case TokenKind::KwVariable:
+      return parse_variable_decl();
+    case TokenKind::KwOutput:
+      return parse_output_decl();
     case TokenKind::KwModel:
       syntax_error(peek().location, "only one 'model' header is allowed, at the start of the file");
       return false;
-    case TokenKind::Invalid: return false;
+    case TokenKind::Invalid:
+      return false;
     default:
       syntax_error(peek().location,
                    "expected a declaration ('parameter', 'variable' or 'output') or 'equation', "
-                   "found " + describe(peek()));
+                   "found " +
+                       describe(peek()));
       consume();  // make progress even if the next token is a statement keyword
       return false;
   }
@@ -166,7 +188,8 @@ bool Parser::parse_parameter_decl() {
 bool Parser::parse_parameter_item() {
   ParameterDecl decl;
   if (!parse_name(decl.name, "in a parameter declaration")) return false;
-  if (!expect(TokenKind::Equals, "after the parameter name (parameters need a value)")) return false;
+  if (!expect(TokenKind::Equals, "after the parameter name (parameters need a value)"))
+    return false;
   decl.value = parse_expression();
   if (!decl.value) return false;
   parse_optional_description(decl.description);
@@ -203,9 +226,9 @@ bool Parser::parse_modifier(VariableDecl& decl) {
   const Token& keyword = peek();
   if (keyword.kind == TokenKind::KwStart) {
     consume();
-    if (decl.start) {
-      syntax_error(keyword.location, "'start' is given twice for variable '" + decl.name.name + "'");
-      return false;
+    if (decl.start) {  // not a syntax error: the declaration is kept, so x stays declared
+      diags_.error(keyword.location,
+                   "'start' is given twice for variable '" + decl.name.name + "'");
     }
     decl.start_location = keyword.location;
     if (!expect(TokenKind::Equals, "after 'start'")) return false;
@@ -214,9 +237,9 @@ bool Parser::parse_modifier(VariableDecl& decl) {
   }
   if (keyword.kind == TokenKind::KwFixed) {
     consume();
-    if (decl.fixed_location.valid()) {
-      syntax_error(keyword.location, "'fixed' is given twice for variable '" + decl.name.name + "'");
-      return false;
+    if (decl.fixed_location.valid()) {  // as for 'start': reported, the declaration is kept
+      diags_.error(keyword.location,
+                   "'fixed' is given twice for variable '" + decl.name.name + "'");
     }
     decl.fixed_location = keyword.location;
     if (!expect(TokenKind::Equals, "after 'fixed'")) return false;
@@ -225,11 +248,12 @@ bool Parser::parse_modifier(VariableDecl& decl) {
       return true;
     }
     if (accept(TokenKind::KwFalse)) return true;
-    syntax_error(peek().location, "expected 'true' or 'false' after 'fixed =', found " + describe(peek()));
+    syntax_error(peek().location,
+                 "expected 'true' or 'false' after 'fixed =', found " + describe(peek()));
     return false;
   }
-  syntax_error(keyword.location,
-               "expected 'start' or 'fixed' in the variable's modifiers, found " + describe(keyword));
+  syntax_error(keyword.location, "expected 'start' or 'fixed' in the variable's modifiers, found " +
+                                     describe(keyword));
   return false;
 }
 
@@ -286,7 +310,8 @@ bool Parser::parse_equation() {
   }
   equation.lhs = parse_expression();
   if (!equation.lhs) return false;
-  if (!expect(TokenKind::Equals, "in the equation (equations are written 'lhs = rhs;')")) return false;
+  if (!expect(TokenKind::Equals, "in the equation (equations are written 'lhs = rhs;')"))
+    return false;
   equation.rhs = parse_expression();
   if (!equation.rhs) return false;
   if (!expect(TokenKind::Semicolon, "after the equation")) return false;
@@ -304,8 +329,8 @@ void Parser::parse_end_clause() {
   if (at(TokenKind::Identifier)) {
     const Token& name = consume();
     if (!model_.name.name.empty() && name.text != model_.name.name) {
-      syntax_error(name.location, "'end " + name.text + "' does not match 'model " +
-                                      model_.name.name + "'");
+      syntax_error(name.location,
+                   "'end " + name.text + "' does not match 'model " + model_.name.name + "'");
     }
   }
   accept(TokenKind::Semicolon);
@@ -323,11 +348,8 @@ bool Parser::parse_name(NameToken& name, const char* context) {
     return true;
   }
   if (token.kind == TokenKind::Invalid) return false;
-  std::string found = describe(token);
-  if (keyword_kind(token.text) != TokenKind::Identifier && !token.text.empty()) {
-    found = "the reserved word '" + token.text + "'";
-  }
-  syntax_error(token.location, "expected a name " + std::string(context) + ", found " + found);
+  syntax_error(token.location,
+               "expected a name " + std::string(context) + ", found " + describe_found(token));
   return false;
 }
 
@@ -381,7 +403,7 @@ ExprPtr Parser::parse_unary() {
     explicit DepthGuard(int& d) : depth(d) { ++depth; }
     ~DepthGuard() { --depth; }
   } guard(depth_);
-  if (depth_ > kMaxExpressionNesting) {
+  if (depth_ > kMaxExpressionNesting + 1) {  // the outermost level is not nested
     syntax_error(peek().location, "expression nested too deeply (more than " +
                                       std::to_string(kMaxExpressionNesting) + " levels)");
     return nullptr;
@@ -415,12 +437,18 @@ ExprPtr Parser::parse_postfix() {
   ExprPtr primary = parse_primary();
   if (!primary || !at(TokenKind::Prime)) return primary;
   auto derivative = std::make_unique<Expr>(ExprKind::Derivative, peek().location);
-  while (accept(TokenKind::Prime)) ++derivative->order;
+  size_t primes = 0;
+  while (accept(TokenKind::Prime)) ++primes;
+  if (primes > static_cast<size_t>(kMaxDerivativeOrder)) {
+    syntax_error(derivative->location, derivative_order_out_of_range(std::to_string(primes)));
+    return nullptr;
+  }
+  derivative->order = static_cast<int>(primes);
   derivative->operands.push_back(std::move(primary));
   return derivative;
 }
 
-/// primary = NUMBER | derivative | NAME , [ "(" , arguments , ")" ] | "(" , expression , ")" ;
+/// primary = NUMBER | derivative | NAME , [ "(" , [ arguments ] , ")" ] | "(" , expression , ")" ;
 ExprPtr Parser::parse_primary() {
   const Token& token = peek();
   switch (token.kind) {
@@ -428,7 +456,8 @@ ExprPtr Parser::parse_primary() {
       consume();
       return std::make_unique<Expr>(ExprKind::Number, token.location, token.text);
     }
-    case TokenKind::KwDer: return parse_derivative();
+    case TokenKind::KwDer:
+      return parse_derivative();
     case TokenKind::Identifier: {
       consume();
       if (!at(TokenKind::LeftParen)) {
@@ -436,7 +465,8 @@ ExprPtr Parser::parse_primary() {
       }
       auto call = std::make_unique<Expr>(ExprKind::Call, token.location, token.text);
       consume();
-      if (!parse_arguments(*call)) return nullptr;
+      // f() parses; the arity check reports a function called without arguments.
+      if (!at(TokenKind::RightParen) && !parse_arguments(*call)) return nullptr;
       if (!expect(TokenKind::RightParen, "after the function's arguments")) return nullptr;
       return call;
     }
@@ -447,15 +477,12 @@ ExprPtr Parser::parse_primary() {
       if (!expect(TokenKind::RightParen, "to close the parenthesis")) return nullptr;
       return inner;
     }
-    case TokenKind::Invalid: in_error_ = true; return nullptr;
-    default: {
-      std::string found = describe(token);
-      if (keyword_kind(token.text) != TokenKind::Identifier && !token.text.empty()) {
-        found = "the reserved word '" + token.text + "'";
-      }
-      syntax_error(token.location, "expected an expression, found " + found);
+    case TokenKind::Invalid:
+      in_error_ = true;
       return nullptr;
-    }
+    default:
+      syntax_error(token.location, "expected an expression, found " + describe_found(token));
+      return nullptr;
   }
 }
 
@@ -473,14 +500,15 @@ ExprPtr Parser::parse_derivative() {
     bool positive_integer = order.kind == TokenKind::Number &&
                             order.text.find_first_not_of("0123456789") == std::string::npos;
     if (!positive_integer) {
-      syntax_error(order.location, "the order in der(x, n) must be a positive integer, found " +
-                                       describe(order));
+      syntax_error(order.location,
+                   "the order in der(x, n) must be a positive integer, found " + describe(order));
       return nullptr;
     }
     consume();
     // Orders beyond a few are meaningless for a model; bounding them keeps stoi safe.
-    if (order.text.size() > 3 || std::stoi(order.text) == 0 || std::stoi(order.text) > 100) {
-      syntax_error(order.location, "derivative order " + order.text + " is out of range (1 to 100)");
+    if (order.text.size() > 3 || std::stoi(order.text) == 0 ||
+        std::stoi(order.text) > kMaxDerivativeOrder) {
+      syntax_error(order.location, derivative_order_out_of_range(order.text));
       return nullptr;
     }
     derivative->order = std::stoi(order.text);
@@ -491,7 +519,6 @@ ExprPtr Parser::parse_derivative() {
 
 /// arguments = expression , { "," , expression } ;
 bool Parser::parse_arguments(Expr& call) {
-  if (at(TokenKind::RightParen)) return true;  // f(): the arity check reports it
   do {
     ExprPtr argument = parse_expression();
     if (!argument) return false;

@@ -13,6 +13,9 @@ namespace daec {
 /// "nested too deeply" instead of recursing further.
 constexpr int kMaxExpressionNesting = 256;
 
+/// Derivative orders (x''...', der(x, n)) above this are reported as out of range.
+constexpr int kMaxDerivativeOrder = 100;
+
 /// Parses a whole model file. Syntax errors are reported to `diags`; the parser recovers at the
 /// next `;` (or statement keyword) so that every error of the file is reported. The result holds
 /// whatever was parsed successfully.

@@ -7,6 +7,8 @@
 #include <map>
 #include <optional>
 #include <set>
+#include <stdexcept>
+#include <tuple>
 
 #include "frontend/token.h"
 #include "model/functions.h"
@@ -27,6 +29,131 @@ namespace {
 /// 10^10^10 whose exact evaluation would not finish.
 constexpr long kMaxConstantBits = 1 << 16;
 
+/// Thrown before GiNaC is asked for a power whose exact value would exceed kMaxConstantBits.
+struct ConstantTooLarge : std::runtime_error {
+  ConstantTooLarge() : std::runtime_error("constant too large to compute exactly") {}
+};
+
+// Bits of one exact number; 0 for numbers whose powers stay small (0, 1, -1, i, -i) and for
+// floating-point ones.
+double numeric_bits(const GiNaC::numeric& n) {
+  if (!n.is_crational() || n.is_zero() || (n * n).is_equal(1) || (n * n).is_equal(-1)) return 0;
+  auto bits = [](const GiNaC::numeric& r) {
+    return static_cast<double>(std::max(r.numer().int_length(), r.denom().int_length()));
+  };
+  return std::max(bits(n.real()), bits(n.imag()));
+}
+
+// |re| + |im| of a number, as a double (infinite if it is huge).
+double magnitude(const GiNaC::numeric& n) {
+  return std::fabs(n.real().to_double()) + std::fabs(n.imag().to_double());
+}
+
+// How many bits of exact numbers GiNaC computes, per unit of a numeric exponent, when it raises
+// `base` to that power: it evaluates numeric bases, distributes over products ((2x)^n = 2^n x^n),
+// multiplies nested exponents (sqrt(2)^n = 2^(n/2)) and takes out the integer content of sums
+// ((2x+2)^n = 2^n (x+1)^n). Functions stay unevaluated.
+double exact_power_bits(const ex& base) {
+  if (GiNaC::is_exactly_a<GiNaC::numeric>(base)) {
+    return numeric_bits(GiNaC::ex_to<GiNaC::numeric>(base));
+  }
+  if (GiNaC::is_exactly_a<GiNaC::power>(base) && GiNaC::is_exactly_a<GiNaC::numeric>(base.op(1))) {
+    return exact_power_bits(base.op(0)) * magnitude(GiNaC::ex_to<GiNaC::numeric>(base.op(1)));
+  }
+  if (GiNaC::is_exactly_a<GiNaC::add>(base)) return numeric_bits(base.integer_content());
+  double bits = 0;
+  if (GiNaC::is_exactly_a<GiNaC::mul>(base)) {
+    for (size_t i = 0; i < base.nops(); ++i) bits += exact_power_bits(base.op(i));
+  }
+  return bits;
+}
+
+// Throws ConstantTooLarge rather than let GiNaC compute base^exponent for a very long time
+// (10^10^10, sqrt(2)^(10^10)).
+void check_power_size(const ex& base, const ex& exponent) {
+  if (!GiNaC::is_exactly_a<GiNaC::numeric>(exponent)) return;
+  double size = exact_power_bits(base) * magnitude(GiNaC::ex_to<GiNaC::numeric>(exponent));
+  if (size > kMaxConstantBits) throw ConstantTooLarge();
+}
+
+// Throws, with GiNaC's wording, for the arguments at which GiNaC's own evaluation would throw:
+// GiNaC leaks the half-built object when an eval() throws, so these are refused beforehand.
+// `function` is a built-in name; "pow" also stands for the ^ operator.
+void check_defined(const std::string& function, const GiNaC::exvector& args) {
+  if (args.empty()) return;
+  const ex& x = args[0];
+  if (function == "pow" && x.is_zero() && GiNaC::is_exactly_a<GiNaC::numeric>(args.at(1))) {
+    const GiNaC::numeric& e = GiNaC::ex_to<GiNaC::numeric>(args[1]);
+    if (e.is_zero()) throw std::domain_error("pow(0,0) is undefined");
+    if (e.real().is_negative()) throw std::domain_error("division by zero");
+    if (e.real().is_zero()) throw std::domain_error("0 to an imaginary power is undefined");
+  }
+  if (function == "log" && x.is_zero()) throw std::domain_error("log(0)");
+  if (function == "tan" && ex(GiNaC::cos(x)).is_zero()) throw std::domain_error("simple pole");
+  if (function == "tanh" && ex(GiNaC::cosh(x)).is_zero()) throw std::domain_error("simple pole");
+  if (function == "atan" && (x - GiNaC::I).is_zero()) throw std::domain_error("logarithmic pole");
+  if (function == "atan" && (x + GiNaC::I).is_zero()) throw std::domain_error("logarithmic pole");
+}
+
+// ex::subs with every power size-checked: substituting parameter values makes exponents numeric
+// (`parameter a = 10^10, b = 10^a;`). Powers and functions are checked for the arguments GiNaC
+// would throw at (`parameter a = 0, b = 1/a;`).
+class ValueSubstitution : public GiNaC::map_function {
+ public:
+  explicit ValueSubstitution(const GiNaC::exmap& values) : values_(values) {}
+  ex operator()(const ex& e) override {
+    if (GiNaC::is_a<GiNaC::symbol>(e)) {
+      auto it = values_.find(e);
+      return it == values_.end() ? e : it->second;
+    }
+    if (GiNaC::is_exactly_a<GiNaC::power>(e)) {
+      ex base = (*this)(e.op(0));
+      ex exponent = (*this)(e.op(1));
+      check_defined("pow", {base, exponent});
+      check_power_size(base, exponent);
+      return GiNaC::pow(base, exponent);
+    }
+    if (GiNaC::is_exactly_a<GiNaC::function>(e)) {
+      const GiNaC::function& call = GiNaC::ex_to<GiNaC::function>(e);
+      GiNaC::exvector args;
+      for (size_t i = 0; i < e.nops(); ++i) args.push_back((*this)(e.op(i)));
+      check_defined(call.get_name(), args);
+      return GiNaC::function(call.get_serial(), args);
+    }
+    return e.map(*this);
+  }
+
+ private:
+  const GiNaC::exmap& values_;
+};
+
+ex substitute_values(const ex& e, const GiNaC::exmap& values) {
+  ValueSubstitution substitution(values);
+  return substitution(e);
+}
+
+// The exponent of a number literal ("-05", "+3", "12"). The lexer checked that the value fits a
+// double, so only an absurdly long mantissa can go with an exponent beyond 12 digits.
+long parse_exponent(std::string written) {
+  bool negative = !written.empty() && written[0] == '-';
+  if (!written.empty() && (written[0] == '-' || written[0] == '+')) written.erase(0, 1);
+  written.erase(0, std::min(written.find_first_not_of('0'), written.size()));
+  if (written.size() > 12) throw ConstantTooLarge();
+  long value = written.empty() ? 0 : std::stol(written);
+  return negative ? -value : value;
+}
+
+// The message for an exception of GiNaC's evaluation, if it has a plain one; otherwise returns
+// "" and sets `detail` to GiNaC's text without its "function_eval(): " prefix.
+std::string describe_failure(const std::exception& e, std::string& detail) {
+  if (dynamic_cast<const ConstantTooLarge*>(&e)) return e.what();
+  detail = e.what();
+  if (detail.find("division by zero") != std::string::npos) return "division by zero";
+  size_t prefix_end = detail.find("(): ");
+  if (prefix_end != std::string::npos) detail.erase(0, prefix_end + 4);
+  return {};
+}
+
 enum class DeclKind { Parameter, Variable, Output };
 
 struct Declaration {
@@ -40,8 +167,8 @@ enum class Role { ParameterValue, StartValue, OutputValue, Equation };
 
 struct Context {
   Role role;
-  std::string owner;       ///< the parameter, variable, output or equation being checked
-  size_t parameter = 0;    ///< Role::ParameterValue: index of the parameter being defined
+  std::string owner;     ///< the parameter, variable, output or equation being checked
+  size_t parameter = 0;  ///< Role::ParameterValue: index of the parameter being defined
 };
 
 class Analyzer {
@@ -53,7 +180,7 @@ class Analyzer {
   void declare_names();
   void declare(const NameToken& name, DeclKind kind, size_t index);
   void check_parameters();
-  void evaluate_parameter(Parameter& parameter, const SourceLocation& loc);
+  bool evaluate_parameter(Parameter& parameter, const SourceLocation& loc);
   void check_variables();
   void check_outputs();
   void check_equations();
@@ -68,7 +195,9 @@ class Analyzer {
   std::optional<ex> lower_call(const Expr& expr, Context& context);
   std::optional<ex> lower_power(const Expr& expr, Context& context);
   std::optional<ex> lower_nary(const Expr& expr, Context& context);
-  std::optional<ex> checked(const SourceLocation& loc, const std::function<ex()>& build);
+  /// Runs `build`, reporting at `loc` what goes wrong (`function`: the built-in being applied).
+  std::optional<ex> checked(const SourceLocation& loc, const std::function<ex()>& build,
+                            const std::string& function = {});
   std::optional<std::vector<ex>> lower_all(const Expr& expr, Context& context);
 
   void report_undeclared(const Expr& expr);
@@ -87,6 +216,7 @@ class Analyzer {
   /// For each syntax-level declaration, its index in the model (absent if it was rejected).
   std::map<size_t, size_t> parameter_slot_, variable_slot_;
   GiNaC::exmap exact_parameter_values_;
+  std::set<std::string> in_reported_cycle_;  ///< parameters of the cycles reported so far
   std::map<ex, size_t, GiNaC::ex_is_less> variable_index_;  ///< variable symbol -> model index
 };
 
@@ -105,22 +235,31 @@ Model Analyzer::run() {
 
 // ---- declarations ----
 
+// Declarations are entered in source order, whatever their kind, so that a redeclaration is
+// reported at the later of the two names and its note points at the earlier one.
 void Analyzer::declare_names() {
+  std::vector<std::tuple<size_t, const NameToken*, DeclKind, size_t>> names;
   for (size_t i = 0; i < syntax_.parameters.size(); ++i) {
-    declare(syntax_.parameters[i].name, DeclKind::Parameter, i);
+    const NameToken& name = syntax_.parameters[i].name;
+    names.emplace_back(name.location.offset, &name, DeclKind::Parameter, i);
   }
   for (size_t i = 0; i < syntax_.variables.size(); ++i) {
-    declare(syntax_.variables[i].name, DeclKind::Variable, i);
+    const NameToken& name = syntax_.variables[i].name;
+    names.emplace_back(name.location.offset, &name, DeclKind::Variable, i);
   }
   for (size_t i = 0; i < syntax_.outputs.size(); ++i) {
-    declare(syntax_.outputs[i].name, DeclKind::Output, i);
+    const NameToken& name = syntax_.outputs[i].name;
+    names.emplace_back(name.location.offset, &name, DeclKind::Output, i);
   }
+  std::stable_sort(names.begin(), names.end(),
+                   [](const auto& a, const auto& b) { return std::get<0>(a) < std::get<0>(b); });
+  for (const auto& [offset, name, kind, index] : names) declare(*name, kind, index);
 }
 
 void Analyzer::declare(const NameToken& name, DeclKind kind, size_t index) {
   if (is_reserved_name(name.name)) {
-    std::string why = name.name == "t"    ? "it stands for time"
-                      : name.name == "pi" ? "it stands for the constant 3.14159..."
+    std::string why = name.name == "t"           ? "it stands for time"
+                      : name.name == "pi"        ? "it stands for the constant 3.14159..."
                       : find_function(name.name) ? "it is a built-in function"
                                                  : "it is a keyword";
     diags_.error(name.location, "'" + name.name + "' is reserved and cannot be declared: " + why);
@@ -146,19 +285,29 @@ void Analyzer::check_parameters() {
     Context context{Role::ParameterValue, decl.name.name, i};
     std::optional<ex> value = lower(*decl.value, context);
     if (!value) continue;
-    Parameter parameter{decl.name.name, decl.description, decl.name.location,
+    Parameter parameter{decl.name.name,
+                        decl.description,
+                        decl.name.location,
                         GiNaC::ex_to<GiNaC::realsymbol>(model_.symbols.get(decl.name.name)),
-                        *value, 0.0};
-    evaluate_parameter(parameter, decl.name.location);
+                        *value,
+                        0.0};
+    // A parameter without a value is left out, so that the parameters and start values that use
+    // it are not reported as well.
+    if (!evaluate_parameter(parameter, decl.name.location)) continue;
     parameter_slot_[i] = model_.parameters.size();
     model_.parameters.push_back(std::move(parameter));
   }
 }
 
-// Converts `value` to a finite double, or returns the reason it cannot be.
-static std::optional<std::string> to_finite_double(const ex& value, double& out) {
+// Converts `value`, with the exact parameter `values` substituted, to a finite double, or returns
+// the reason it cannot be. The substitution is inside the try: it evaluates, so it can divide by
+// zero (`parameter a = 0, b = 1/a;`).
+static std::optional<std::string> to_finite_double(const ex& value, const GiNaC::exmap& values,
+                                                   double& out, ex* exact = nullptr) {
   try {
-    ex numeric_value = value.evalf();
+    ex substituted = substitute_values(value, values);
+    if (exact) *exact = substituted;
+    ex numeric_value = substituted.evalf();
     if (!GiNaC::is_a<GiNaC::numeric>(numeric_value)) return "it is not a constant";
     const GiNaC::numeric& number = GiNaC::ex_to<GiNaC::numeric>(numeric_value);
     if (!number.is_real()) return "it is not a real number";
@@ -166,21 +315,23 @@ static std::optional<std::string> to_finite_double(const ex& value, double& out)
     if (!std::isfinite(out)) return "it is too large for a double";
     return std::nullopt;
   } catch (const std::exception& e) {
-    std::string what = e.what();
-    if (what.find("division by zero") != std::string::npos) return "division by zero";
-    return "it is undefined (" + what + ")";
+    std::string detail;
+    std::string problem = describe_failure(e, detail);
+    return problem.empty() ? "it is undefined (" + detail + ")" : problem;
   }
 }
 
-void Analyzer::evaluate_parameter(Parameter& parameter, const SourceLocation& loc) {
-  ex exact = parameter.default_value.subs(exact_parameter_values_);
-  std::optional<std::string> problem = to_finite_double(exact, parameter.value);
+bool Analyzer::evaluate_parameter(Parameter& parameter, const SourceLocation& loc) {
+  ex exact;
+  std::optional<std::string> problem =
+      to_finite_double(parameter.default_value, exact_parameter_values_, parameter.value, &exact);
   if (problem) {
-    diags_.error(loc, "value of parameter '" + parameter.name + "' cannot be evaluated: " +
-                          *problem);
-    return;
+    diags_.error(loc,
+                 "value of parameter '" + parameter.name + "' cannot be evaluated: " + *problem);
+    return false;
   }
   exact_parameter_values_[parameter.symbol] = exact;
+  return true;
 }
 
 void Analyzer::check_variables() {
@@ -198,9 +349,9 @@ void Analyzer::check_variables() {
       std::optional<ex> start = lower(*decl.start, context);
       if (!start) continue;
       double value;
-      if (auto problem = to_finite_double(start->subs(exact_parameter_values_), value)) {
-        diags_.error(decl.start->location, "start value of '" + decl.name.name +
-                                               "' cannot be evaluated: " + *problem);
+      if (auto problem = to_finite_double(*start, exact_parameter_values_, value)) {
+        diags_.error(decl.start->location,
+                     "start value of '" + decl.name.name + "' cannot be evaluated: " + *problem);
         continue;
       }
       variable.start = *start;
@@ -328,52 +479,60 @@ void Analyzer::check_counts(const std::vector<std::set<size_t>>& used_per_equati
 
 std::string Analyzer::role_noun(const Context& context) const {
   switch (context.role) {
-    case Role::ParameterValue: return "the value of parameter '" + context.owner + "'";
-    case Role::StartValue: return "the start value of '" + context.owner + "'";
-    case Role::OutputValue: return "output '" + context.owner + "'";
-    case Role::Equation: return "equation '" + context.owner + "'";
+    case Role::ParameterValue:
+      return "the value of parameter '" + context.owner + "'";
+    case Role::StartValue:
+      return "the start value of '" + context.owner + "'";
+    case Role::OutputValue:
+      return "output '" + context.owner + "'";
+    case Role::Equation:
+      return "equation '" + context.owner + "'";
   }
   return {};
 }
 
-std::optional<ex> Analyzer::checked(const SourceLocation& loc, const std::function<ex()>& build) {
+std::optional<ex> Analyzer::checked(const SourceLocation& loc, const std::function<ex()>& build,
+                                    const std::string& function) {
   try {
     ex result = build();
-    if (GiNaC::is_exactly_a<GiNaC::numeric>(result)) {
-      const GiNaC::numeric& number = GiNaC::ex_to<GiNaC::numeric>(result);
-      if (number.is_rational() &&
-          (number.numer().int_length() > kMaxConstantBits ||
-           number.denom().int_length() > kMaxConstantBits)) {
-        diags_.error(loc, "constant too large to compute exactly");
-        return std::nullopt;
-      }
+    if (GiNaC::is_exactly_a<GiNaC::numeric>(result) &&
+        numeric_bits(GiNaC::ex_to<GiNaC::numeric>(result)) > kMaxConstantBits) {
+      throw ConstantTooLarge();
     }
     return result;
   } catch (const std::exception& e) {
-    std::string what = e.what();
-    if (what.find("division by zero") != std::string::npos) {
-      diags_.error(loc, "division by zero");
-    } else {
-      diags_.error(loc, "expression is undefined here (" + what + ")");
+    std::string detail;
+    std::string message = describe_failure(e, detail);
+    if (message.empty()) {
+      message = (function.empty() ? "expression is undefined here"
+                                  : "'" + function + "' is undefined for this argument") +
+                " (" + detail + ")";
     }
+    diags_.error(loc, message);
     return std::nullopt;
   }
 }
 
 std::optional<ex> Analyzer::lower(const Expr& expr, Context& context) {
   switch (expr.kind) {
-    case ExprKind::Number: return lower_number(expr);
-    case ExprKind::Name: return lower_name(expr, context);
-    case ExprKind::Derivative: return lower_derivative(expr, context);
-    case ExprKind::Call: return lower_call(expr, context);
-    case ExprKind::Power: return lower_power(expr, context);
+    case ExprKind::Number:
+      return lower_number(expr);
+    case ExprKind::Name:
+      return lower_name(expr, context);
+    case ExprKind::Derivative:
+      return lower_derivative(expr, context);
+    case ExprKind::Call:
+      return lower_call(expr, context);
+    case ExprKind::Power:
+      return lower_power(expr, context);
     case ExprKind::Negate: {
       std::optional<ex> operand = lower(*expr.operands[0], context);
       if (!operand) return std::nullopt;
       return checked(expr.location, [&] { return -*operand; });
     }
     case ExprKind::Sum:
-    case ExprKind::Product: return lower_nary(expr, context);
+    case ExprKind::Product:
+      return lower_nary(expr, context);
   }
   return std::nullopt;
 }
@@ -395,18 +554,20 @@ std::optional<ex> Analyzer::lower_number(const Expr& expr) {
   // Decimal literals become exact rationals, so that symbolic rank decisions are exact.
   const std::string& text = expr.text;
   size_t exponent_at = text.find_first_of("eE");
-  std::string mantissa = text.substr(0, exponent_at);
-  long exponent = exponent_at == std::string::npos ? 0 : std::stol(text.substr(exponent_at + 1));
-  size_t point = mantissa.find('.');
-  std::string digits = mantissa;
+  std::string digits = text.substr(0, exponent_at);
+  size_t point = digits.find('.');
+  long fraction_digits = 0;
   if (point != std::string::npos) {
-    exponent -= static_cast<long>(mantissa.size() - point - 1);
+    fraction_digits = static_cast<long>(digits.size() - point - 1);
     digits.erase(point, 1);
   }
+  // Zero first: 0e99999999999999999999 is a valid zero whose exponent fits no integer type.
   size_t first_nonzero = digits.find_first_not_of('0');
   if (first_nonzero == std::string::npos) return ex(0);
   digits.erase(0, first_nonzero);
   return checked(expr.location, [&] {
+    long exponent = -fraction_digits;
+    if (exponent_at != std::string::npos) exponent += parse_exponent(text.substr(exponent_at + 1));
     GiNaC::numeric value(digits.c_str());
     GiNaC::numeric scale = GiNaC::pow(GiNaC::numeric(10), GiNaC::numeric(std::labs(exponent)));
     return ex(exponent >= 0 ? value * scale : value / scale);
@@ -445,8 +606,8 @@ std::optional<ex> Analyzer::lower_name(const Expr& expr, Context& context) {
     }
     case DeclKind::Variable: {
       if (constant_role) {
-        diags_.error(expr.location, role_noun(context) + " must be constant, but uses variable '" +
-                                        name + "'");
+        diags_.error(expr.location,
+                     role_noun(context) + " must be constant, but uses variable '" + name + "'");
         return std::nullopt;
       }
       auto slot = variable_slot_.find(decl->index);
@@ -505,6 +666,9 @@ void Analyzer::report_forward_reference(const Expr& expr, size_t referenced,
     return false;
   };
   if (leads_back(referenced)) {
+    // Each cycle is reported once, at the first of its parameters; the others fail silently.
+    if (in_reported_cycle_.count(context.owner)) return;
+    in_reported_cycle_.insert(path.begin(), path.end());
     std::string cycle;
     for (const std::string& step : path) cycle += (cycle.empty() ? "" : " -> ") + step;
     diags_.error(expr.location, "parameters depend on each other in a cycle: " + cycle);
@@ -557,14 +721,29 @@ std::optional<ex> Analyzer::lower_derivative(const Expr& expr, Context& context)
   return ex(model_.derivative(slot->second, order));
 }
 
+// What a name that is not a function stands for, for "'x' is a variable, not a function".
+static std::string name_noun(const std::string& name, const Declaration* decl) {
+  if (name == "t") return "time";
+  if (name == "pi") return "a constant";
+  if (!decl) return {};
+  switch (decl->kind) {
+    case DeclKind::Parameter:
+      return "a parameter";
+    case DeclKind::Variable:
+      return "a variable";
+    case DeclKind::Output:
+      return "an output";
+  }
+  return {};
+}
+
 std::optional<ex> Analyzer::lower_call(const Expr& expr, Context& context) {
   const BuiltinFunction* function = find_function(expr.text);
   if (!function) {
-    const Declaration* decl = lookup(expr.text);
-    std::string message = decl || expr.text == "t" || expr.text == "pi"
-                              ? "'" + expr.text + "' is not a function"
-                              : "unknown function '" + expr.text + "'";
-    if (!decl) {
+    std::string noun = name_noun(expr.text, lookup(expr.text));
+    std::string message = noun.empty() ? "unknown function '" + expr.text + "'"
+                                       : "'" + expr.text + "' is " + noun + ", not a function";
+    if (noun.empty()) {
       if (auto suggestion = closest_name(expr.text, function_names())) {
         message += "; did you mean '" + *suggestion + "'?";
       }
@@ -583,7 +762,15 @@ std::optional<ex> Analyzer::lower_call(const Expr& expr, Context& context) {
     return std::nullopt;
   }
   if (!arguments) return std::nullopt;
-  return checked(expr.location, [&] { return function->build(*arguments); });
+  bool is_pow = expr.text == "pow";
+  return checked(
+      expr.location,
+      [&] {
+        check_defined(expr.text, *arguments);
+        if (is_pow) check_power_size((*arguments)[0], (*arguments)[1]);
+        return function->build(*arguments);
+      },
+      expr.text);
 }
 
 std::optional<ex> Analyzer::lower_power(const Expr& expr, Context& context) {
@@ -591,51 +778,46 @@ std::optional<ex> Analyzer::lower_power(const Expr& expr, Context& context) {
   if (!operands) return std::nullopt;
   const ex& base = (*operands)[0];
   const ex& exponent = (*operands)[1];
-  // An exact power of a number with a huge exponent would never finish: refuse it up front.
-  if (GiNaC::is_exactly_a<GiNaC::numeric>(base) && GiNaC::is_exactly_a<GiNaC::numeric>(exponent)) {
-    const GiNaC::numeric& b = GiNaC::ex_to<GiNaC::numeric>(base);
-    const GiNaC::numeric& e = GiNaC::ex_to<GiNaC::numeric>(exponent);
-    bool trivial_base = b.is_zero() || b.is_equal(1) || b.is_equal(-1);
-    if (!trivial_base && e.is_rational() && b.is_rational()) {
-      GiNaC::numeric magnitude = GiNaC::abs(e) *
-          GiNaC::numeric(std::max(b.numer().int_length(), b.denom().int_length()));
-      if (magnitude > GiNaC::numeric(kMaxConstantBits)) {
-        diags_.error(expr.location, "constant too large to compute exactly");
-        return std::nullopt;
-      }
-    }
-  }
-  return checked(expr.location, [&] { return GiNaC::pow(base, exponent); });
+  return checked(expr.location, [&] {
+    check_defined("pow", {base, exponent});
+    check_power_size(base, exponent);
+    return GiNaC::pow(base, exponent);
+  });
 }
 
+// Each operand is lowered on its own, so that `sinn(x) / 0` reports the division too.
 std::optional<ex> Analyzer::lower_nary(const Expr& expr, Context& context) {
-  std::optional<std::vector<ex>> operands = lower_all(expr, context);
-  if (!operands) return std::nullopt;
   bool sum = expr.kind == ExprKind::Sum;
+  bool ok = true;
   GiNaC::exvector terms;
-  for (size_t i = 0; i < operands->size(); ++i) {
-    const ex& operand = (*operands)[i];
+  for (size_t i = 0; i < expr.operands.size(); ++i) {
+    std::optional<ex> operand = lower(*expr.operands[i], context);
+    if (operand && !sum && expr.inverted[i] && operand->is_zero()) {
+      diags_.error(expr.operator_locations[i], "division by zero");
+      operand.reset();
+    }
+    ok = ok && operand.has_value();
+    if (!ok) continue;
     if (!expr.inverted[i]) {
-      terms.push_back(operand);
-    } else if (sum) {
-      terms.push_back(-operand);
+      terms.push_back(*operand);
     } else {
-      if (operand.is_zero()) {
-        diags_.error(expr.operator_locations[i], "division by zero");
-        return std::nullopt;
-      }
-      terms.push_back(GiNaC::pow(operand, -1));
+      terms.push_back(sum ? -*operand : GiNaC::pow(*operand, -1));
     }
   }
-  return checked(expr.location, [&] {
-    return sum ? ex(GiNaC::add(terms)) : ex(GiNaC::mul(terms));
-  });
+  if (!ok) return std::nullopt;
+  return checked(expr.location,
+                 [&] { return sum ? ex(GiNaC::add(terms)) : ex(GiNaC::mul(terms)); });
 }
 
 }  // namespace
 
 Model analyze(const ModelSyntax& syntax, DiagnosticEngine& diags) {
-  return Analyzer(syntax, diags).run();
+  // The checks run kind by kind (declarations, parameters, ..., equations); the reader wants the
+  // errors in the order of the file.
+  size_t first = diags.diagnostics().size();
+  Model model = Analyzer(syntax, diags).run();
+  diags.sort_by_location(first);
+  return model;
 }
 
 }  // namespace daec

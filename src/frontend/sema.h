@@ -10,7 +10,8 @@
 namespace daec {
 
 /// Builds the model. Returns it even when errors were reported (with the erroneous parts left
-/// out); callers must check `diags.has_errors()` before passing it on.
+/// out); callers must check `diags.has_errors()` before passing it on. Its diagnostics are added
+/// in source order.
 Model analyze(const ModelSyntax& syntax, DiagnosticEngine& diags);
 
 /// Names a model may not declare: keywords, `t`, `pi` and the built-in function names.

@@ -25,24 +25,42 @@ TokenKind keyword_kind(std::string_view word) {
 
 std::string describe(TokenKind kind) {
   switch (kind) {
-    case TokenKind::EndOfFile: return "end of file";
-    case TokenKind::Identifier: return "a name";
-    case TokenKind::Number: return "a number";
-    case TokenKind::String: return "a string";
-    case TokenKind::LeftParen: return "'('";
-    case TokenKind::RightParen: return "')'";
-    case TokenKind::Comma: return "','";
-    case TokenKind::Semicolon: return "';'";
-    case TokenKind::Colon: return "':'";
-    case TokenKind::Equals: return "'='";
-    case TokenKind::Prime: return "'''";
-    case TokenKind::Plus: return "'+'";
-    case TokenKind::Minus: return "'-'";
-    case TokenKind::Star: return "'*'";
-    case TokenKind::Slash: return "'/'";
-    case TokenKind::Caret: return "'^'";
-    case TokenKind::Invalid: return "an invalid token";
-    default: break;
+    case TokenKind::EndOfFile:
+      return "end of file";
+    case TokenKind::Identifier:
+      return "a name";
+    case TokenKind::Number:
+      return "a number";
+    case TokenKind::String:
+      return "a string";
+    case TokenKind::LeftParen:
+      return "'('";
+    case TokenKind::RightParen:
+      return "')'";
+    case TokenKind::Comma:
+      return "','";
+    case TokenKind::Semicolon:
+      return "';'";
+    case TokenKind::Colon:
+      return "':'";
+    case TokenKind::Equals:
+      return "'='";
+    case TokenKind::Prime:
+      return "'''";
+    case TokenKind::Plus:
+      return "'+'";
+    case TokenKind::Minus:
+      return "'-'";
+    case TokenKind::Star:
+      return "'*'";
+    case TokenKind::Slash:
+      return "'/'";
+    case TokenKind::Caret:
+      return "'^'";
+    case TokenKind::Invalid:
+      return "an invalid token";
+    default:
+      break;
   }
   for (const auto& [spelling, keyword] : kKeywords) {
     if (keyword == kind) return std::string("'") + spelling + "'";
@@ -53,9 +71,12 @@ std::string describe(TokenKind kind) {
 std::string describe(const Token& token) {
   switch (token.kind) {
     case TokenKind::Identifier:
-    case TokenKind::Number: return "'" + token.text + "'";
-    case TokenKind::String: return "a string";
-    default: return describe(token.kind);
+    case TokenKind::Number:
+      return "'" + token.text + "'";
+    case TokenKind::String:
+      return "a string";
+    default:
+      return describe(token.kind);
   }
 }
 

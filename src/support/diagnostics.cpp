@@ -1,6 +1,8 @@
 // Collecting diagnostics and printing them with the offending source line and a caret.
 #include "support/diagnostics.h"
 
+#include <algorithm>
+#include <limits>
 #include <ostream>
 #include <sstream>
 
@@ -30,11 +32,34 @@ void DiagnosticEngine::add(Severity severity, const SourceLocation& loc, std::st
   diagnostics_.push_back(Diagnostic{severity, loc, std::move(message)});
 }
 
+void DiagnosticEngine::sort_by_location(size_t first) {
+  if (first >= diagnostics_.size()) return;
+  // Groups: an error or warning with the notes that follow it.
+  std::vector<std::vector<Diagnostic>> groups;
+  for (size_t i = first; i < diagnostics_.size(); ++i) {
+    if (groups.empty() || diagnostics_[i].severity != Severity::Note) groups.emplace_back();
+    groups.back().push_back(std::move(diagnostics_[i]));
+  }
+  auto key = [](const std::vector<Diagnostic>& group) {
+    const SourceLocation& loc = group.front().location;
+    return loc.valid() ? loc.offset : std::numeric_limits<size_t>::max();
+  };
+  std::stable_sort(groups.begin(), groups.end(),
+                   [&](const auto& a, const auto& b) { return key(a) < key(b); });
+  diagnostics_.resize(first);
+  for (std::vector<Diagnostic>& group : groups) {
+    for (Diagnostic& d : group) diagnostics_.push_back(std::move(d));
+  }
+}
+
 static const char* severity_name(Severity severity) {
   switch (severity) {
-    case Severity::Error: return "error";
-    case Severity::Warning: return "warning";
-    case Severity::Note: return "note";
+    case Severity::Error:
+      return "error";
+    case Severity::Warning:
+      return "warning";
+    case Severity::Note:
+      return "note";
   }
   return "error";
 }
@@ -85,8 +110,9 @@ std::string format_diagnostic(const Diagnostic& d) {
 void DiagnosticEngine::print(std::ostream& out) const {
   for (const Diagnostic& d : diagnostics_) out << format_diagnostic(d) << '\n';
   if (error_count_ > kMaxStoredErrors) {
-    out << "daec: " << (error_count_ - kMaxStoredErrors)
-        << " further errors not shown (the first " << kMaxStoredErrors << " are above)\n";
+    size_t hidden = error_count_ - kMaxStoredErrors;
+    out << "daec: " << hidden << " further error" << (hidden == 1 ? "" : "s")
+        << " not shown (the first " << kMaxStoredErrors << " are above)\n";
   }
 }
 

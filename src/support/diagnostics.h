@@ -23,8 +23,14 @@ class DiagnosticEngine {
  public:
   void error(const SourceLocation& loc, std::string message);
   void warning(const SourceLocation& loc, std::string message);
-  /// A note attaches to the diagnostic reported just before it (e.g. "previous declaration is here").
+  /// A note attaches to the diagnostic reported just before it (e.g. "previous declaration is
+  /// here").
   void note(const SourceLocation& loc, std::string message);
+
+  /// Reorders the diagnostics stored after the first `first` by position in their file, keeping
+  /// each note after the diagnostic it belongs to; those without a location go last. For a stage
+  /// that checks in several sweeps but should report in source order, as a reader expects.
+  void sort_by_location(size_t first);
 
   const std::vector<Diagnostic>& diagnostics() const { return diagnostics_; }
   size_t error_count() const { return error_count_; }

@@ -3,6 +3,7 @@
 
 #include <cerrno>
 #include <cstring>
+#include <filesystem>
 #include <fstream>
 #include <iostream>
 #include <iterator>
@@ -19,12 +20,23 @@ std::unique_ptr<SourceFile> SourceFile::load(const std::string& path, std::strin
     buffer << std::cin.rdbuf();
     return std::make_unique<SourceFile>("<stdin>", buffer.str());
   }
+  // Opening a directory succeeds; reading it then throws from inside the stream buffer.
+  std::error_code ignored;
+  if (std::filesystem::is_directory(path, ignored)) {
+    error = std::strerror(EISDIR);
+    return nullptr;
+  }
   std::ifstream in(path, std::ios::binary);
   if (!in) {
     error = std::strerror(errno);
     return nullptr;
   }
-  std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  std::string text;
+  try {
+    text.assign(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
+  } catch (const std::exception&) {
+    in.setstate(std::ios::badbit);
+  }
   if (in.bad()) {
     error = "read error";
     return nullptr;
@@ -33,7 +45,9 @@ std::unique_ptr<SourceFile> SourceFile::load(const std::string& path, std::strin
 }
 
 // A UTF-8 continuation byte does not start a new column.
-static bool is_continuation_byte(unsigned char c) { return (c & 0xC0) == 0x80; }
+static bool is_continuation_byte(unsigned char c) {
+  return (c & 0xC0) == 0x80;
+}
 
 SourceLocation SourceFile::location_at(size_t offset) const {
   if (offset > text_.size()) offset = text_.size();

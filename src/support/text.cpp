@@ -74,6 +74,8 @@ std::optional<std::string> closest_name(std::string_view name,
   for (const std::string& candidate : candidates) {
     if (candidate == name) continue;
     size_t distance = edit_distance(name, candidate);
+    // Replacing every character is no typo: `y` must not suggest `x`.
+    if (distance >= std::max(name.size(), candidate.size())) continue;
     if (distance < best_distance) {  // the first of equally close candidates wins: deterministic
       best_distance = distance;
       best = candidate;

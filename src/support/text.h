@@ -17,7 +17,8 @@ std::vector<size_t> find_invalid_utf8(std::string_view text, size_t limit);
 size_t edit_distance(std::string_view a, std::string_view b);
 
 /// The candidate closest to `name`, if it is close enough to be a plausible typo: at most one
-/// edit for short names, at most a third of the name's length for longer ones.
+/// edit for short names, at most a third of the name's length for longer ones, and never a
+/// candidate that has nothing in common with `name` (`y` for `x`).
 std::optional<std::string> closest_name(std::string_view name,
                                         const std::vector<std::string>& candidates);
 

@@ -19,10 +19,16 @@ static ex sign_evalf(const ex& x) {
 }
 
 // sign is piecewise constant; its derivative is 0 wherever it exists.
-static ex sign_derivative(const ex&, unsigned) { return 0; }
+static ex sign_derivative(const ex&, unsigned) {
+  return 0;
+}
 
-static ex sign_real_part(const ex& x) { return sign(x).hold(); }
-static ex sign_imag_part(const ex&) { return 0; }
+static ex sign_real_part(const ex& x) {
+  return sign(x).hold();
+}
+static ex sign_imag_part(const ex&) {
+  return 0;
+}
 
 REGISTER_FUNCTION(sign, eval_func(sign_eval)
                             .evalf_func(sign_evalf)

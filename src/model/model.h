@@ -47,7 +47,7 @@ struct Output {
 };
 
 struct Equation {
-  std::string label;     ///< as written, or eq<N> (1-based, in source order)
+  std::string label;      ///< as written, or eq<N> (1-based, in source order)
   bool labelled = false;  ///< the label was written in the model
   SourceLocation location;
   GiNaC::ex lhs, rhs;

@@ -2,8 +2,10 @@
 #include "report/check_summary.h"
 
 #include <algorithm>
+#include <cmath>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 
 #include <fmt/format.h>
 
@@ -12,11 +14,19 @@
 namespace daec {
 
 std::string shortest_double(double value) {
-  char buffer[40];
-  for (int precision = 1; precision <= 17; ++precision) {
-    std::snprintf(buffer, sizeof buffer, "%.*g", precision, value);
+  if (!std::isfinite(value)) return std::isnan(value) ? "nan" : value < 0 ? "-inf" : "inf";
+  char buffer[64];
+  int precision = 1;
+  for (; precision < 17; ++precision) {
+    std::snprintf(buffer, sizeof buffer, "%.*e", precision - 1, value);
     if (std::strtod(buffer, nullptr) == value) break;
   }
+  // %g would write 10 as 1e+01 (its exponent reaches the precision); plain decimals read better
+  // for the magnitudes models use, scientific notation only for very small or large values.
+  std::snprintf(buffer, sizeof buffer, "%.*e", precision - 1, value);
+  int exponent = std::atoi(std::strchr(buffer, 'e') + 1);
+  if (exponent < -5 || exponent >= 16) return buffer;
+  std::snprintf(buffer, sizeof buffer, "%.*f", std::max(0, precision - 1 - exponent), value);
   return buffer;
 }
 
@@ -40,7 +50,8 @@ static void append_dependency_table(std::string& out, const Classification& c) {
     header += " " + column.name;
   }
   out += header + "\n";
-  out += "  " + std::string(label_width, '-') + "-+" + std::string(header.size() - label_width - 4, '-') + "\n";
+  out += "  " + std::string(label_width, '-') + "-+" +
+         std::string(header.size() - label_width - 4, '-') + "\n";
   for (const DependencyRow& row : c.rows) {
     std::string line = fmt::format("  {:<{}} |", row.label, label_width);
     for (size_t k = 0; k < widths.size(); ++k) {
@@ -53,7 +64,8 @@ static void append_dependency_table(std::string& out, const Classification& c) {
 
 std::string format_check_summary(const Model& model, const Classification& c) {
   std::string out = fmt::format("model {}", model.name);
-  if (!model.description.empty()) out += fmt::format(" \"{}\"", model.description);
+  // Quoted as in the model file, so that a '"' in the description cannot end it early.
+  if (!model.description.empty()) out += " " + quote_dae_string(model.description);
   out += fmt::format(": {}, {}, {}, {}\n", plural(model.variables.size(), "variable"),
                      plural(model.equations.size(), "equation"),
                      plural(model.parameters.size(), "parameter"),

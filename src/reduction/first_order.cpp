@@ -1,0 +1,57 @@
+// The first-order stage: velocity states for derivatives of order two and more.
+#include "reduction/first_order.h"
+
+namespace daec {
+
+std::string velocity_name(const std::string& name, int order) {
+  return name + "_" + std::string(static_cast<size_t>(order - 1), 'd') + "dot";
+}
+
+static ModelContext make_context(const Model& model) {
+  ModelContext context{model.name, model.description, model.file_name, model.symbols,
+                       model.time, model.parameters,  model.outputs,   {}};
+  for (const Variable& v : model.variables) context.variable_names.push_back(v.name);
+  return context;
+}
+
+static Unknown unknown_of(const Variable& v) {
+  return Unknown{v.name, v.symbol, UnknownOrigin::Variable, "", v.start, v.fixed, v.description};
+}
+
+FirstOrderSystem to_first_order(const Model& model) {
+  FirstOrderSystem system{make_context(model), {}, {}, {}};
+  for (const Variable& v : model.variables) {
+    system.unknowns.push_back(unknown_of(v));
+    system.derivative.push_back(v.is_differential() ? std::optional(v.derivatives[0])
+                                                    : std::nullopt);
+  }
+  GiNaC::exmap lowered;  // x^(j) -> the state or derivative symbol that replaces it
+  std::vector<SystemEquation> definitions;
+  for (size_t index = 0; index < model.variables.size(); ++index) {
+    const Variable& v = model.variables[index];
+    size_t previous = index;  // the state whose derivative the next velocity stands for
+    for (int order = 1; order < v.highest_order(); ++order) {
+      GiNaC::realsymbol velocity = system.context.fresh_symbol(velocity_name(v.name, order));
+      std::string name = velocity.get_name();
+      lowered[v.derivatives[order - 1]] = velocity;
+      definitions.push_back(
+          SystemEquation{derivative_name(system.unknowns[previous].name, 1) + " = " + name,
+                         v.location, *system.derivative[previous], velocity});
+      system.unknowns.push_back(Unknown{name, velocity, UnknownOrigin::Velocity,
+                                        system.unknowns[previous].name, 0, false, ""});
+      system.derivative.push_back(std::nullopt);
+      previous = system.unknowns.size() - 1;
+      GiNaC::realsymbol next = system.context.fresh_symbol(derivative_name(name, 1));
+      system.derivative[previous] = next;
+      lowered[v.derivatives[order]] = next;
+    }
+  }
+  for (const Equation& e : model.equations) {
+    system.equations.push_back(
+        SystemEquation{e.label, e.location, e.lhs.subs(lowered), e.rhs.subs(lowered)});
+  }
+  system.equations.insert(system.equations.end(), definitions.begin(), definitions.end());
+  return system;
+}
+
+}  // namespace daec

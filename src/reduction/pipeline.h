@@ -1,0 +1,16 @@
+// The reduction pipeline of spec §2, stage after stage: structural check, first order,
+// semi-explicit form, linearity preprocessing and the reduction loop.
+#pragma once
+
+#include <optional>
+
+#include "model/model.h"
+#include "reduction/reduce.h"
+#include "support/diagnostics.h"
+
+namespace daec {
+
+std::optional<ReducedSystem> reduce_model(const Model& model, const ReductionOptions& options,
+                                          DiagnosticEngine& diags);
+
+}  // namespace daec

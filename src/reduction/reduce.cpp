@@ -1,0 +1,322 @@
+// The reduction loop (seed Steps 1-3) and the index count.
+#include "reduction/reduce.h"
+
+#include <algorithm>
+#include <cmath>
+
+#include "reduction/symbolic.h"
+#include "structure/matching.h"
+
+namespace daec {
+
+std::vector<std::vector<GiNaC::ex>> jacobian(const std::vector<Constraint>& constraints,
+                                             const std::vector<Unknown>& unknowns) {
+  std::vector<std::vector<GiNaC::ex>> matrix;
+  for (const Constraint& c : constraints) {
+    SymbolSet present = symbols_in(c.residual);
+    std::vector<GiNaC::ex> row;
+    for (const Unknown& u : unknowns) {
+      row.push_back(present.count(u.symbol) ? derivative(c.residual, u.symbol) : GiNaC::ex(0));
+    }
+    matrix.push_back(std::move(row));
+  }
+  return matrix;
+}
+
+SparsityPattern pattern_of(const std::vector<std::vector<GiNaC::ex>>& matrix, size_t columns) {
+  std::vector<std::vector<int>> row_columns;
+  for (const auto& row : matrix) {
+    std::vector<int> nonzero;
+    for (size_t c = 0; c < row.size(); ++c) {
+      if (!row[c].is_zero()) nonzero.push_back(static_cast<int>(c));
+    }
+    row_columns.push_back(std::move(nonzero));
+  }
+  return SparsityPattern::from_rows(static_cast<int>(columns), row_columns);
+}
+
+namespace {
+
+class Reducer {
+ public:
+  Reducer(SemiExplicitSystem system, const ReductionOptions& options, DiagnosticEngine& diags)
+      : system_(std::move(system)),
+        options_(options),
+        diags_(diags),
+        points_(system_.context.parameter_values()) {}
+
+  std::optional<ReducedSystem> run();
+
+ private:
+  bool run_round(ReductionRound& round);
+  std::vector<size_t> null_space_rows(const std::vector<std::vector<GiNaC::ex>>& B);
+  bool differentiate(size_t row, ReductionRound& round);
+  GiNaC::ex total_derivative(const GiNaC::ex& h, ReductionRound& round);
+  GiNaC::ex rate_of(size_t state, ReductionRound& round);
+  bool is_algebraic_free(const GiNaC::ex& e) const;
+  std::vector<GiNaC::ex> all_symbols() const;
+  void report_singular(const std::vector<size_t>& rows, const std::string& why);
+  void check_start_values(const ReducedSystem& result);
+  ReducedSystem finish();
+
+  SemiExplicitSystem system_;
+  ReductionOptions options_;
+  DiagnosticEngine& diags_;
+  RandomPoints points_;
+  std::vector<Constraint> invariants_;
+  std::vector<ReductionRound> rounds_;
+  std::vector<std::vector<GiNaC::ex>> final_B_;
+};
+
+std::vector<GiNaC::ex> Reducer::all_symbols() const {
+  std::vector<GiNaC::ex> symbols{system_.context.time};
+  for (const Unknown& u : system_.states) symbols.push_back(u.symbol);
+  for (const Unknown& u : system_.algebraic) symbols.push_back(u.symbol);
+  return symbols;
+}
+
+bool Reducer::is_algebraic_free(const GiNaC::ex& e) const {
+  SymbolSet present = symbols_in(e);
+  for (const Unknown& u : system_.algebraic) {
+    if (present.count(u.symbol)) return false;
+  }
+  return true;
+}
+
+std::optional<ReducedSystem> Reducer::run() {
+  if (system_.constraints.empty()) return finish();  // an ODE: index 0
+  for (int number = 1;; ++number) {
+    ReductionRound round;
+    round.number = number;
+    bool done = run_round(round);
+    bool failed = !done && round.differentiated.empty();
+    rounds_.push_back(std::move(round));
+    if (done) return finish();
+    if (failed) return std::nullopt;
+  }
+}
+
+// One pass of Steps 1-3. Returns true when B is nonsingular; otherwise differentiates (and leaves
+// round.differentiated empty if that was impossible, after reporting why).
+bool Reducer::run_round(ReductionRound& round) {
+  std::vector<std::vector<GiNaC::ex>> B = jacobian(system_.constraints, system_.algebraic);
+  size_t n = system_.algebraic.size();
+  round.table.pattern = pattern_of(B, n);
+  for (const Constraint& c : system_.constraints) round.table.rows.push_back(c.label);
+  for (const Unknown& u : system_.algebraic) round.table.columns.push_back(u.name);
+  round.structural_rank = structural_rank(round.table.pattern);
+  round.rank = round.structural_rank == 0 ? 0 : generic_rank(B, n, all_symbols(), points_);
+  if (round.rank == static_cast<int>(n) && B.size() == n) {
+    round.nonsingular = true;
+    final_B_ = std::move(B);
+    return true;
+  }
+  std::vector<size_t> rows;
+  for (size_t r = 0; r < B.size(); ++r) {
+    if (round.table.pattern.row(static_cast<int>(r)).empty()) rows.push_back(r);
+  }
+  if (rows.empty()) {
+    round.used_null_space = true;
+    rows = null_space_rows(B);
+  }
+  if (rows.empty()) {
+    std::vector<size_t> all(B.size());
+    for (size_t r = 0; r < all.size(); ++r) all[r] = r;
+    report_singular(all,
+                    "no combination of them is free of the algebraic unknowns, yet they "
+                    "do not determine them");
+    return false;
+  }
+  if (round.number > options_.max_rounds) {
+    report_singular(rows, "they are still singular after " + std::to_string(options_.max_rounds) +
+                              " rounds of index reduction (raise --max-rounds if the model "
+                              "really has a higher index)");
+    return false;
+  }
+  for (size_t row : rows) {
+    if (!differentiate(row, round)) {
+      round.differentiated.clear();
+      return false;
+    }
+  }
+  return false;
+}
+
+void Reducer::report_singular(const std::vector<size_t>& rows, const std::string& why) {
+  std::string names;
+  for (size_t r : rows) names += (names.empty() ? "'" : ", '") + system_.constraints[r].label + "'";
+  const Constraint& first = system_.constraints[rows.front()];
+  diags_.error(first.location, "cannot reduce the index: constraint" +
+                                   std::string(rows.size() == 1 ? " " : "s ") + names + ": " + why);
+}
+
+// Seed 12.1, Step 2, general case: rows of B that are dependent without being zero. Fraction-free
+// elimination on B, tracking the row operations in T, leaves some rows of B zero; the matching
+// rows of T span the left null space. Each such combination q^T g replaces one of its rows.
+std::vector<size_t> Reducer::null_space_rows(const std::vector<std::vector<GiNaC::ex>>& B) {
+  size_t m = B.size(), n = system_.algebraic.size();
+  std::vector<std::vector<GiNaC::ex>> M = B, T(m, std::vector<GiNaC::ex>(m, 0));
+  for (size_t r = 0; r < m; ++r) T[r][r] = 1;
+  std::vector<bool> pivot(m, false);
+  GiNaC::exmap point = points_.next(all_symbols());
+  for (size_t c = 0; c < n; ++c) {
+    std::optional<size_t> p;
+    for (size_t r = 0; r < m && !p; ++r) {
+      auto value = evaluate(M[r][c], point);
+      if (!pivot[r] && value && std::fabs(*value) > 1e-9) p = r;
+    }
+    if (!p) continue;
+    pivot[*p] = true;
+    for (size_t r = 0; r < m; ++r) {
+      if (pivot[r] || M[r][c].is_zero()) continue;
+      GiNaC::ex a = M[*p][c], f = M[r][c];
+      for (size_t k = 0; k < n; ++k) M[r][k] = (a * M[r][k] - f * M[*p][k]).normal();
+      for (size_t k = 0; k < m; ++k) T[r][k] = (a * T[r][k] - f * T[*p][k]).normal();
+    }
+  }
+  std::vector<size_t> replaced;
+  for (size_t r = 0; r < m; ++r) {
+    if (pivot[r]) continue;
+    GiNaC::ex combination = 0;
+    std::string label;
+    for (size_t k = 0; k < m; ++k) {
+      if (T[r][k].is_zero()) continue;
+      GiNaC::exmap at_zero;
+      for (const Unknown& u : system_.algebraic) at_zero[u.symbol] = 0;
+      combination += T[r][k] * system_.constraints[k].residual.subs(at_zero);
+      label += (label.empty() ? "" : ",") + system_.constraints[k].label;
+    }
+    Constraint& target = system_.constraints[r];
+    target.residual = combination.normal();
+    target.base_label = "comb(" + label + ")";
+    target.label = target.base_label;
+    target.level = 0;
+    replaced.push_back(r);
+  }
+  return replaced;
+}
+
+// Replaces constraint `row` (free of algebraic unknowns) by its time derivative, keeping the
+// original as a hidden constraint.
+bool Reducer::differentiate(size_t row, ReductionRound& round) {
+  const Constraint c = system_.constraints[row];  // a copy: differentiating may append rows
+  SymbolSet present = symbols_in(c.residual);
+  bool has_state = std::any_of(system_.states.begin(), system_.states.end(),
+                               [&](const Unknown& u) { return present.count(u.symbol) > 0; });
+  if (!has_state) {
+    if (is_identically_zero(c.residual)) {
+      diags_.error(c.location, "equation '" + c.base_label +
+                                   "' is redundant: after eliminating the other equations it "
+                                   "reduces to 0 = 0 (the equations are dependent)");
+    } else {
+      diags_.error(c.location, "equation '" + c.base_label +
+                                   "' is inconsistent with the others: it reduces to a condition "
+                                   "on time and parameters alone");
+    }
+    return false;
+  }
+  invariants_.push_back(c);
+  GiNaC::ex derivative_of_c = total_derivative(c.residual, round);
+  Constraint& target = system_.constraints[row];  // total_derivative may have appended rows
+  round.differentiated.push_back(target.label);
+  target.level += 1;
+  target.label = level_label(target.base_label, target.level);
+  target.residual = derivative_of_c;
+  return true;
+}
+
+GiNaC::ex Reducer::total_derivative(const GiNaC::ex& h, ReductionRound& round) {
+  GiNaC::ex result = derivative(h, system_.context.time);
+  SymbolSet present = symbols_in(h);
+  for (size_t i = 0; i < system_.states.size(); ++i) {
+    if (!present.count(system_.states[i].symbol)) continue;
+    result += derivative(h, system_.states[i].symbol) * rate_of(i, round);
+  }
+  return result;
+}
+
+// What replaces x_i' in a differentiated constraint (spec §2.5 Step 3).
+GiNaC::ex Reducer::rate_of(size_t state, ReductionRound& round) {
+  StateEquation& equation = system_.differential[state];
+  const GiNaC::ex& f = equation.rhs;
+  bool is_single_unknown = GiNaC::is_a<GiNaC::symbol>(f) && !is_algebraic_free(f);
+  if (is_algebraic_free(f) || is_single_unknown || options_.dummies == DummyPolicy::Never) {
+    return f;
+  }
+  const Unknown& x = system_.states[state];
+  GiNaC::realsymbol dummy = system_.context.fresh_symbol(x.name + "_dot");
+  system_.algebraic.push_back(
+      Unknown{dummy.get_name(), dummy, UnknownOrigin::Dummy, x.name, 0, false, ""});
+  system_.constraints.push_back(
+      Constraint{equation.label, equation.label, 0, equation.location, dummy - f});
+  equation.rhs = dummy;
+  round.dummies.push_back(dummy.get_name());
+  return dummy;
+}
+
+ReducedSystem Reducer::finish() {
+  ReducedSystem result;
+  result.context = system_.context;
+  result.states = system_.states;
+  result.differential = system_.differential;
+  result.algebraic = system_.algebraic;
+  result.constraints = system_.constraints;
+  result.A = final_B_;
+  GiNaC::exmap at_zero;
+  for (const Unknown& u : system_.algebraic) at_zero[u.symbol] = 0;
+  for (const Constraint& c : system_.constraints) result.b.push_back(-c.residual.subs(at_zero));
+  result.invariants = invariants_;
+  result.rounds = rounds_;
+  for (const ReductionRound& round : rounds_) result.differentiations += !round.nonsingular;
+  bool multiplier =
+      std::any_of(system_.algebraic.begin(), system_.algebraic.end(),
+                  [](const Unknown& u) { return u.origin == UnknownOrigin::Variable; });
+  result.index = system_.constraints.empty() ? 0 : result.differentiations + (multiplier ? 1 : 0);
+  if (!result.A.empty()) {
+    SparsityPattern pattern = pattern_of(result.A, result.algebraic.size());
+    result.blocks = block_triangular_form(pattern);
+    check_start_values(result);
+  }
+  return result;
+}
+
+// A singular A at the start values (t = 0) means the generated code cannot start there: warn,
+// naming the first block of the block-triangular form that is singular.
+void Reducer::check_start_values(const ReducedSystem& result) {
+  GiNaC::exmap point = system_.context.parameter_values();
+  point[system_.context.time] = 0;
+  for (const Unknown& u : result.states) point[u.symbol] = u.start.subs(point);
+  const BlockTriangularForm& blt = result.blocks;
+  for (size_t b = 0; b + 1 < blt.block_start.size(); ++b) {
+    std::vector<int> rows(blt.row_order.begin() + blt.block_start[b],
+                          blt.row_order.begin() + blt.block_start[b + 1]);
+    std::vector<int> cols(blt.col_order.begin() + blt.block_start[b],
+                          blt.col_order.begin() + blt.block_start[b + 1]);
+    std::vector<std::vector<double>> block;
+    for (int r : rows) {
+      std::vector<double> values;
+      for (int c : cols) values.push_back(evaluate(result.A[r][c], point).value_or(0.0));
+      block.push_back(std::move(values));
+    }
+    if (numeric_rank(block, cols.size()) == static_cast<int>(cols.size())) continue;
+    std::string constraints, unknowns;
+    for (int r : rows)
+      constraints += (constraints.empty() ? "'" : ", '") + result.constraints[r].label + "'";
+    for (int c : cols)
+      unknowns += (unknowns.empty() ? "'" : ", '") + result.algebraic[c].name + "'";
+    diags_.warning(result.constraints[rows.front()].location,
+                   "the reduced system is singular at the start values (t = 0): constraints " +
+                       constraints + " do not determine " + unknowns +
+                       " there; choose start values that satisfy the constraints");
+    return;
+  }
+}
+
+}  // namespace
+
+std::optional<ReducedSystem> reduce(SemiExplicitSystem system, const ReductionOptions& options,
+                                    DiagnosticEngine& diags) {
+  return Reducer(std::move(system), options, diags).run();
+}
+
+}  // namespace daec

@@ -1,0 +1,78 @@
+// Stage 5 (spec §2.5–2.7, seed Steps 1–3): the reduction loop. Works on B = dg/dz: while B is
+// singular, the constraints free of z (zero rows of B, or combinations Q_a^T g from a symbolic left
+// null space) are differentiated in t and the originals kept as hidden constraints. The result
+// is the index-1 system X' = F(X, Z, t), A(X, t) Z = b(X, t) with invariants h(X, t) = 0.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <ginac/ginac.h>
+
+#include "reduction/system.h"
+#include "structure/block_triangular.h"
+#include "structure/sparsity.h"
+#include "support/diagnostics.h"
+
+namespace daec {
+
+/// How derivatives of states met while differentiating are handled (spec §2.5 Step 3).
+enum class DummyPolicy {
+  Auto,   ///< dummy variables for derivatives whose right-hand side holds algebraic unknowns
+  Never,  ///< always substitute x' = f (the expressions grow)
+};
+
+struct ReductionOptions {
+  DummyPolicy dummies = DummyPolicy::Auto;
+  int max_rounds = 10;
+};
+
+/// The seed's dependency table of a round: constraints (rows) against algebraic unknowns.
+struct DependencyTable {
+  std::vector<std::string> rows;
+  std::vector<std::string> columns;
+  SparsityPattern pattern;
+};
+
+struct ReductionRound {
+  int number = 0;         ///< 1-based
+  DependencyTable table;  ///< B at the start of the round
+  int structural_rank = 0;
+  int rank = 0;                  ///< generic (numerical at random points) rank of B
+  bool nonsingular = false;      ///< B was nonsingular: the loop stopped here
+  bool used_null_space = false;  ///< Step 2 general case (seed 12.1) rather than zero rows
+  std::vector<std::string> differentiated;  ///< labels of the constraints differentiated
+  std::vector<std::string> dummies;         ///< dummy variables introduced while differentiating
+};
+
+struct ReducedSystem {
+  ModelContext context;
+  std::vector<Unknown> states;              ///< X
+  std::vector<StateEquation> differential;  ///< X' = F(X, Z, t), one per state
+  std::vector<Unknown> algebraic;           ///< Z
+  std::vector<Constraint> constraints;      ///< 0 = g(X, Z, t), affine in Z
+  std::vector<std::vector<GiNaC::ex>> A;    ///< dg/dZ, square and nonsingular
+  std::vector<GiNaC::ex> b;                 ///< A Z = b
+  std::vector<Constraint> invariants;       ///< hidden constraints h(X, t) = 0
+  std::vector<ReductionRound> rounds;
+  std::vector<std::string> promoted;  ///< algebraic unknowns made states (nonlinear)
+  BlockTriangularForm blocks;         ///< block lower-triangular form of A
+  int differentiations = 0;           ///< rounds in which constraints were differentiated
+  int index = 0;                      ///< differentiation index of the input model (spec §2.6)
+};
+
+/// Runs the loop on a semi-explicit system whose algebraic unknowns enter affinely. Reports
+/// failures (constraints still singular after the round limit, inconsistent or redundant
+/// equations) to `diags` and returns nullopt.
+std::optional<ReducedSystem> reduce(SemiExplicitSystem system, const ReductionOptions& options,
+                                    DiagnosticEngine& diags);
+
+/// dg/dz as a dense matrix of expressions, rows = constraints, columns = unknowns.
+std::vector<std::vector<GiNaC::ex>> jacobian(const std::vector<Constraint>& constraints,
+                                             const std::vector<Unknown>& unknowns);
+
+/// The pattern of the nonzero entries of `matrix`.
+SparsityPattern pattern_of(const std::vector<std::vector<GiNaC::ex>>& matrix, size_t columns);
+
+}  // namespace daec

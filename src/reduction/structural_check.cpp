@@ -1,0 +1,67 @@
+// Structural singularity of the original model, named through Dulmage–Mendelsohn.
+#include "reduction/structural_check.h"
+
+#include <functional>
+#include <map>
+
+#include "structure/dulmage_mendelsohn.h"
+
+namespace daec {
+
+SparsityPattern incidence_pattern(const Model& model) {
+  std::map<GiNaC::ex, int, GiNaC::ex_is_less> column_of;
+  for (size_t v = 0; v < model.variables.size(); ++v) {
+    column_of[model.variables[v].symbol] = static_cast<int>(v);
+    for (const GiNaC::realsymbol& d : model.variables[v].derivatives) {
+      column_of[d] = static_cast<int>(v);
+    }
+  }
+  std::vector<std::vector<int>> rows;
+  for (const Equation& e : model.equations) {
+    std::vector<int> columns;
+    for (const GiNaC::ex& s : symbols_in(e.residual())) {
+      auto it = column_of.find(s);
+      if (it != column_of.end()) columns.push_back(it->second);
+    }
+    rows.push_back(std::move(columns));
+  }
+  return SparsityPattern::from_rows(static_cast<int>(model.variables.size()), rows);
+}
+
+static std::string quoted_list(const std::vector<int>& indices,
+                               const std::function<std::string(int)>& name) {
+  std::string text;
+  for (int i : indices) text += (text.empty() ? "'" : ", '") + name(i) + "'";
+  return text;
+}
+
+static std::string count_of(size_t n, const std::string& noun) {
+  return std::to_string(n) + " " + noun + (n == 1 ? "" : "s");
+}
+
+bool check_structure(const Model& model, DiagnosticEngine& diags) {
+  SparsityPattern pattern = incidence_pattern(model);
+  DulmageMendelsohn dm = dulmage_mendelsohn(pattern);
+  if (dm.structural_rank == pattern.rows() && pattern.rows() == pattern.cols()) return true;
+  auto equation = [&](int i) { return model.equations[static_cast<size_t>(i)].label; };
+  auto variable = [&](int i) { return model.variables[static_cast<size_t>(i)].name; };
+  diags.error(model.location, "model '" + model.name + "' is structurally singular: no " +
+                                  "assignment of one variable to each equation exists");
+  if (!dm.over_rows.empty()) {
+    diags.note(model.equations[static_cast<size_t>(dm.over_rows.front())].location,
+               "over-determined: " + count_of(dm.over_rows.size(), "equation") + " (" +
+                   quoted_list(dm.over_rows, equation) + ") for " +
+                   count_of(dm.over_cols.size(), "variable") + " (" +
+                   quoted_list(dm.over_cols, variable) + ")");
+  }
+  if (!dm.under_cols.empty()) {
+    diags.note(model.variables[static_cast<size_t>(dm.under_cols.front())].location,
+               "under-determined: " + count_of(dm.under_cols.size(), "variable") + " (" +
+                   quoted_list(dm.under_cols, variable) + ") with only " +
+                   count_of(dm.under_rows.size(), "equation") + " (" +
+                   quoted_list(dm.under_rows, equation) + ")");
+  }
+  return false;
+}
+
+}  // namespace daec

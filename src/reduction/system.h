@@ -1,0 +1,101 @@
+// The data that flows through the reduction stages (spec §2): unknowns with their origin, the
+// first-order system, the semi-explicit system x' = f(x, z, t), 0 = g(x, z, t), and the reduced
+// index-1 system with its hidden constraints.
+#pragma once
+
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <ginac/ginac.h>
+
+#include "model/model.h"
+#include "model/symbols.h"
+#include "support/source.h"
+
+namespace daec {
+
+/// Why an unknown exists.
+enum class UnknownOrigin {
+  Variable,   ///< a variable of the model
+  Velocity,   ///< x_dot introduced for x'' by the first-order stage
+  Dummy,      ///< a dummy variable standing for the derivative of a state
+  Nonlinear,  ///< v_n standing for x_n' of a nonlinear algebraic variable (seed "Preprocessing")
+};
+
+struct Unknown {
+  std::string name;
+  GiNaC::realsymbol symbol;
+  UnknownOrigin origin = UnknownOrigin::Variable;
+  std::string derivative_of;  ///< Velocity, Dummy, Nonlinear: the unknown it is the derivative of
+  GiNaC::ex start = 0;        ///< in terms of parameters
+  bool fixed = false;
+  std::string description;
+};
+
+/// An equation lhs = rhs of the first-order system; derivatives are first order only.
+struct SystemEquation {
+  std::string label;
+  SourceLocation location;
+  GiNaC::ex lhs, rhs;
+
+  GiNaC::ex residual() const { return lhs - rhs; }
+};
+
+/// Everything the stages share about the model: its name, parameters, outputs, time, symbols.
+struct ModelContext {
+  std::string name;
+  std::string description;
+  std::string file_name;
+  SymbolTable symbols;  ///< the model's symbols plus those the stages add (x_dot, dummies)
+  GiNaC::realsymbol time;
+  std::vector<Parameter> parameters;
+  std::vector<Output> outputs;
+  std::vector<std::string> variable_names;  ///< the model's variables in declaration order
+
+  /// A fresh symbol named `base`, or `base_2`, ... if that name is taken.
+  GiNaC::realsymbol fresh_symbol(const std::string& base);
+  /// Parameter symbols mapped to their default values (exact), for numeric evaluation.
+  GiNaC::exmap parameter_values() const;
+};
+
+/// After the first-order stage: every derivative is of order one.
+struct FirstOrderSystem {
+  ModelContext context;
+  std::vector<Unknown> unknowns;  ///< the model's variables in order, then the velocity states
+  /// derivative[i]: the symbol of unknowns[i]' if it appears anywhere, else nullopt.
+  std::vector<std::optional<GiNaC::realsymbol>> derivative;
+  std::vector<SystemEquation> equations;  ///< the model's equations, then x' = x_dot
+};
+
+/// state' = rhs
+struct StateEquation {
+  size_t state;  ///< index into SemiExplicitSystem::states
+  GiNaC::ex rhs;
+  std::string label;  ///< the equation it came from
+  SourceLocation location;
+};
+
+/// 0 = residual, a constraint on the algebraic unknowns.
+struct Constraint {
+  std::string label;       ///< rod, rod', rod'' for differentiated constraints
+  std::string base_label;  ///< the label of the equation it descends from
+  int level = 0;           ///< times differentiated
+  SourceLocation location;
+  GiNaC::ex residual;
+};
+
+/// Seed (12.1): x_d' = f(x_d, x_a, t), 0 = g(x_d, x_a, t).
+struct SemiExplicitSystem {
+  ModelContext context;
+  std::vector<Unknown> states;              ///< x_d
+  std::vector<Unknown> algebraic;           ///< x_a
+  std::vector<StateEquation> differential;  ///< one per state, in state order
+  std::vector<Constraint> constraints;      ///< g
+};
+
+/// The label of a constraint differentiated `level` times: rod, rod', rod''.
+std::string level_label(const std::string& base, int level);
+
+}  // namespace daec

@@ -1,0 +1,465 @@
+// Tests of the reduction stages (spec §2): first order, semi-explicit form, linearity
+// preprocessing, the reduction loop, the index, and the failures of the loop.
+#include <gtest/gtest.h>
+
+#include <cmath>
+
+#include "model/printer.h"
+#include "reduction/first_order.h"
+#include "reduction/linearity.h"
+#include "reduction/pipeline.h"
+#include "reduction/semi_explicit.h"
+#include "reduction/symbolic.h"
+#include "test_util.h"
+
+namespace daec {
+namespace {
+
+struct Reduced {
+  std::unique_ptr<test::FrontendRun> run;
+  std::optional<ReducedSystem> system;
+  std::string diagnostics() const { return run->diags.str(); }
+};
+
+Reduced reduce_text(const std::string& text, ReductionOptions options = {}) {
+  Reduced r{test::run(text), std::nullopt};
+  EXPECT_TRUE(r.run->model.has_value()) << r.run->diagnostics();
+  if (r.run->model) r.system = reduce_model(*r.run->model, options, r.run->diags);
+  return r;
+}
+
+Reduced reduce_file(const std::string& path, ReductionOptions options = {}) {
+  return reduce_text(test::read_source_file(path), options);
+}
+
+int index_of(const Reduced& r) {
+  EXPECT_TRUE(r.system.has_value()) << r.diagnostics();
+  return r.system ? r.system->index : -1;
+}
+
+std::vector<std::string> names(const std::vector<Unknown>& unknowns) {
+  std::vector<std::string> out;
+  for (const Unknown& u : unknowns) out.push_back(u.name);
+  return out;
+}
+
+std::vector<std::string> labels(const std::vector<Constraint>& constraints) {
+  std::vector<std::string> out;
+  for (const Constraint& c : constraints) out.push_back(c.label);
+  return out;
+}
+
+/// The index-k chain of test-problems.md: x1 = sin(t), x_{i+1} = x_i'.
+std::string chain(int k) {
+  std::string text = "model chain;\nvariable x1";
+  for (int i = 2; i <= k; ++i) text += ", x" + std::to_string(i);
+  text += ";\nequation\n  x1 = sin(t);\n";
+  for (int i = 1; i < k; ++i) {
+    text += "  x" + std::to_string(i + 1) + " = x" + std::to_string(i) + "';\n";
+  }
+  return text + "end\n";
+}
+
+// ---- first order ----
+
+TEST(FirstOrder, SecondDerivativeIntroducesVelocityState) {
+  auto run = test::run("model m; variable x; equation x'' = -x; end");
+  ASSERT_TRUE(run->model);
+  FirstOrderSystem system = to_first_order(*run->model);
+  EXPECT_EQ(names(system.unknowns), (std::vector<std::string>{"x", "x_dot"}));
+  EXPECT_EQ(system.unknowns[1].origin, UnknownOrigin::Velocity);
+  EXPECT_EQ(system.unknowns[1].derivative_of, "x");
+  ASSERT_EQ(system.equations.size(), 2u);
+  EXPECT_EQ(to_dae(system.equations[0].lhs), "x_dot'");
+  EXPECT_EQ(to_dae(system.equations[0].rhs), "-x");
+  EXPECT_EQ(to_dae(system.equations[1].lhs), "x'");
+  EXPECT_EQ(to_dae(system.equations[1].rhs), "x_dot");
+}
+
+TEST(FirstOrder, ThirdDerivativeIntroducesTwoStates) {
+  auto run = test::run("model m; variable x; equation der(x, 3) + x' = 0; end");
+  ASSERT_TRUE(run->model);
+  FirstOrderSystem system = to_first_order(*run->model);
+  EXPECT_EQ(names(system.unknowns), (std::vector<std::string>{"x", "x_dot", "x_ddot"}));
+  ASSERT_EQ(system.equations.size(), 3u);
+  EXPECT_EQ(to_dae(system.equations[0].residual()), "x_ddot' + x_dot");
+  EXPECT_EQ(to_dae(system.equations[1].lhs) + " = " + to_dae(system.equations[1].rhs),
+            "x' = x_dot");
+  EXPECT_EQ(to_dae(system.equations[2].lhs) + " = " + to_dae(system.equations[2].rhs),
+            "x_dot' = x_ddot");
+}
+
+TEST(FirstOrder, VelocityNameAvoidsModelNames) {
+  auto run = test::run("model m; variable x, x_dot; equation x'' = x_dot; x_dot = t; end");
+  ASSERT_TRUE(run->model);
+  FirstOrderSystem system = to_first_order(*run->model);
+  EXPECT_EQ(names(system.unknowns), (std::vector<std::string>{"x", "x_dot", "x_dot_2"}));
+}
+
+// ---- semi-explicit form ----
+
+TEST(SemiExplicit, ExplicitEquationsStayDifferential) {
+  auto run = test::run("model m; variable x, y; equation x' = -y; sin(t) = y'; end");
+  ASSERT_TRUE(run->model);
+  SemiExplicitSystem system = to_semi_explicit(to_first_order(*run->model));
+  EXPECT_EQ(names(system.states), (std::vector<std::string>{"x", "y"}));
+  EXPECT_TRUE(system.algebraic.empty());
+  EXPECT_TRUE(system.constraints.empty());
+  EXPECT_EQ(to_dae(system.differential[0].rhs), "-y");
+  EXPECT_EQ(to_dae(system.differential[1].rhs), "sin(t)");
+}
+
+TEST(SemiExplicit, ImplicitDerivativeBecomesDummy) {
+  auto run = test::run(
+      "model m; parameter k = 2; variable x, u, z; equation x' = u; k*u' = -z*x; z = x + t; end");
+  ASSERT_TRUE(run->model);
+  SemiExplicitSystem system = to_semi_explicit(to_first_order(*run->model));
+  EXPECT_EQ(names(system.states), (std::vector<std::string>{"x", "u"}));
+  EXPECT_EQ(names(system.algebraic), (std::vector<std::string>{"z", "u_dot"}));
+  EXPECT_EQ(system.algebraic[1].origin, UnknownOrigin::Dummy);
+  EXPECT_EQ(to_dae(system.differential[1].rhs), "u_dot");
+  ASSERT_EQ(system.constraints.size(), 2u);
+  EXPECT_EQ(system.constraints[0].label, "eq2");
+  EXPECT_TRUE(is_identically_zero(
+      system.constraints[0].residual -
+      (GiNaC::ex(run->model->parameters[0].symbol) * system.algebraic[1].symbol +
+       system.algebraic[0].symbol * system.states[0].symbol)));
+}
+
+TEST(SemiExplicit, SecondExplicitEquationForSameStateIsAConstraint) {
+  auto run = test::run("model m; variable x, y; equation x' = y; x' = 2*t; end");
+  ASSERT_TRUE(run->model);
+  SemiExplicitSystem system = to_semi_explicit(to_first_order(*run->model));
+  EXPECT_EQ(to_dae(system.differential[0].rhs), "y");
+  ASSERT_EQ(system.constraints.size(), 1u);
+  EXPECT_EQ(to_dae(system.constraints[0].residual), "y - 2*t");
+}
+
+// ---- linearity ----
+
+TEST(Linearity, ClassifiesAlgebraicUnknowns) {
+  auto run = test::run(
+      "model m; variable x, y, l, n; equation x' = l*y + n^2; y' = -l; x^2 + y^2 = 1; "
+      "n = exp(x); end");
+  ASSERT_TRUE(run->model);
+  SemiExplicitSystem system = to_semi_explicit(to_first_order(*run->model));
+  EXPECT_EQ(nonlinear_unknowns(system), std::vector<std::string>{"n"});
+  std::vector<std::string> promoted = promote_nonlinear(system);
+  EXPECT_EQ(promoted, std::vector<std::string>{"n"});
+  EXPECT_EQ(names(system.states), (std::vector<std::string>{"x", "y", "n"}));
+  EXPECT_EQ(names(system.algebraic), (std::vector<std::string>{"l", "n_dot"}));
+  EXPECT_EQ(system.algebraic[1].origin, UnknownOrigin::Nonlinear);
+  EXPECT_EQ(to_dae(system.differential[2].rhs), "n_dot");
+}
+
+TEST(Linearity, ProductOfTwoAlgebraicUnknownsIsNonlinearInBoth) {
+  auto run = test::run("model m; variable x, a, b; equation x' = a*b; a = x; b = t; end");
+  ASSERT_TRUE(run->model);
+  SemiExplicitSystem system = to_semi_explicit(to_first_order(*run->model));
+  EXPECT_EQ(nonlinear_unknowns(system), (std::vector<std::string>{"a", "b"}));
+}
+
+// ---- the index (spec §2.6) ----
+
+TEST(Reduction, IndexOfBundledModels) {
+  EXPECT_EQ(index_of(reduce_file("models/pendulum.dae")), 3);
+  EXPECT_EQ(index_of(reduce_file("models/coupled_pendulums.dae")), 3);
+  EXPECT_EQ(index_of(reduce_file("models/example_12_1.dae")), 3);
+  EXPECT_EQ(index_of(reduce_file("models/exponential_ode.dae")), 0);
+  EXPECT_EQ(index_of(reduce_file("models/implicit_index1.dae")), 1);
+}
+
+TEST(Reduction, IndexOfChainIsK) {
+  for (int k = 1; k <= 8; ++k) {
+    Reduced r = reduce_text(chain(k));
+    EXPECT_EQ(index_of(r), k) << "chain " << k;
+    if (!r.system) continue;
+    EXPECT_EQ(r.system->differentiations, k - 1);
+    EXPECT_EQ(names(r.system->algebraic), std::vector<std::string>{"x" + std::to_string(k)});
+    EXPECT_EQ(r.system->invariants.size(), static_cast<size_t>(k - 1));
+  }
+}
+
+TEST(Reduction, ExplicitOdeHasIndexZero) {
+  Reduced r = reduce_text("model m; variable x, y; equation x' = y; y' = -x; end");
+  EXPECT_EQ(index_of(r), 0);
+  ASSERT_TRUE(r.system);
+  EXPECT_TRUE(r.system->rounds.empty());
+  EXPECT_TRUE(r.system->invariants.empty());
+}
+
+TEST(Reduction, SemiExplicitIndexOne) {
+  Reduced r = reduce_text("model m; variable y, z; equation y' = -z; 0 = y + z - t; end");
+  EXPECT_EQ(index_of(r), 1);
+}
+
+TEST(Reduction, ImplicitOdeWithNonsingularMassMatrixHasIndexZero) {
+  Reduced r = reduce_text("model m; variable x, y; equation x' + y' = -x; x' - y' = y; end");
+  EXPECT_EQ(index_of(r), 0);
+  ASSERT_TRUE(r.system);
+  EXPECT_EQ(names(r.system->algebraic), (std::vector<std::string>{"x_dot", "y_dot"}));
+}
+
+TEST(Reduction, NonlinearAlgebraicVariable) {
+  // y' = z^2, y = t: z^2 = 1 needs one differentiation, z' one more: index 2.
+  Reduced r =
+      reduce_text("model m; variable y(start = 0), z(start = 1); equation y' = z^2; y = t; end");
+  EXPECT_EQ(index_of(r), 2);
+  ASSERT_TRUE(r.system);
+  EXPECT_EQ(r.system->promoted, std::vector<std::string>{"z"});
+  EXPECT_EQ(names(r.system->algebraic), std::vector<std::string>{"z_dot"});
+  // A nonlinear constraint in an algebraic variable: index 1.
+  Reduced q = reduce_text("model m; variable y, z; equation y' = -y + z; z^3 + z = y; end");
+  EXPECT_EQ(index_of(q), 1);
+}
+
+TEST(Reduction, CoupledPendulumsFinalSystemMatchesSeed) {
+  Reduced r = reduce_file("models/coupled_pendulums.dae");
+  ASSERT_TRUE(r.system) << r.diagnostics();
+  const ReducedSystem& s = *r.system;
+  EXPECT_EQ(names(s.algebraic), (std::vector<std::string>{"lambda1", "lambda2", "lambda3", "u1_dot",
+                                                          "v1_dot", "u2_dot", "v2_dot"}));
+  // The seed's three dependency tables (12.2, Steps 1-3): two rounds on the constraints alone,
+  // the dummy variables for the accelerations in the second, then the 7x7 pattern of sprank 7.
+  ASSERT_EQ(s.rounds.size(), 3u);
+  EXPECT_EQ(s.rounds[0].table.columns, (std::vector<std::string>{"lambda1", "lambda2", "lambda3"}));
+  EXPECT_EQ(s.rounds[0].table.pattern.nonzeros(), 0);
+  EXPECT_EQ(s.rounds[1].table.rows,
+            (std::vector<std::string>{"constraint1'", "constraint2'", "constraint3'"}));
+  EXPECT_EQ(s.rounds[1].table.pattern.nonzeros(), 0);
+  EXPECT_EQ(s.rounds[1].dummies,
+            (std::vector<std::string>{"u1_dot", "v1_dot", "u2_dot", "v2_dot"}));
+  EXPECT_EQ(s.rounds[2].table.rows,
+            (std::vector<std::string>{"constraint1''", "constraint2''", "constraint3''", "eq5",
+                                      "eq6", "eq7", "eq8"}));
+  EXPECT_EQ(s.rounds[2].table.pattern, SparsityPattern::from_text(R"(
+      0 0 0 1 1 0 0
+      0 0 0 0 0 1 1
+      0 0 0 1 1 1 1
+      1 0 1 1 0 0 0
+      1 0 1 0 1 0 0
+      0 1 1 0 0 1 0
+      0 1 1 0 0 0 1)"));
+  EXPECT_EQ(s.rounds.back().structural_rank, 7);
+  EXPECT_EQ(s.rounds.back().rank, 7);
+  EXPECT_EQ(s.differentiations, 2);
+  EXPECT_EQ(s.invariants.size(), 6u);
+  EXPECT_EQ(labels(s.invariants),
+            (std::vector<std::string>{"constraint1", "constraint2", "constraint3", "constraint1'",
+                                      "constraint2'", "constraint3'"}));
+}
+
+TEST(Reduction, PendulumRoundsAndHiddenConstraints) {
+  Reduced r = reduce_file("models/pendulum.dae");
+  ASSERT_TRUE(r.system) << r.diagnostics();
+  const ReducedSystem& s = *r.system;
+  ASSERT_EQ(s.rounds.size(), 3u);
+  EXPECT_EQ(s.rounds[0].differentiated, std::vector<std::string>{"rod"});
+  EXPECT_EQ(s.rounds[1].differentiated, std::vector<std::string>{"rod'"});
+  EXPECT_TRUE(s.rounds[2].nonsingular);
+  EXPECT_EQ(labels(s.invariants), (std::vector<std::string>{"rod", "rod'"}));
+  EXPECT_EQ(to_dae(s.invariants[1].residual), "2*u*x + 2*v*y");
+}
+
+TEST(Reduction, DummyPolicyNeverSubstitutes) {
+  ReductionOptions never;
+  never.dummies = DummyPolicy::Never;
+  std::string model =
+      "model m; variable x, y, u, v, l; equation x' = u; y' = v; u' = -l*x; v' = -l*y - 1;"
+      " x^2 + y^2 = 1; end";
+  Reduced substituted = reduce_text(model, never);
+  Reduced dummies = reduce_text(model);
+  EXPECT_EQ(index_of(substituted), 3);
+  EXPECT_EQ(index_of(dummies), 3);
+  ASSERT_TRUE(substituted.system && dummies.system);
+  EXPECT_EQ(names(substituted.system->algebraic), std::vector<std::string>{"l"});
+  EXPECT_EQ(names(dummies.system->algebraic), (std::vector<std::string>{"l", "u_dot", "v_dot"}));
+  EXPECT_EQ(dummies.system->rounds[1].dummies, (std::vector<std::string>{"u_dot", "v_dot"}));
+}
+
+TEST(Reduction, LinearImplicitSingularMassMatrixUsesNullSpace) {
+  // M(y) y' = f with M = [1 y1; 2 2*y1] singular but no zero row: the combination 2*eq1 - eq2
+  // is free of the derivatives and is the hidden constraint.
+  Reduced r = reduce_text(
+      "model m; variable y1(start = 1), y2(start = 2);"
+      " equation a: y1' + y1*y2' = y2; b: 2*y1' + 2*y1*y2' = y1 + y2 + 1; end");
+  EXPECT_EQ(index_of(r), 1);
+  ASSERT_TRUE(r.system) << r.diagnostics();
+  const ReducedSystem& s = *r.system;
+  ASSERT_GE(s.rounds.size(), 2u);
+  EXPECT_TRUE(s.rounds[0].used_null_space);
+  ASSERT_EQ(s.invariants.size(), 1u);
+  EXPECT_EQ(s.invariants[0].label, "comb(a,b)");
+  // The hidden constraint is a multiple of y2 - y1 - 1.
+  GiNaC::ex h = s.invariants[0].residual;
+  GiNaC::ex y1 = s.states[0].symbol, y2 = s.states[1].symbol;
+  EXPECT_TRUE(is_identically_zero(h.subs(GiNaC::lst{y1 == 3, y2 == 4})));
+  EXPECT_FALSE(is_identically_zero(h.subs(GiNaC::lst{y1 == 3, y2 == 5})));
+}
+
+// ---- failures ----
+
+TEST(Reduction, StructurallySingularModelNamesItsParts) {
+  Reduced r = reduce_text(
+      "model m;\nvariable x, y, z;\nequation\n  e1: x' = y*z;\n  e2: x = t;\n  e3: x^2 = "
+      "t^2;\nend\n");
+  EXPECT_FALSE(r.system);
+  EXPECT_EQ(r.diagnostics(),
+            "test.dae:1:7: error: model 'm' is structurally singular: no assignment of one "
+            "variable to each equation exists\n"
+            "model m;\n"
+            "      ^\n"
+            "test.dae:5:3: note: over-determined: 2 equations ('e2', 'e3') for 1 variable ('x')\n"
+            "  e2: x = t;\n"
+            "  ^\n"
+            "test.dae:2:13: note: under-determined: 2 variables ('y', 'z') with only 1 equation "
+            "('e1')\n"
+            "variable x, y, z;\n"
+            "            ^\n");
+}
+
+TEST(Reduction, InconsistentEquationsAreNamed) {
+  Reduced r =
+      reduce_text("model m;\nvariable x, y;\nequation\n  p: x + y = t;\n  q: x + y = 2*t;\nend\n");
+  EXPECT_FALSE(r.system);
+  EXPECT_NE(r.diagnostics().find("error: equation 'comb(p,q)' is inconsistent"), std::string::npos)
+      << r.diagnostics();
+}
+
+TEST(Reduction, RedundantEquationsAreNamed) {
+  Reduced r = reduce_text(
+      "model m;\nvariable x, y;\nequation\n  p: x + y = t;\n  q: 2*x + 2*y = 2*t;\nend\n");
+  EXPECT_FALSE(r.system);
+  EXPECT_NE(r.diagnostics().find("error: equation 'comb(p,q)' is redundant"), std::string::npos)
+      << r.diagnostics();
+}
+
+TEST(Reduction, RoundLimitNamesSingularConstraints) {
+  ReductionOptions options;
+  options.max_rounds = 3;
+  Reduced r = reduce_text(chain(6), options);
+  EXPECT_FALSE(r.system);
+  EXPECT_EQ(r.diagnostics(),
+            "test.dae:4:3: error: cannot reduce the index: constraint 'eq1'''': they are still "
+            "singular after 3 rounds of index reduction (raise --max-rounds if the model really "
+            "has a higher index)\n"
+            "  x1 = sin(t);\n"
+            "  ^\n");
+  options.max_rounds = 5;
+  EXPECT_EQ(index_of(reduce_text(chain(6), options)), 6);
+}
+
+// ---- properties of the result, on every bundled model ----
+
+std::vector<std::string> bundled_models() {
+  return {
+      "models/pendulum.dae",        "models/coupled_pendulums.dae", "models/example_12_1.dae",
+      "models/double_pendulum.dae", "models/rlc_circuit.dae",       "models/implicit_index1.dae",
+      "models/circular_track.dae",  "models/ascher_petzold.dae",    "models/exponential_ode.dae"};
+}
+
+std::vector<GiNaC::ex> state_symbols(const ReducedSystem& s) {
+  std::vector<GiNaC::ex> symbols{s.context.time};
+  for (const Unknown& u : s.states) symbols.push_back(u.symbol);
+  return symbols;
+}
+
+// Solves A Z = b at `point` (dense Gaussian elimination) and adds Z to the point.
+bool solve_algebraic(const ReducedSystem& s, GiNaC::exmap& point) {
+  size_t n = s.algebraic.size();
+  std::vector<std::vector<double>> a(n, std::vector<double>(n + 1));
+  for (size_t r = 0; r < n; ++r) {
+    for (size_t c = 0; c <= n; ++c) {
+      auto v = evaluate(c < n ? s.A[r][c] : s.b[r], point);
+      if (!v) return false;
+      a[r][c] = *v;
+    }
+  }
+  for (size_t c = 0; c < n; ++c) {
+    size_t p = c;
+    for (size_t r = c + 1; r < n; ++r) {
+      if (std::fabs(a[r][c]) > std::fabs(a[p][c])) p = r;
+    }
+    if (std::fabs(a[p][c]) < 1e-12) return false;
+    std::swap(a[p], a[c]);
+    for (size_t r = 0; r < n; ++r) {
+      if (r == c) continue;
+      double f = a[r][c] / a[c][c];
+      for (size_t k = c; k <= n; ++k) a[r][k] -= f * a[c][k];
+    }
+  }
+  for (size_t c = 0; c < n; ++c) point[s.algebraic[c].symbol] = a[c][n] / a[c][c];
+  return true;
+}
+
+TEST(Reduction, FinalMatrixIsNonsingularAtRandomPoints) {
+  for (const std::string& path : bundled_models()) {
+    Reduced r = reduce_file(path);
+    ASSERT_TRUE(r.system) << path << "\n" << r.diagnostics();
+    const ReducedSystem& s = *r.system;
+    RandomPoints points(s.context.parameter_values());
+    for (int trial = 0; trial < 5; ++trial) {
+      int rank = generic_rank(s.A, s.algebraic.size(), state_symbols(s), points);
+      EXPECT_EQ(rank, static_cast<int>(s.algebraic.size())) << path;
+    }
+  }
+}
+
+// Along the final system, the derivative of each hidden constraint is the constraint one level up
+// (itself hidden, or a row of A Z = b, which vanishes once Z solves it). This holds at every
+// point, so in particular the invariants' derivatives vanish on the constraint manifold.
+TEST(Reduction, HiddenConstraintsAreInvariantAlongTheFinalSystem) {
+  for (const std::string& path : bundled_models()) {
+    Reduced r = reduce_file(path);
+    ASSERT_TRUE(r.system) << path;
+    const ReducedSystem& s = *r.system;
+    RandomPoints points(s.context.parameter_values());
+    for (int trial = 0; trial < 3; ++trial) {
+      GiNaC::exmap point = points.next(state_symbols(s));
+      ASSERT_TRUE(solve_algebraic(s, point)) << path;
+      for (const Constraint& h : s.invariants) {
+        GiNaC::ex rate = derivative(h.residual, s.context.time);
+        for (const StateEquation& f : s.differential) {
+          rate += derivative(h.residual, s.states[f.state].symbol) * f.rhs;
+        }
+        std::string next = level_label(h.base_label, h.level + 1);
+        GiNaC::ex expected = 0;
+        bool found = false;
+        for (const auto* list : {&s.invariants, &s.constraints}) {
+          for (const Constraint& c : *list) {
+            if (c.label == next) expected = c.residual, found = true;
+          }
+        }
+        ASSERT_TRUE(found) << path << ": no constraint " << next;
+        auto lhs = evaluate(rate, point), rhs = evaluate(expected, point);
+        ASSERT_TRUE(lhs && rhs) << path << " " << h.label;
+        EXPECT_NEAR(*lhs, *rhs, 1e-9 * (1 + std::fabs(*rhs))) << path << " " << h.label;
+      }
+      for (const Constraint& c : s.constraints) {
+        auto v = evaluate(c.residual, point);
+        ASSERT_TRUE(v);
+        EXPECT_NEAR(*v, 0.0, 1e-9) << path << " " << c.label;
+      }
+    }
+  }
+}
+
+}  // namespace
+}  // namespace daec
+
+namespace daec {
+namespace {
+
+TEST(Reduction, SingularAtStartValuesIsReported) {
+  Reduced r = reduce_text(
+      "model m;\nvariable x(start = 0), y(start = 0), u, v, l;\nequation\n  x' = u;\n  y' = v;\n"
+      "  u' = -l*x;\n  v' = -l*y - 1;\n  rod: x^2 + y^2 = 1;\nend\n");
+  ASSERT_TRUE(r.system) << r.diagnostics();
+  EXPECT_EQ(r.run->diags.warning_count(), 1u);
+  EXPECT_NE(r.diagnostics().find("warning: the reduced system is singular at the start values"),
+            std::string::npos)
+      << r.diagnostics();
+}
+
+}  // namespace
+}  // namespace daec

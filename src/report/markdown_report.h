@@ -1,0 +1,27 @@
+// The human-readable report of a reduction (`daec MODEL --report FILE.md`, spec §3): what each
+// unknown is, every round of the reduction loop with the seed's dependency table, the final
+// index-1 system, the structure of A with its block lower-triangular form, the index and the
+// hidden constraints, in GitHub-flavoured Markdown.
+#pragma once
+
+#include <string>
+
+#include "model/model.h"
+#include "reduction/reduce.h"
+
+namespace daec {
+
+/// The report. `spy_svg_file_name` is where the caller writes final_spy_svg(system), as the
+/// report should link to it (relative to the report); empty: no picture.
+std::string markdown_report(const Model& model, const ReducedSystem& system,
+                            const std::string& spy_svg_file_name);
+
+/// The picture the report links to: the sparsity pattern of A in block lower-triangular order,
+/// rows labelled by constraint, columns by unknown, the diagonal blocks outlined.
+std::string final_spy_svg(const ReducedSystem& system);
+
+/// `text` (a description from the model) escaped so that Markdown shows it as written: no
+/// emphasis, code, links, HTML or table cell breaks; line breaks become spaces.
+std::string markdown_text(const std::string& text);
+
+}  // namespace daec

@@ -1,0 +1,83 @@
+// Facts shared by the reports of a reduction.
+#include "report/report_common.h"
+
+#include <algorithm>
+
+namespace daec::report {
+
+static bool stands_for_derivative(const Unknown& u) {
+  return u.origin == UnknownOrigin::Dummy || u.origin == UnknownOrigin::Nonlinear;
+}
+
+std::vector<const Unknown*> dummy_variables(const ReducedSystem& system) {
+  std::vector<const Unknown*> dummies;
+  for (const auto* list : {&system.states, &system.algebraic}) {
+    for (const Unknown& u : *list) {
+      if (stands_for_derivative(u)) dummies.push_back(&u);
+    }
+  }
+  return dummies;
+}
+
+std::vector<std::string> multipliers(const ReducedSystem& system) {
+  std::vector<std::string> names;
+  for (const Unknown& u : system.algebraic) {
+    if (u.origin == UnknownOrigin::Variable) names.push_back(u.name);
+  }
+  return names;
+}
+
+int round_introducing(const ReducedSystem& system, const std::string& name) {
+  for (const ReductionRound& round : system.rounds) {
+    if (std::count(round.dummies.begin(), round.dummies.end(), name)) return round.number;
+  }
+  return 0;
+}
+
+std::string index_reason(const ReducedSystem& system) {
+  if (system.constraints.empty() && system.rounds.empty()) return "an ODE: no constraints";
+  std::string rounds = count_of(static_cast<size_t>(system.differentiations),
+                                "differentiation round", "differentiation rounds");
+  std::vector<std::string> extra = multipliers(system);
+  if (extra.empty()) return rounds + "; every algebraic unknown left stands for a derivative";
+  return rounds + " + 1 for the algebraic " + (extra.size() == 1 ? "variable " : "variables ") +
+         join(extra, ", ");
+}
+
+std::string origin_key(UnknownOrigin origin) {
+  switch (origin) {
+    case UnknownOrigin::Variable:
+      return "variable";
+    case UnknownOrigin::Velocity:
+      return "velocity";
+    case UnknownOrigin::Dummy:
+      return "dummy";
+    case UnknownOrigin::Nonlinear:
+      return "nonlinear_dummy";
+  }
+  return "variable";
+}
+
+std::string differentiated_label(const std::string& label) {
+  return label + "'";
+}
+
+std::string count_of(size_t count, const std::string& singular, const std::string& plural) {
+  return std::to_string(count) + " " + (count == 1 ? singular : plural);
+}
+
+std::string join(const std::vector<std::string>& items, const std::string& separator,
+                 const std::string& empty) {
+  if (items.empty()) return empty;
+  std::string text = items.front();
+  for (size_t i = 1; i < items.size(); ++i) text += separator + items[i];
+  return text;
+}
+
+std::vector<std::string> names_of(const std::vector<Unknown>& unknowns) {
+  std::vector<std::string> names;
+  for (const Unknown& u : unknowns) names.push_back(u.name);
+  return names;
+}
+
+}  // namespace daec::report

@@ -1,0 +1,43 @@
+// Facts about a reduced system that several reports state (the --check summary, the Markdown and
+// JSON reports), computed in one place so that the reports never disagree.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "reduction/reduce.h"
+
+namespace daec::report {
+
+/// The unknowns standing for a derivative (dummy variables of the semi-explicit stage and of the
+/// reduction loop, and the rates v_n of promoted nonlinear unknowns), states first, then Z.
+std::vector<const Unknown*> dummy_variables(const ReducedSystem& system);
+
+/// The model's own variables still among the algebraic unknowns Z (multipliers such as lambda):
+/// each needs one more differentiation, which is why they add one to the index (spec §2.6).
+std::vector<std::string> multipliers(const ReducedSystem& system);
+
+/// The round whose Step 3 introduced dummy `name`, or 0 if an earlier stage did.
+int round_introducing(const ReducedSystem& system, const std::string& name);
+
+/// The short account of the index: "2 differentiation rounds + 1 for the algebraic variable
+/// lambda".
+std::string index_reason(const ReducedSystem& system);
+
+/// The origin as a word: variable, velocity, dummy, nonlinear_dummy.
+std::string origin_key(UnknownOrigin origin);
+
+/// The label a differentiated constraint gets: rod -> rod'.
+std::string differentiated_label(const std::string& label);
+
+/// "1 state", "3 states": `count` and the noun, plural when it is not 1.
+std::string count_of(size_t count, const std::string& singular, const std::string& plural);
+
+/// The items separated by `separator`; `empty` when there are none.
+std::string join(const std::vector<std::string>& items, const std::string& separator,
+                 const std::string& empty = "");
+
+/// The names of `unknowns`, in order.
+std::vector<std::string> names_of(const std::vector<Unknown>& unknowns);
+
+}  // namespace daec::report

@@ -1,0 +1,573 @@
+// Tests of the reports of a reduction (spec §3): the --check summary, the Markdown and JSON
+// reports (golden files for the bundled models), the JSON string escaper and the SVG spy plot.
+//
+// Golden files live in tests/golden/<model>.report.md, .report.json and .spy.svg. After an
+// intended change, regenerate them with DAEC_UPDATE_GOLDEN=1 and read the diff.
+#include <gtest/gtest.h>
+
+#include <cctype>
+#include <cstdlib>
+#include <fstream>
+#include <map>
+#include <sstream>
+#include <stdexcept>
+#include <string_view>
+
+#include "reduction/pipeline.h"
+#include "report/json_report.h"
+#include "report/markdown_report.h"
+#include "report/reduction_summary.h"
+#include "report/spy_svg.h"
+#include "test_util.h"
+
+namespace daec {
+namespace {
+
+struct Reduced {
+  std::unique_ptr<test::FrontendRun> run;
+  std::optional<ReducedSystem> system;
+
+  const Model& model() const { return *run->model; }
+  std::string markdown(const std::string& svg = "") const {
+    return markdown_report(model(), *system, svg);
+  }
+  std::string json() const { return json_report(model(), *system); }
+};
+
+Reduced reduce_text(const std::string& text) {
+  Reduced r{test::run(text), std::nullopt};
+  EXPECT_TRUE(r.run->model.has_value()) << r.run->diagnostics();
+  if (r.run->model) r.system = reduce_model(*r.run->model, ReductionOptions{}, r.run->diags);
+  EXPECT_TRUE(r.system.has_value()) << r.run->diagnostics();
+  return r;
+}
+
+Reduced reduce_file(const std::string& path) {
+  return reduce_text(test::read_source_file(path));
+}
+
+size_t count(const std::string& text, const std::string& what) {
+  size_t n = 0;
+  for (size_t at = text.find(what); at != std::string::npos; at = text.find(what, at + 1)) ++n;
+  return n;
+}
+
+// ---- a minimal strict JSON reader, to check that the reports parse ----
+
+struct JsonValue {
+  enum Kind { Null, Bool, Number, String, Array, Object } kind = Null;
+  bool boolean = false;
+  double number = 0;
+  std::string string;
+  std::vector<JsonValue> items;
+  std::vector<std::pair<std::string, JsonValue>> members;
+
+  bool has(const std::string& key) const {
+    for (const auto& member : members) {
+      if (member.first == key) return true;
+    }
+    return false;
+  }
+  const JsonValue& operator[](const std::string& key) const {
+    for (const auto& member : members) {
+      if (member.first == key) return member.second;
+    }
+    throw std::runtime_error("no key " + key);
+  }
+  const JsonValue& operator[](size_t i) const { return items.at(i); }
+  std::vector<std::string> strings() const {
+    std::vector<std::string> out;
+    for (const JsonValue& item : items) out.push_back(item.string);
+    return out;
+  }
+};
+
+class JsonReader {
+ public:
+  explicit JsonReader(std::string_view text) : text_(text) {}
+
+  // Throws std::runtime_error, naming the offset, on anything RFC 8259 does not allow.
+  JsonValue document() {
+    JsonValue v = value();
+    skip_space();
+    if (pos_ != text_.size()) fail("trailing text");
+    return v;
+  }
+
+ private:
+  [[noreturn]] void fail(const std::string& why) const {
+    throw std::runtime_error(why + " at offset " + std::to_string(pos_));
+  }
+  char peek() const { return pos_ < text_.size() ? text_[pos_] : '\0'; }
+  void skip_space() {
+    while (peek() == ' ' || peek() == '\n' || peek() == '\t' || peek() == '\r') ++pos_;
+  }
+  bool eat(char c) {
+    skip_space();
+    if (peek() != c) return false;
+    ++pos_;
+    return true;
+  }
+  void expect(char c) {
+    if (!eat(c)) fail(std::string("expected '") + c + "'");
+  }
+  bool eat_word(std::string_view word) {
+    if (text_.substr(pos_, word.size()) != word) return false;
+    pos_ += word.size();
+    return true;
+  }
+
+  JsonValue value() {
+    skip_space();
+    JsonValue v;
+    if (peek() == '{') return object();
+    if (peek() == '[') return array();
+    if (peek() == '"') {
+      v.kind = JsonValue::String;
+      v.string = string_literal();
+    } else if (eat_word("true")) {
+      v.kind = JsonValue::Bool;
+      v.boolean = true;
+    } else if (eat_word("false")) {
+      v.kind = JsonValue::Bool;
+    } else if (!eat_word("null")) {
+      v.kind = JsonValue::Number;
+      v.number = number_literal();
+    }
+    return v;
+  }
+
+  JsonValue object() {
+    JsonValue v;
+    v.kind = JsonValue::Object;
+    expect('{');
+    if (eat('}')) return v;
+    do {
+      skip_space();
+      std::string key = string_literal();
+      expect(':');
+      v.members.emplace_back(key, value());
+    } while (eat(','));
+    expect('}');
+    return v;
+  }
+
+  JsonValue array() {
+    JsonValue v;
+    v.kind = JsonValue::Array;
+    expect('[');
+    if (eat(']')) return v;
+    do v.items.push_back(value());
+    while (eat(','));
+    expect(']');
+    return v;
+  }
+
+  std::string string_literal() {
+    if (peek() != '"') fail("expected a string");
+    ++pos_;
+    std::string out;
+    for (;;) {
+      if (pos_ >= text_.size()) fail("unterminated string");
+      char c = text_[pos_++];
+      if (c == '"') return out;
+      if (static_cast<unsigned char>(c) < 0x20) fail("raw control character in a string");
+      if (c != '\\') {
+        out += c;
+        continue;
+      }
+      static const std::map<char, char> escapes{{'"', '"'},  {'\\', '\\'}, {'/', '/'},
+                                                {'b', '\b'}, {'f', '\f'},  {'n', '\n'},
+                                                {'r', '\r'}, {'t', '\t'}};
+      char e = peek();
+      ++pos_;
+      if (e == 'u') {
+        std::string hex(text_.substr(pos_, 4));
+        if (hex.size() != 4 ||
+            hex.find_first_not_of("0123456789abcdefABCDEF") != std::string::npos) {
+          fail("bad \\u escape");
+        }
+        append_utf8(out, static_cast<unsigned>(std::stoul(hex, nullptr, 16)));
+        pos_ += 4;
+      } else if (escapes.count(e)) {
+        out += escapes.at(e);
+      } else {
+        fail("bad escape");
+      }
+    }
+  }
+
+  static void append_utf8(std::string& out, unsigned code) {  // the BMP is enough here
+    if (code < 0x80) {
+      out += static_cast<char>(code);
+    } else if (code < 0x800) {
+      out += static_cast<char>(0xC0 | (code >> 6));
+      out += static_cast<char>(0x80 | (code & 0x3F));
+    } else {
+      out += static_cast<char>(0xE0 | (code >> 12));
+      out += static_cast<char>(0x80 | ((code >> 6) & 0x3F));
+      out += static_cast<char>(0x80 | (code & 0x3F));
+    }
+  }
+
+  // -?(0|[1-9][0-9]*)(.[0-9]+)?([eE][+-]?[0-9]+)?
+  double number_literal() {
+    size_t start = pos_;
+    auto digits = [&] {
+      size_t first = pos_;
+      while (std::isdigit(static_cast<unsigned char>(peek()))) ++pos_;
+      if (pos_ == first) fail("expected a digit");
+    };
+    eat_word("-");
+    if (!eat_word("0")) digits();
+    if (eat_word(".")) digits();
+    if (peek() == 'e' || peek() == 'E') {
+      ++pos_;
+      if (peek() == '+' || peek() == '-') ++pos_;
+      digits();
+    }
+    return std::stod(std::string(text_.substr(start, pos_ - start)));
+  }
+
+  std::string_view text_;
+  size_t pos_ = 0;
+};
+
+JsonValue parse_json(const std::string& text) {
+  return JsonReader(text).document();
+}
+
+// ---- a well-formedness check of the SVG, enough for what spy_svg writes ----
+
+// Empty if `xml` is well-formed as far as these tests need: one XML declaration first, tags
+// that nest and close, quoted attributes, and every & starting a known entity; else the problem.
+std::string xml_problem(const std::string& xml) {
+  std::vector<std::string> open;
+  for (size_t i = 0; i < xml.size(); ++i) {
+    if (xml[i] == '&') {
+      size_t semi = xml.find(';', i);
+      std::string entity = semi == std::string::npos ? "" : xml.substr(i, semi - i + 1);
+      if (entity != "&amp;" && entity != "&lt;" && entity != "&gt;" && entity != "&quot;" &&
+          entity != "&apos;") {
+        return "bad entity at " + std::to_string(i);
+      }
+    }
+    if (xml[i] == '>') return "stray > at " + std::to_string(i);
+    if (xml[i] != '<') continue;
+    size_t end = xml.find('>', i);
+    if (end == std::string::npos) return "unclosed tag at " + std::to_string(i);
+    std::string tag = xml.substr(i + 1, end - i - 1);
+    if (tag.find('<') != std::string::npos) return "< inside a tag at " + std::to_string(i);
+    if (count(tag, "\"") % 2 != 0) return "unbalanced quotes in <" + tag + ">";
+    if (tag.front() == '?') {
+      if (i != 0) return "XML declaration not first";
+    } else if (tag.front() == '/') {
+      if (open.empty() || open.back() != tag.substr(1)) return "mismatched </" + tag.substr(1);
+      open.pop_back();
+    } else {
+      std::string name = tag.substr(0, tag.find_first_of(" /"));
+      if (open.empty() && name != "svg") return "root element is not svg";
+      if (tag.back() != '/') open.push_back(name);
+    }
+    i = end;
+  }
+  return open.empty() ? "" : "unclosed <" + open.back() + ">";
+}
+
+// ---- golden files ----
+
+bool updating_goldens() {
+  const char* value = std::getenv("DAEC_UPDATE_GOLDEN");
+  return value != nullptr && std::string(value) == "1";
+}
+
+void expect_golden(const std::string& name, const std::string& actual) {
+  std::string path = test::source_dir() + "/tests/golden/" + name;
+  if (updating_goldens()) {
+    std::ofstream(path, std::ios::binary) << actual;
+    return;
+  }
+  std::ifstream in(path, std::ios::binary);
+  if (!in) {
+    ADD_FAILURE() << "missing golden file " << path << "; DAEC_UPDATE_GOLDEN=1 creates it";
+    return;
+  }
+  std::ostringstream expected;
+  expected << in.rdbuf();
+  EXPECT_EQ(expected.str(), actual)
+      << "tests/golden/" << name << " differs; if the change is intended, regenerate it with "
+      << "DAEC_UPDATE_GOLDEN=1 and review the diff";
+}
+
+void expect_goldens(const std::string& model) {
+  Reduced r = reduce_file("models/" + model + ".dae");
+  ASSERT_TRUE(r.system);
+  expect_golden(model + ".report.md", r.markdown(model + ".spy.svg"));
+  expect_golden(model + ".report.json", r.json());
+  expect_golden(model + ".spy.svg", final_spy_svg(*r.system));
+}
+
+TEST(Report, PendulumGolden) {
+  expect_goldens("pendulum");
+}
+TEST(Report, Example12_1Golden) {
+  expect_goldens("example_12_1");
+}
+TEST(Report, CoupledPendulumsGolden) {
+  expect_goldens("coupled_pendulums");
+}
+
+// The seed's result (12.2): seven final unknowns in this order, A structurally nonsingular, and
+// the three length constraints and their first derivatives as hidden constraints.
+TEST(Report, CoupledPendulumsShowTheSeedResult) {
+  Reduced r = reduce_file("models/coupled_pendulums.dae");
+  ASSERT_TRUE(r.system);
+  std::string md = r.markdown("coupled_pendulums.spy.svg");
+  EXPECT_NE(md.find("- Algebraic unknowns Z (7): `lambda1`, `lambda2`, `lambda3`, `u1_dot`, "
+                    "`v1_dot`, `u2_dot`, `v2_dot`\n"),
+            std::string::npos);
+  EXPECT_NE(md.find("structural rank 7 of 7"), std::string::npos);
+  EXPECT_NE(md.find("- Hidden constraints (6): "), std::string::npos);
+  EXPECT_NE(md.find("![Spy plot of A in block lower-triangular form, blocks outlined]"
+                    "(coupled_pendulums.spy.svg)"),
+            std::string::npos);
+
+  JsonValue json = parse_json(r.json());
+  EXPECT_EQ(json["algebraic"].strings(),
+            (std::vector<std::string>{"lambda1", "lambda2", "lambda3", "u1_dot", "v1_dot", "u2_dot",
+                                      "v2_dot"}));
+  EXPECT_EQ(json["A"]["structural_rank"].number, 7);
+  EXPECT_EQ(json["rounds"][2]["structural_rank"].number, 7);
+  std::vector<std::string> invariants;
+  for (const JsonValue& h : json["invariants"].items) invariants.push_back(h["name"].string);
+  EXPECT_EQ(invariants, (std::vector<std::string>{"constraint1", "constraint2", "constraint3",
+                                                  "constraint1'", "constraint2'", "constraint3'"}));
+}
+
+// Spec §3: the keys a tool may rely on, with the right types.
+TEST(Report, JsonHasTheKeysOfTheSpec) {
+  for (const char* model : {"pendulum", "example_12_1", "coupled_pendulums"}) {
+    SCOPED_TRACE(model);
+    Reduced r = reduce_file(std::string("models/") + model + ".dae");
+    ASSERT_TRUE(r.system);
+    JsonValue json = parse_json(r.json());
+    EXPECT_EQ(json["model"].string, model);
+    EXPECT_EQ(json["index"].number, 3);
+    for (const char* key : {"states", "algebraic", "dummies"}) {
+      ASSERT_EQ(json[key].kind, JsonValue::Array) << key;
+      for (const JsonValue& name : json[key].items) EXPECT_EQ(name.kind, JsonValue::String);
+    }
+    for (const JsonValue& h : json["invariants"].items) {
+      EXPECT_EQ(h["name"].kind, JsonValue::String);
+      EXPECT_EQ(h["expression"].kind, JsonValue::String);
+    }
+    ASSERT_EQ(json["rounds"].items.size(), 3u);
+    for (const JsonValue& round : json["rounds"].items) {
+      for (const char* key : {"number", "rows", "columns", "pattern", "structural_rank", "rank",
+                              "differentiated", "dummies", "null_space"}) {
+        EXPECT_TRUE(round.has(key)) << key;
+      }
+    }
+  }
+}
+
+TEST(Report, JsonStringEscapesWhatJsonRequires) {
+  EXPECT_EQ(json_string("plain"), "\"plain\"");
+  EXPECT_EQ(json_string(""), "\"\"");
+  EXPECT_EQ(json_string("a\"b\\c/d"), "\"a\\\"b\\\\c/d\"");
+  EXPECT_EQ(json_string("\n\t\r\b\f"), "\"\\n\\t\\r\\b\\f\"");
+  EXPECT_EQ(json_string(std::string("\x01\x1f\0", 3)), "\"\\u0001\\u001f\\u0000\"");
+  EXPECT_EQ(json_string("\x7f"), "\"\x7f\"");  // DEL needs no escape
+  // Non-ASCII stays UTF-8; bytes that are not UTF-8 become U+FFFD, so the output stays JSON.
+  EXPECT_EQ(json_string("λ → ü"), "\"λ → ü\"");
+  EXPECT_EQ(json_string("a\xff"
+                        "b\xc3"),
+            "\"a\\ufffdb\\ufffd\"");
+  EXPECT_EQ(parse_json(json_string("q\"\\\n\x01λ")).string, "q\"\\\n\x01λ");
+}
+
+// Descriptions from the model reach the JSON escaped, whatever they hold.
+TEST(Report, JsonOfAwkwardDescriptionsParses) {
+  Reduced r = reduce_text(
+      "model m \"say \\\"hi\\\" \\\\ back\";\n"
+      "parameter k = 2 \"tab\tand λ\";\n"
+      "variable x(start = 1) \"{\\\"json\\\": [1]}\";\n"
+      "equation x' = -k*x; end\n");
+  ASSERT_TRUE(r.system);
+  JsonValue json = parse_json(r.json());
+  EXPECT_EQ(json["description"].string, "say \"hi\" \\ back");
+  EXPECT_EQ(json["parameters"][0]["description"].string, "tab\tand λ");
+  EXPECT_EQ(json["variables"][0]["description"].string, "{\"json\": [1]}");
+  EXPECT_EQ(json["index"].number, 0);
+}
+
+TEST(Report, SummaryOfThePendulum) {
+  Reduced r = reduce_file("models/pendulum.dae");
+  ASSERT_TRUE(r.system);
+  EXPECT_EQ(format_reduction_summary(*r.system),
+            "reduction: index 3 (2 differentiation rounds + 1 for the algebraic variable lambda)\n"
+            "  4 states, 3 algebraic unknowns, 2 dummy variables, 2 invariants\n"
+            "  dummy variables: u_dot = u', v_dot = v'\n"
+            "  round 1: B 3x3, structural rank 2, rank 2: differentiated rod\n"
+            "  round 2: B 3x3, structural rank 2, rank 2: differentiated rod'\n"
+            "  round 3: B 3x3, structural rank 3, rank 3: nonsingular, index 1 reached\n"
+            "  hidden constraints: rod, rod'\n");
+}
+
+TEST(Report, SummaryOfAnOde) {
+  Reduced r = reduce_file("models/exponential_ode.dae");
+  ASSERT_TRUE(r.system);
+  EXPECT_EQ(format_reduction_summary(*r.system),
+            "reduction: index 0 (an ODE: no constraints)\n"
+            "  1 state, 0 algebraic unknowns, 0 dummy variables, 0 invariants\n"
+            "  hidden constraints: (none)\n");
+  std::string md = r.markdown("ode.spy.svg");
+  EXPECT_NE(md.find("**Index 0.** The model has no constraints"), std::string::npos);
+  EXPECT_EQ(md.find("## Structure of A"), std::string::npos);
+  EXPECT_EQ(md.find("!["), std::string::npos);  // no picture of an empty A
+}
+
+// A track whose rates hold the multiplier: the second round introduces the dummy variables.
+constexpr const char* kTrack =
+    "model track;\n"
+    "variable x(start = 1), y, u, v(start = 1), lambda;\n"
+    "equation\n"
+    "  x' = u; y' = v;\n"
+    "  u' = lambda*x + 2*y; v' = lambda*y - 2*x;\n"
+    "  track: x^2 + y^2 = 1;\n"
+    "end\n";
+
+TEST(Report, DummiesOfARoundAreReported) {
+  Reduced r = reduce_text(kTrack);
+  ASSERT_TRUE(r.system);
+  std::string summary = format_reduction_summary(*r.system);
+  EXPECT_NE(summary.find("  round 2: B 1x1, structural rank 0, rank 0: differentiated track'; "
+                         "new dummy variables u_dot, v_dot\n"),
+            std::string::npos)
+      << summary;
+  std::string md = r.markdown();
+  EXPECT_NE(md.find("dummy for `u'` (round 2)"), std::string::npos);
+  EXPECT_NE(md.find("`u_dot` for `u'` and `v_dot` for `v'`. Their defining equations joined "
+                    "the constraints"),
+            std::string::npos);
+  EXPECT_EQ(parse_json(r.json())["rounds"][1]["dummies"].strings(),
+            (std::vector<std::string>{"u_dot", "v_dot"}));
+}
+
+// B = [1 1; 2 2] has no zero row: the combination 2 c1 - c2 comes from its left null space.
+TEST(Report, NullSpacePathIsReported) {
+  Reduced r = reduce_text(
+      "model ns;\n"
+      "variable x(start = 1), y(start = 2), z1, z2;\n"
+      "equation x' = z1; y' = z2; c1: z1 + z2 = x; c2: 2*z1 + 2*z2 = y;\n"
+      "end\n");
+  ASSERT_TRUE(r.system);
+  EXPECT_NE(
+      format_reduction_summary(*r.system).find("(combinations from the left null space of B)"),
+      std::string::npos);
+  std::string md = r.markdown();
+  EXPECT_NE(md.find("structural rank 2, rank 1: B is singular. No row of B is zero"),
+            std::string::npos);
+  EXPECT_NE(md.find("(null-space path, seed 12.1 Step 2)"), std::string::npos);
+  EXPECT_EQ(md.find("zero-row path"), std::string::npos);
+  JsonValue json = parse_json(r.json());
+  EXPECT_TRUE(json["rounds"][0]["null_space"].boolean);
+  EXPECT_FALSE(json["rounds"][1]["null_space"].boolean);
+}
+
+TEST(Report, MarkdownEscapesDescriptions) {
+  EXPECT_EQ(markdown_text("mass [kg]"), "mass [kg]");
+  EXPECT_EQ(markdown_text("a|b *c* _d_ `e` <i> ~f~ \\"),
+            "a\\|b \\*c\\* \\_d\\_ \\`e\\` \\<i\\> \\~f\\~ \\\\");
+  EXPECT_EQ(markdown_text("[x](http://e) [y][z]"), "[x\\](http://e) [y\\][z]");
+  EXPECT_EQ(markdown_text("two\nlines"), "two lines");
+
+  Reduced r = reduce_text(
+      "model m \"<script>alert(1)</script>\";\n"
+      "variable x(start = 1) \"a | b\";\n"
+      "equation x' = -x; end\n");
+  ASSERT_TRUE(r.system);
+  std::string md = r.markdown();
+  EXPECT_EQ(md.find("<script>"), std::string::npos);
+  EXPECT_NE(md.find("\\<script\\>alert(1)\\</script\\>"), std::string::npos);
+  EXPECT_NE(md.find("| a \\| b "), std::string::npos);
+}
+
+// The same model gives the same bytes, even reduced in another front-end run (GiNaC orders
+// terms by hash values that differ between symbol tables).
+TEST(Report, ReportsAreDeterministic) {
+  Reduced a = reduce_file("models/coupled_pendulums.dae");
+  Reduced b = reduce_file("models/coupled_pendulums.dae");
+  ASSERT_TRUE(a.system && b.system);
+  EXPECT_EQ(a.markdown("x.svg"), b.markdown("x.svg"));
+  EXPECT_EQ(a.json(), b.json());
+  EXPECT_EQ(final_spy_svg(*a.system), final_spy_svg(*b.system));
+  EXPECT_EQ(format_reduction_summary(*a.system), format_reduction_summary(*b.system));
+}
+
+// ---- the spy plot ----
+
+TEST(Report, SpySvgMarksEveryNonzero) {
+  SparsityPattern pattern =
+      SparsityPattern::from_text("0001100\n0000011\n0001111\n1011000\n1010100\n0110010\n0110001\n");
+  std::vector<std::string> rows{"c1''", "c2''", "c3''", "c4", "c5", "c6", "c7"};
+  std::vector<std::string> cols{"l1", "l2", "l3", "u1", "v1", "u2", "v2"};
+  std::string svg = spy_svg(pattern, rows, cols, {});
+  EXPECT_EQ(xml_problem(svg), "");
+  EXPECT_EQ(count(svg, "<rect class=\"nz\""), static_cast<size_t>(pattern.nonzeros()));
+  EXPECT_EQ(count(svg, "<rect class=\"block\""), 0u);
+  EXPECT_NE(svg.find("nz = 20"), std::string::npos);
+  EXPECT_NE(svg.find(">c1''</text>"), std::string::npos);  // labels as written
+  EXPECT_NE(svg.find(">v2</text>"), std::string::npos);
+  EXPECT_EQ(svg, spy_svg(pattern, rows, cols, {}));
+}
+
+TEST(Report, SpySvgEscapesLabels) {
+  SparsityPattern pattern = SparsityPattern::from_text("11\n01\n");
+  std::string svg = spy_svg(pattern, {"a<b", "c&d"}, {"\"q\"", "x]]>y"}, {});
+  EXPECT_EQ(xml_problem(svg), "");
+  EXPECT_NE(svg.find("a&lt;b"), std::string::npos);
+  EXPECT_NE(svg.find("c&amp;d"), std::string::npos);
+  EXPECT_NE(svg.find("&quot;q&quot;"), std::string::npos);
+  EXPECT_NE(svg.find("x]]&gt;y"), std::string::npos);
+  EXPECT_EQ(svg.find("a<b"), std::string::npos);
+  EXPECT_EQ(xml_escape(std::string("bell\x07", 5)), "bell\xEF\xBF\xBD");
+}
+
+TEST(Report, SpySvgOutlinesBlocks) {
+  SparsityPattern pattern = SparsityPattern::from_text("100\n110\n011\n");
+  auto blocks = [&](const std::vector<int>& starts) {
+    std::string svg = spy_svg(pattern, {"a", "b", "c"}, {"x", "y", "z"}, starts);
+    EXPECT_EQ(xml_problem(svg), "");
+    return count(svg, "<rect class=\"block\"");
+  };
+  EXPECT_EQ(blocks({0, 1, 3}), 2u);  // as BlockTriangularForm::block_start
+  EXPECT_EQ(blocks({0, 1}), 2u);     // the end may be left out
+  EXPECT_EQ(blocks({0, 1, 2, 3}), 3u);
+  EXPECT_EQ(blocks({}), 0u);
+  EXPECT_EQ(blocks({7, -1}), 0u);  // out of range: ignored
+}
+
+TEST(Report, SpySvgOfAnEmptyPatternIsWellFormed) {
+  std::string svg = spy_svg(SparsityPattern(), {}, {}, {});
+  EXPECT_EQ(xml_problem(svg), "");
+  EXPECT_EQ(count(svg, "<rect class=\"nz\""), 0u);
+}
+
+// The picture the report links to is A in block lower-triangular order with its blocks.
+TEST(Report, FinalSpySvgShowsTheBlockForm) {
+  Reduced r = reduce_file("models/rlc_circuit.dae");
+  ASSERT_TRUE(r.system);
+  std::string svg = final_spy_svg(*r.system);
+  EXPECT_EQ(xml_problem(svg), "");
+  EXPECT_EQ(count(svg, "<rect class=\"block\""),
+            static_cast<size_t>(r.system->blocks.block_count()));
+  size_t nonzeros = 0;
+  for (const auto& row : r.system->A) {
+    for (const GiNaC::ex& e : row) nonzeros += !e.is_zero();
+  }
+  EXPECT_EQ(count(svg, "<rect class=\"nz\""), nonzeros);
+}
+
+}  // namespace
+}  // namespace daec

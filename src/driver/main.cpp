@@ -1,14 +1,12 @@
 // The daec command: parses the command line and runs the pipeline on each model.
 #include <iostream>
 #include <memory>
+#include <sstream>
 #include <string>
 #include <vector>
 
-#include "analysis/classification.h"
 #include "driver/options.h"
-#include "frontend/frontend.h"
-#include "report/check_summary.h"
-#include "support/diagnostics.h"
+#include "driver/process_model.h"
 #include "support/source.h"
 
 namespace {
@@ -22,13 +20,14 @@ int usage_error(const std::string& message) {
 }
 
 // Options whose stage is not part of this build yet are refused plainly rather than ignored.
+// Asking only for --check or reports is complete without code generation.
 std::string unavailable_feature(const daec::Options& o) {
-  if (!o.report.empty()) return "--report";
-  if (!o.report_json.empty()) return "--report-json";
-  if (o.check) return {};
   if (o.main) return "--main";
   if (!o.output_dir.empty()) return "--output-dir";
-  return o.output.empty() ? "code generation (the default action)" : "-o";
+  if (!o.output.empty()) return "-o";
+  bool reports_only = !o.report.empty() || !o.report_json.empty();
+  if (o.check || reports_only) return {};
+  return "code generation (the default action)";
 }
 
 std::string validate(const daec::Options& o) {
@@ -42,17 +41,6 @@ std::string validate(const daec::Options& o) {
   for (const std::string& input : o.inputs) from_stdin += input == "-";
   if (from_stdin > 1) return "standard input ('-') can be read only once";
   return {};
-}
-
-// Checks one model and prints its summary; returns whether it was free of errors.
-bool check_model(const daec::SourceFile& file, bool print_separator) {
-  daec::DiagnosticEngine diags;
-  std::optional<daec::Model> model = daec::run_frontend(file, diags);
-  diags.print(std::cerr);
-  if (!model) return false;
-  if (print_separator) std::cout << '\n';
-  std::cout << daec::format_check_summary(*model, daec::classify(*model));
-  return true;
 }
 
 }  // namespace
@@ -73,18 +61,28 @@ int main(int argc, char** argv) {
   if (!error.empty()) return usage_error(error);
   std::string missing = unavailable_feature(*options);
   if (!missing.empty()) {
-    return usage_error(missing + " is not available in this version of daec yet; "
-                       "only --check (parse, check and classify) is");
+    return usage_error(missing +
+                       " is not available in this version of daec yet; "
+                       "--check, --report and --report-json are");
   }
   std::vector<std::unique_ptr<daec::SourceFile>> files;
   for (const std::string& input : options->inputs) {
     auto file = daec::SourceFile::load(input, error);
-    if (!file) return usage_error("cannot read '" + input + "': " + error);
+    if (!file) {
+      // Still a usage error (status 2), but --help would not help with a missing file.
+      std::cerr << "daec: error: cannot read '" << input << "': " << error << "\n";
+      return kExitUsageError;
+    }
     files.push_back(std::move(file));
   }
   int status = 0;
-  for (size_t i = 0; i < files.size(); ++i) {
-    if (!check_model(*files[i], i > 0)) status = kExitModelError;
+  bool printed = false;
+  for (const auto& file : files) {
+    std::ostringstream summary;
+    if (!daec::process_model(*file, *options, summary, std::cerr)) status = kExitModelError;
+    if (summary.str().empty()) continue;
+    std::cout << (printed ? "\n" : "") << summary.str() << std::flush;  // blank line between models
+    printed = true;
   }
   return status;
 }

@@ -21,15 +21,21 @@ static po::options_description visible_options(Options& o, std::string& dummies)
      "batch mode: write one .cpp per model into DIR")
     ("jobs,j", po::value(&o.jobs)->value_name("N"), "batch mode: compile N models in parallel")
     ("check", po::bool_switch(&o.check),
-     "parse and check the model, print its classification and dependency table; write nothing")
+     "check and reduce the model; print its classification, dependency table and index "
+     "reduction summary; generate no code")
     ("main", po::bool_switch(&o.main), "also emit a standalone simulator main() (SUNDIALS)")
     ("namespace", po::value(&o.name_space)->value_name("NS"),
      "C++ namespace of the generated code (default: the model name)")
-    ("report", po::value(&o.report)->value_name("FILE"), "write a Markdown report of the reduction")
-    ("report-json", po::value(&o.report_json)->value_name("FILE"), "write the report as JSON")
+    ("report", po::value(&o.report)->value_name("FILE"),
+     "write a Markdown report of the reduction to FILE, and its sparsity picture beside it "
+     "(FILE without .md, plus .spy.svg)")
+    ("report-json", po::value(&o.report_json)->value_name("FILE"),
+     "write the reduction as JSON (model, index, states, algebraic, dummies, invariants, rounds)")
     ("dummies", po::value(&dummies)->value_name("MODE"),
      "'auto' (default): dummy variables for derivatives whose equation holds algebraic unknowns; "
      "'never': substitute the derivatives instead")
+    ("compare-dummies", po::bool_switch(&o.compare_dummies),
+     "with --check: reduce with and without dummy variables and compare the sizes")
     ("max-rounds", po::value(&o.max_rounds)->value_name("N"),
      "give up index reduction after N rounds (default 10)");
   // clang-format on
@@ -48,13 +54,13 @@ std::optional<Options> parse_options(int argc, const char* const argv[], std::st
   positional.add("input", -1);
   try {
     po::variables_map vm;
-    po::store(po::command_line_parser(argc, argv)
-                  .options(all)
-                  .positional(positional)
-                  .style(po::command_line_style::default_style &
-                         ~po::command_line_style::allow_guessing)
-                  .run(),
-              vm);
+    po::store(
+        po::command_line_parser(argc, argv)
+            .options(all)
+            .positional(positional)
+            .style(po::command_line_style::default_style & ~po::command_line_style::allow_guessing)
+            .run(),
+        vm);
     po::notify(vm);
   } catch (const po::error& e) {
     error = e.what();

@@ -5,9 +5,9 @@
 #include <string>
 #include <vector>
 
-namespace daec {
+#include "reduction/reduce.h"
 
-enum class DummyPolicy { Auto, Never };
+namespace daec {
 
 struct Options {
   std::vector<std::string> inputs;
@@ -15,6 +15,7 @@ struct Options {
   std::string output_dir;  ///< --output-dir
   int jobs = 1;
   bool check = false;
+  bool compare_dummies = false;
   bool main = false;
   std::string name_space;
   std::string report;

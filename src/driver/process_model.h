@@ -1,0 +1,19 @@
+// What daec does with one model: front end, reduction, then the summary and reports asked for.
+#pragma once
+
+#include <iosfwd>
+
+#include "driver/options.h"
+#include "support/source.h"
+
+namespace daec {
+
+/// Processes `file` as `options` say, printing diagnostics to `err` and summaries to `out`.
+/// Returns false if the model had errors or an output could not be written.
+bool process_model(const SourceFile& file, const Options& options, std::ostream& out,
+                   std::ostream& err);
+
+/// The path of the spy picture written beside a Markdown report: r.md -> r.spy.svg.
+std::string spy_path_for(const std::string& report_path);
+
+}  // namespace daec

@@ -1,0 +1,407 @@
+// Tests of the daec command (src/driver): the real binary on files written to a temporary
+// directory, checking exit statuses (spec §3: 0 success, 1 model errors, 2 usage errors) and what
+// goes to stdout and stderr.
+#include <gtest/gtest.h>
+
+#include <stdlib.h>
+
+#include <algorithm>
+#include <filesystem>
+#include <fstream>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "test_util.h"
+
+namespace {
+
+namespace fs = std::filesystem;
+using daec::test::CommandResult;
+
+const char kGoodModel[] =
+    "model decay \"Exponential decay\";\n"
+    "parameter k = 0.5;\n"
+    "variable x(start = 1);\n"
+    "equation\n"
+    "  x' = -k*x;\n"
+    "end\n";
+
+const char kBadModel[] =
+    "model broken;\n"
+    "variable x;\n"
+    "equation\n"
+    "  x = y1;\n"
+    "end\n";
+
+// A fresh directory for one test, removed afterwards; commands run inside it.
+class Cli : public testing::Test {
+ protected:
+  void SetUp() override {
+    std::string pattern = (fs::temp_directory_path() / "daec_cli_XXXXXX").string();
+    ASSERT_NE(nullptr, mkdtemp(pattern.data()));
+    dir_ = pattern;
+  }
+  void TearDown() override {
+    std::error_code ignored;
+    fs::remove_all(dir_, ignored);
+  }
+
+  // Writes `text` to `name` in the test directory.
+  void write(const std::string& name, const std::string& text) {
+    std::ofstream out(dir_ / name, std::ios::binary);
+    out << text;
+  }
+
+  // Runs daec with `arguments` in the test directory. In the sanitizer build LeakSanitizer would
+  // list the suppressions it used on stderr, which the exact comparisons below must not see.
+  CommandResult daec(const std::string& arguments) {
+    return daec::test::run_command("cd '" + dir_.string() +
+                                   "' && LSAN_OPTIONS=\"$LSAN_OPTIONS:print_suppressions=0\" '" +
+                                   daec::test::daec_binary() + "' " + arguments);
+  }
+
+  // The names of the files in the test directory.
+  std::vector<std::string> files() const {
+    std::vector<std::string> names;
+    for (const auto& entry : fs::directory_iterator(dir_)) {
+      names.push_back(entry.path().filename().string());
+    }
+    std::sort(names.begin(), names.end());
+    return names;
+  }
+
+  static std::string pendulum() { return daec::test::source_dir() + "/models/pendulum.dae"; }
+
+  fs::path dir_;
+};
+
+const char kTryHelp[] = "Try 'daec --help' for more information.\n";
+
+TEST_F(Cli, Help) {
+  CommandResult r = daec("--help");
+  EXPECT_EQ(0, r.status);
+  EXPECT_NE(std::string::npos, r.out.find("Usage:")) << r.out;
+  EXPECT_NE(std::string::npos, r.out.find("daec MODEL.dae [-o OUT.cpp]")) << r.out;
+  EXPECT_NE(std::string::npos, r.out.find("--check")) << r.out;
+  EXPECT_NE(std::string::npos, r.out.find("Exit status: 0 success")) << r.out;
+  EXPECT_EQ("", r.err);
+  EXPECT_EQ(0, daec("-h").status);
+}
+
+TEST_F(Cli, Version) {
+  CommandResult r = daec("--version");
+  EXPECT_EQ(0, r.status);
+  EXPECT_EQ(std::string("daec ") + DAEC_VERSION + "\n", r.out);
+  EXPECT_EQ("", r.err);
+}
+
+TEST_F(Cli, NoInputIsUsageError) {
+  CommandResult r = daec("--check");
+  EXPECT_EQ(2, r.status);
+  EXPECT_EQ("", r.out);
+  EXPECT_EQ(std::string("daec: error: no input model given\n") + kTryHelp, r.err);
+  EXPECT_EQ(2, daec("").status);
+}
+
+TEST_F(Cli, UnknownOptionIsUsageError) {
+  CommandResult r = daec("--bogus m.dae");
+  EXPECT_EQ(2, r.status);
+  EXPECT_EQ(std::string("daec: error: unrecognised option '--bogus'\n") + kTryHelp, r.err);
+}
+
+TEST_F(Cli, AbbreviatedOptionIsNotGuessed) {
+  write("m.dae", kGoodModel);
+  CommandResult r = daec("--chec m.dae");
+  EXPECT_EQ(2, r.status);
+  EXPECT_EQ(std::string("daec: error: unrecognised option '--chec'\n") + kTryHelp, r.err);
+}
+
+TEST_F(Cli, MissingOptionArgument) {
+  CommandResult r = daec("m.dae -o");
+  EXPECT_EQ(2, r.status);
+  EXPECT_EQ(std::string("daec: error: the required argument for option '--output' is missing\n") +
+                kTryHelp,
+            r.err);
+}
+
+TEST_F(Cli, NonexistentFileIsUsageError) {
+  CommandResult r = daec("--check missing.dae");
+  EXPECT_EQ(2, r.status);
+  EXPECT_EQ("", r.out);
+  EXPECT_EQ("daec: error: cannot read 'missing.dae': No such file or directory\n", r.err);
+}
+
+TEST_F(Cli, DirectoryAsInputIsUsageError) {
+  fs::create_directory(dir_ / "sub.dae");
+  CommandResult r = daec("--check sub.dae");
+  EXPECT_EQ(2, r.status);
+  EXPECT_EQ("daec: error: cannot read 'sub.dae': Is a directory\n", r.err);
+}
+
+TEST_F(Cli, OutputWithTwoInputsIsUsageError) {
+  write("a.dae", kGoodModel);
+  write("b.dae", kGoodModel);
+  CommandResult r = daec("a.dae b.dae -o out.cpp");
+  EXPECT_EQ(2, r.status);
+  EXPECT_EQ(std::string("daec: error: -o names one output file, but 2 models were given (use "
+                        "--output-dir for several)\n") +
+                kTryHelp,
+            r.err);
+  EXPECT_EQ((std::vector<std::string>{"a.dae", "b.dae"}), files());
+}
+
+TEST_F(Cli, OutputAndOutputDirExcludeEachOther) {
+  write("a.dae", kGoodModel);
+  CommandResult r = daec("a.dae -o out.cpp --output-dir out");
+  EXPECT_EQ(2, r.status);
+  EXPECT_EQ(std::string("daec: error: -o and --output-dir exclude each other\n") + kTryHelp, r.err);
+}
+
+TEST_F(Cli, StdinOnlyOnce) {
+  CommandResult r = daec("--check - - < /dev/null");
+  EXPECT_EQ(2, r.status);
+  EXPECT_EQ(std::string("daec: error: standard input ('-') can be read only once\n") + kTryHelp,
+            r.err);
+}
+
+TEST_F(Cli, MalformedModelWithCheck) {
+  write("broken.dae", kBadModel);
+  CommandResult r = daec("--check broken.dae");
+  EXPECT_EQ(1, r.status);
+  EXPECT_EQ("", r.out);
+  EXPECT_EQ(
+      "broken.dae:4:7: error: use of undeclared name 'y1'\n"
+      "  x = y1;\n"
+      "      ^\n",
+      r.err);
+  EXPECT_EQ((std::vector<std::string>{"broken.dae"}), files());
+}
+
+TEST_F(Cli, SyntaxErrorWithCheck) {
+  write("syntax.dae", "model s;\nvariable x;\nequation\n  x = (1 + ;\nend\n");
+  CommandResult r = daec("--check syntax.dae");
+  EXPECT_EQ(1, r.status);
+  EXPECT_EQ(0u, r.err.find("syntax.dae:4:12: error: ")) << r.err;
+}
+
+TEST_F(Cli, GoodModelWithCheck) {
+  write("decay.dae", kGoodModel);
+  CommandResult r = daec("--check decay.dae");
+  EXPECT_EQ(0, r.status) << r.err;
+  EXPECT_EQ("", r.err);
+  EXPECT_EQ(0u, r.out.find("model decay \"Exponential decay\": 1 variable, 1 equation, "
+                           "1 parameter, 0 outputs\n"))
+      << r.out;
+  EXPECT_NE(std::string::npos, r.out.find("  differential variables (1): x\n")) << r.out;
+  EXPECT_NE(std::string::npos, r.out.find("  parameters: k = 0.5\n")) << r.out;
+  // --check writes nothing.
+  EXPECT_EQ((std::vector<std::string>{"decay.dae"}), files());
+}
+
+TEST_F(Cli, PendulumWithCheck) {
+  CommandResult r = daec("--check '" + pendulum() + "'");
+  EXPECT_EQ(0, r.status) << r.err;
+  EXPECT_EQ("", r.err);
+  EXPECT_EQ(0u, r.out.find("model pendulum \"Simple pendulum\": 5 variables, 5 equations, "
+                           "3 parameters, 1 output\n"))
+      << r.out;
+  EXPECT_NE(std::string::npos, r.out.find("  differential variables (4): x, y, u, v\n"));
+  EXPECT_NE(std::string::npos, r.out.find("  algebraic variables (1): lambda\n"));
+  EXPECT_NE(std::string::npos, r.out.find("  parameters: m = 1, L = 1, g = 9.81\n"));
+  EXPECT_NE(std::string::npos, r.out.find("  outputs: energy\n"));
+}
+
+TEST_F(Cli, ModelFromStdin) {
+  write("broken.dae", kBadModel);
+  CommandResult r = daec("--check - < broken.dae");
+  EXPECT_EQ(1, r.status);
+  EXPECT_EQ(
+      "<stdin>:4:7: error: use of undeclared name 'y1'\n"
+      "  x = y1;\n"
+      "      ^\n",
+      r.err);
+  write("decay.dae", kGoodModel);
+  CommandResult good = daec("--check - < decay.dae");
+  EXPECT_EQ(0, good.status) << good.err;
+  EXPECT_EQ(0u, good.out.find("model decay ")) << good.out;
+}
+
+TEST_F(Cli, EmptyStdin) {
+  CommandResult r = daec("--check - < /dev/null");
+  EXPECT_EQ(1, r.status);
+  EXPECT_EQ(0u, r.err.find("<stdin>:1:1: error: ")) << r.err;
+}
+
+TEST_F(Cli, EveryModelIsAttemptedWhenOneFails) {
+  write("broken.dae", kBadModel);
+  write("decay.dae", kGoodModel);
+  write("broken2.dae", kBadModel);
+  CommandResult r = daec("--check broken.dae decay.dae broken2.dae");
+  EXPECT_EQ(1, r.status);
+  EXPECT_EQ(
+      "broken.dae:4:7: error: use of undeclared name 'y1'\n"
+      "  x = y1;\n"
+      "      ^\n"
+      "broken2.dae:4:7: error: use of undeclared name 'y1'\n"
+      "  x = y1;\n"
+      "      ^\n",
+      r.err);
+  // The one summary is not preceded by a separator meant for a previous one.
+  EXPECT_EQ(0u, r.out.find("model decay ")) << r.out;
+}
+
+TEST_F(Cli, SummariesOfSeveralModelsAreSeparated) {
+  write("decay.dae", kGoodModel);
+  CommandResult single = daec("--check decay.dae");
+  ASSERT_EQ(0, single.status);
+  CommandResult r = daec("--check decay.dae decay.dae");
+  EXPECT_EQ(0, r.status) << r.err;
+  EXPECT_EQ(single.out + "\n" + single.out, r.out);
+}
+
+TEST_F(Cli, SummaryDoesNotDependOnModelsCheckedBefore) {
+  // GiNaC orders terms by symbol creation; the printed form must not depend on it.
+  write("broken.dae", kBadModel);
+  write("decay.dae", kGoodModel);
+  CommandResult single = daec("--check '" + pendulum() + "'");
+  ASSERT_EQ(0, single.status);
+  CommandResult after = daec("--check broken.dae decay.dae '" + pendulum() + "'");
+  EXPECT_EQ(1, after.status);
+  size_t start = after.out.find("model pendulum");
+  ASSERT_NE(std::string::npos, start) << after.out;
+  EXPECT_EQ(single.out, after.out.substr(start));
+}
+
+// What a refused option prints: the stage is named, and so is what this build can do instead.
+std::string not_available(const std::string& what) {
+  return "daec: error: " + what +
+         " is not available in this version of daec yet; --check, --report and --report-json "
+         "are\n" +
+         kTryHelp;
+}
+
+TEST_F(Cli, CodeGenerationIsNotAvailableYet) {
+  write("decay.dae", kGoodModel);
+  CommandResult r = daec("decay.dae");
+  EXPECT_EQ(2, r.status);
+  EXPECT_EQ("", r.out);
+  EXPECT_EQ(not_available("code generation (the default action)"), r.err);
+  EXPECT_EQ((std::vector<std::string>{"decay.dae"}), files());
+}
+
+TEST_F(Cli, OptionsOfStagesNotBuiltAreRefused) {
+  write("decay.dae", kGoodModel);
+  const std::pair<const char*, const char*> cases[] = {
+      {"decay.dae --main -o sim.cpp", "--main"},      {"decay.dae --check --main", "--main"},
+      {"decay.dae --output-dir out", "--output-dir"}, {"decay.dae -o decay.cpp", "-o"},
+      {"decay.dae --report r.md -o decay.cpp", "-o"},
+  };
+  for (const auto& [arguments, option] : cases) {
+    CommandResult r = daec(arguments);
+    EXPECT_EQ(2, r.status) << arguments;
+    EXPECT_EQ(not_available(option), r.err) << arguments;
+  }
+  // Nothing was written, not even a report asked for together with a refused option.
+  EXPECT_EQ((std::vector<std::string>{"decay.dae"}), files());
+}
+
+TEST_F(Cli, DummiesOption) {
+  write("decay.dae", kGoodModel);
+  CommandResult bogus = daec("--dummies bogus --check decay.dae");
+  EXPECT_EQ(2, bogus.status);
+  EXPECT_EQ(
+      std::string("daec: error: --dummies must be 'auto' or 'never', not 'bogus'\n") + kTryHelp,
+      bogus.err);
+  EXPECT_EQ(0, daec("--dummies never --check decay.dae").status);
+  EXPECT_EQ(0, daec("--dummies=auto --check decay.dae").status);
+}
+
+TEST_F(Cli, NumericOptionsAreValidated) {
+  write("decay.dae", kGoodModel);
+  CommandResult jobs = daec("--jobs 0 --check decay.dae");
+  EXPECT_EQ(2, jobs.status);
+  EXPECT_EQ(std::string("daec: error: --jobs must be at least 1\n") + kTryHelp, jobs.err);
+  CommandResult rounds = daec("--max-rounds 0 --check decay.dae");
+  EXPECT_EQ(2, rounds.status);
+  EXPECT_EQ(std::string("daec: error: --max-rounds must be at least 1\n") + kTryHelp, rounds.err);
+  CommandResult word = daec("-j many --check decay.dae");
+  EXPECT_EQ(2, word.status);
+  EXPECT_EQ(
+      std::string("daec: error: the argument ('many') for option '--jobs' is invalid\n") + kTryHelp,
+      word.err);
+}
+
+TEST_F(Cli, HostileInputsNeitherCrashNorHang) {
+  // Each would once have crashed or hung daec (status 134 or a test timeout).
+  const char* bodies[] = {
+      "parameter a = 0, b = 1/a;\nvariable x;\nequation\n  x = b;\n",
+      "parameter a = 0, b = log(a);\nvariable x;\nequation\n  x = b;\n",
+      "variable x;\nequation\n  x = 0e99999999999999999999;\n",
+      "variable x;\nequation\n  x = sqrt(2)^(10^10);\n",
+      "variable x;\nequation\n  x = (2*x + 2)^(10^10);\n",
+  };
+  for (const char* body : bodies) {
+    write("hostile.dae", std::string("model h;\n") + body + "end\n");
+    CommandResult r = daec("--check hostile.dae");
+    EXPECT_LE(r.status, 1) << body << r.err;
+  }
+}
+
+}  // namespace
+
+namespace {
+
+TEST_F(Cli, CheckPrintsTheReductionSummary) {
+  CommandResult r = daec("--check '" + pendulum() + "'");
+  EXPECT_EQ(0, r.status) << r.err;
+  EXPECT_NE(std::string::npos,
+            r.out.find("reduction: index 3 (2 differentiation rounds + 1 for the algebraic "
+                       "variable lambda)\n  4 states, 3 algebraic unknowns, 2 dummy variables, "
+                       "2 invariants\n"))
+      << r.out;
+}
+
+TEST_F(Cli, CompareDummiesPrintsBothPolicies) {
+  CommandResult r = daec("--check --compare-dummies '" + daec::test::source_dir() +
+                         "/models/coupled_pendulums.dae'");
+  EXPECT_EQ(0, r.status) << r.err;
+  size_t table = r.out.find("dummy variables versus substitution:\n");
+  ASSERT_NE(std::string::npos, table) << r.out;
+  EXPECT_NE(std::string::npos, r.out.find("  algebraic unknowns                    7          3\n"))
+      << r.out.substr(table);
+}
+
+TEST_F(Cli, ReportsAreWrittenWithoutCode) {
+  write("decay.dae", kGoodModel);
+  CommandResult r = daec("decay.dae --report r.md --report-json r.json");
+  EXPECT_EQ(0, r.status) << r.err;
+  EXPECT_EQ("", r.out);
+  EXPECT_EQ((std::vector<std::string>{"decay.dae", "r.json", "r.md", "r.spy.svg"}), files());
+  std::ifstream json(dir_ / "r.json");
+  std::string text((std::istreambuf_iterator<char>(json)), std::istreambuf_iterator<char>());
+  EXPECT_EQ(0u, text.find("{")) << text;
+  EXPECT_NE(std::string::npos, text.find("\"model\": \"decay\"")) << text;
+  EXPECT_NE(std::string::npos, text.find("\"index\": 0")) << text;
+}
+
+TEST_F(Cli, ReportIntoMissingDirectoryFailsCleanly) {
+  write("decay.dae", kGoodModel);
+  CommandResult r = daec("decay.dae --report-json missing/r.json");
+  EXPECT_EQ(1, r.status);
+  EXPECT_EQ("daec: error: cannot write 'missing/r.json': No such file or directory\n", r.err);
+  EXPECT_EQ((std::vector<std::string>{"decay.dae"}), files());
+}
+
+TEST_F(Cli, FailedReductionWritesNoReport) {
+  write("chain.dae",
+        "model chain;\nvariable a, b;\nequation\n  p: a + b = t;\n  q: a + b = 2*t;\nend\n");
+  CommandResult r = daec("chain.dae --report r.md");
+  EXPECT_EQ(1, r.status);
+  EXPECT_NE(std::string::npos,
+            r.err.find("chain.dae:5:3: error: equation 'comb(p,q)' is inconsistent"))
+      << r.err;
+  EXPECT_EQ((std::vector<std::string>{"chain.dae"}), files());
+}
+
+}  // namespace

@@ -1,0 +1,64 @@
+// Tests of the C++ expression emitter: common subexpressions, powers, literals, determinism.
+#include <gtest/gtest.h>
+
+#include "codegen/expression_code.h"
+
+namespace daec {
+namespace {
+
+using GiNaC::ex;
+
+struct Fixture {
+  GiNaC::realsymbol x{"x"}, y{"y"}, t{"t"};
+  SymbolCode code() const { return {{x, "x[0]"}, {y, "x[1]"}, {t, "t"}}; }
+};
+
+std::string compile(const Fixture& f, const std::vector<ex>& outputs) {
+  ExpressionCompiler compiler(f.code());
+  std::vector<size_t> handles;
+  for (const ex& e : outputs) handles.push_back(compiler.add(e));
+  std::string text;
+  for (const std::string& s : compiler.statements()) text += s + "\n";
+  for (size_t h : handles) text += "out = " + compiler.code_for(h) + ";\n";
+  return text;
+}
+
+TEST(Codegen, IntegerPowersAreProducts) {
+  Fixture f;
+  EXPECT_EQ(compile(f, {GiNaC::pow(f.x, 2)}), "const double w0 = x[0]*x[0];\nout = w0;\n");
+  EXPECT_EQ(compile(f, {GiNaC::pow(f.x, 5)}),
+            "const double w0 = x[0]*x[0];\nconst double w1 = w0*w0;\nout = x[0]*w1;\n");
+  EXPECT_EQ(compile(f, {GiNaC::pow(f.x, -1)}), "out = 1.0/x[0];\n");
+}
+
+TEST(Codegen, SquareRootsAndReciprocals) {
+  Fixture f;
+  EXPECT_EQ(compile(f, {GiNaC::sqrt(f.x)}), "const double w0 = std::sqrt(x[0]);\nout = w0;\n");
+  EXPECT_EQ(compile(f, {GiNaC::pow(f.x, GiNaC::numeric(-1, 2))}),
+            "const double w0 = std::sqrt(x[0]);\nout = 1.0/w0;\n");
+  EXPECT_EQ(compile(f, {GiNaC::pow(f.x, f.y)}), "out = std::pow(x[0], x[1]);\n");
+}
+
+TEST(Codegen, SharedSubexpressionsAreComputedOnce) {
+  Fixture f;
+  ex shared = GiNaC::sin(f.x + f.t);
+  std::string text = compile(f, {shared * f.y, shared + 1});
+  EXPECT_EQ(text, "const double w0 = std::sin(t + x[0]);\nout = w0*x[1];\nout = w0 + 1.0;\n");
+}
+
+TEST(Codegen, LiteralsKeepFullPrecision) {
+  EXPECT_EQ(double_literal(0.1), "0.10000000000000001");
+  EXPECT_EQ(double_literal(2), "2.0");
+  EXPECT_EQ(double_literal(1e300), "1.0000000000000001e+300");
+  Fixture f;
+  EXPECT_EQ(compile(f, {GiNaC::numeric(1, 3) * f.x}), "out = 0.33333333333333331*x[0];\n");
+}
+
+TEST(Codegen, OutputIsDeterministic) {
+  Fixture f;
+  ex e = GiNaC::pow(f.x + f.y, 3) * GiNaC::cos(f.t) - GiNaC::exp(f.x * f.y) / (1 + f.x * f.x);
+  EXPECT_EQ(compile(f, {e, e.diff(f.x)}), compile(f, {e, e.diff(f.x)}));
+}
+
+}  // namespace
+}  // namespace daec

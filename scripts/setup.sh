@@ -1,0 +1,34 @@
+#!/usr/bin/env bash
+# Sets up a Debian machine to build daec and builds it into build/ (the binary is build/daec).
+#   scripts/setup.sh            install missing packages, configure and build (Release)
+#   BUILD_DIR=dir CMAKE_ARGS="..." scripts/setup.sh   another build directory / extra options
+# Installs only what is missing, with apt-get (as root, or through sudo); silent when all is there.
+set -euo pipefail
+
+cd "$(dirname "$0")/.."
+
+packages=(
+  build-essential cmake ninja-build pkg-config
+  libginac-dev libcln-dev libboost-program-options-dev libfmt-dev libgtest-dev
+  libsundials-dev
+)
+
+missing=()
+for package in "${packages[@]}"; do
+  status=$(dpkg-query -W -f='${Status}' "$package" 2>/dev/null || true)
+  [[ "$status" == "install ok installed" ]] || missing+=("$package")
+done
+
+if ((${#missing[@]})); then
+  echo "setup: installing ${missing[*]}"
+  sudo=""
+  if [[ $(id -u) -ne 0 ]]; then sudo="sudo"; fi
+  export DEBIAN_FRONTEND=noninteractive
+  $sudo apt-get update -qq
+  $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+fi
+
+build_dir=${BUILD_DIR:-build}
+# shellcheck disable=SC2086 # CMAKE_ARGS is a list of options
+cmake -S . -B "$build_dir" -G Ninja -DCMAKE_BUILD_TYPE=Release ${CMAKE_ARGS:-} >/dev/null
+cmake --build "$build_dir" -j "$(nproc)"

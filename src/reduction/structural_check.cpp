@@ -5,6 +5,7 @@
 #include <map>
 
 #include "structure/dulmage_mendelsohn.h"
+#include "support/text.h"
 
 namespace daec {
 
@@ -33,10 +34,6 @@ static std::string quoted_list(const std::vector<int>& indices,
   std::string text;
   for (int i : indices) text += (text.empty() ? "'" : ", '") + name(i) + "'";
   return text;
-}
-
-static std::string count_of(size_t n, const std::string& noun) {
-  return std::to_string(n) + " " + noun + (n == 1 ? "" : "s");
 }
 
 bool check_structure(const Model& model, DiagnosticEngine& diags) {

@@ -10,6 +10,7 @@
 #include <fmt/format.h>
 
 #include "model/printer.h"
+#include "support/text.h"
 
 namespace daec {
 
@@ -34,10 +35,6 @@ static std::string join_names(const Model& model, const std::vector<size_t>& ind
   std::string text;
   for (size_t i : indices) text += (text.empty() ? "" : ", ") + model.variables[i].name;
   return text.empty() ? "(none)" : text;
-}
-
-static std::string plural(size_t n, const char* noun) {
-  return fmt::format("{} {}{}", n, noun, n == 1 ? "" : "s");
 }
 
 static void append_dependency_table(std::string& out, const Classification& c) {
@@ -66,10 +63,10 @@ std::string format_check_summary(const Model& model, const Classification& c) {
   std::string out = fmt::format("model {}", model.name);
   // Quoted as in the model file, so that a '"' in the description cannot end it early.
   if (!model.description.empty()) out += " " + quote_dae_string(model.description);
-  out += fmt::format(": {}, {}, {}, {}\n", plural(model.variables.size(), "variable"),
-                     plural(model.equations.size(), "equation"),
-                     plural(model.parameters.size(), "parameter"),
-                     plural(model.outputs.size(), "output"));
+  out += fmt::format(": {}, {}, {}, {}\n", count_of(model.variables.size(), "variable"),
+                     count_of(model.equations.size(), "equation"),
+                     count_of(model.parameters.size(), "parameter"),
+                     count_of(model.outputs.size(), "output"));
   out += fmt::format("  differential variables ({}): {}\n", c.differential.size(),
                      join_names(model, c.differential));
   out += fmt::format("  algebraic variables ({}): {}\n", c.algebraic.size(),

@@ -11,10 +11,10 @@
 #include "report/report_common.h"
 #include "report/spy_svg.h"
 #include "structure/matching.h"
+#include "support/text.h"
 
 namespace daec {
 
-using report::count_of;
 using report::join;
 
 std::string markdown_text(const std::string& text) {

@@ -5,10 +5,10 @@
 
 #include "model/model.h"
 #include "report/report_common.h"
+#include "support/text.h"
 
 namespace daec {
 
-using report::count_of;
 using report::join;
 
 static std::string rank_text(int rank) {

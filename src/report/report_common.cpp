@@ -1,5 +1,6 @@
 // Facts shared by the reports of a reduction.
 #include "report/report_common.h"
+#include "support/text.h"
 
 #include <algorithm>
 
@@ -60,10 +61,6 @@ std::string origin_key(UnknownOrigin origin) {
 
 std::string differentiated_label(const std::string& label) {
   return label + "'";
-}
-
-std::string count_of(size_t count, const std::string& singular, const std::string& plural) {
-  return std::to_string(count) + " " + (count == 1 ? singular : plural);
 }
 
 std::string join(const std::vector<std::string>& items, const std::string& separator,

@@ -30,9 +30,6 @@ std::string origin_key(UnknownOrigin origin);
 /// The label a differentiated constraint gets: rod -> rod'.
 std::string differentiated_label(const std::string& label);
 
-/// "1 state", "3 states": `count` and the noun, plural when it is not 1.
-std::string count_of(size_t count, const std::string& singular, const std::string& plural);
-
 /// The items separated by `separator`; `empty` when there are none.
 std::string join(const std::vector<std::string>& items, const std::string& separator,
                  const std::string& empty = "");

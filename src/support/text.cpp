@@ -84,4 +84,9 @@ std::optional<std::string> closest_name(std::string_view name,
   return best;
 }
 
+std::string count_of(size_t count, const std::string& singular, const std::string& plural) {
+  std::string noun = count == 1 ? singular : plural.empty() ? singular + "s" : plural;
+  return std::to_string(count) + " " + noun;
+}
+
 }  // namespace daec

@@ -22,4 +22,8 @@ size_t edit_distance(std::string_view a, std::string_view b);
 std::optional<std::string> closest_name(std::string_view name,
                                         const std::vector<std::string>& candidates);
 
+/// "1 state", "3 states": `count` and the noun, `plural` (default: `singular` + "s") unless
+/// `count` is 1.
+std::string count_of(size_t count, const std::string& singular, const std::string& plural = {});
+
 }  // namespace daec

@@ -54,6 +54,12 @@ TEST(Codegen, LiteralsKeepFullPrecision) {
   EXPECT_EQ(compile(f, {GiNaC::numeric(1, 3) * f.x}), "out = 0.33333333333333331*x[0];\n");
 }
 
+TEST(Codegen, ConjugateOfARealQuantityIsItself) {
+  Fixture f;
+  ex squared = GiNaC::pow(GiNaC::abs(GiNaC::log(f.x)), 2);  // GiNaC: log(x)*conjugate(log(x))
+  EXPECT_EQ(compile(f, {squared}), "const double w0 = std::log(x[0]);\nout = w0*w0;\n");
+}
+
 TEST(Codegen, OutputIsDeterministic) {
   Fixture f;
   ex e = GiNaC::pow(f.x + f.y, 3) * GiNaC::cos(f.t) - GiNaC::exp(f.x * f.y) / (1 + f.x * f.x);

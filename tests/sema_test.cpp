@@ -1054,3 +1054,23 @@ TEST(Sema, OneSymbolPerName) {
 }
 
 }  // namespace
+
+namespace daec {
+namespace {
+
+TEST(Sema, ComplexConstantsAreRejected) {
+  auto r = test::run("model c;\nvariable x;\nequation\n  x = log(-1) + t;\n  \nend\n");
+  EXPECT_FALSE(r->model);
+  EXPECT_EQ(r->diagnostics(),
+            "test.dae:4:7: error: 'log' has no real value here (I*pi)\n"
+            "  x = log(-1) + t;\n"
+            "      ^\n");
+  auto s = test::run("model c;\nvariable x;\nequation\n  x = t*sqrt(-4);\nend\n");
+  EXPECT_EQ(s->diagnostics(),
+            "test.dae:4:9: error: 'sqrt' has no real value here (2*I)\n"
+            "  x = t*sqrt(-4);\n"
+            "        ^\n");
+}
+
+}  // namespace
+}  // namespace daec

@@ -222,6 +222,9 @@ std::string ExpressionCompiler::emit_power(const ex& base, const ex& exponent) {
 std::string ExpressionCompiler::emit_function(const ex& e) {
   const GiNaC::function& f = ex_to<GiNaC::function>(e);
   std::string name = f.get_name();
+  // GiNaC writes abs(f)^2 as f*conjugate(f) when it cannot prove f real (log, asin, ...); every
+  // model quantity is real, so conjugate is the identity here.
+  if (name == "conjugate" && f.nops() == 1) return emit(f.op(0));
   static const std::map<std::string, std::string> kCxx = {
       {"sin", "std::sin"},   {"cos", "std::cos"},   {"tan", "std::tan"},     {"asin", "std::asin"},
       {"acos", "std::acos"}, {"atan", "std::atan"}, {"atan2", "std::atan2"}, {"sinh", "std::sinh"},

@@ -12,6 +12,7 @@
 
 #include "frontend/token.h"
 #include "model/functions.h"
+#include "model/printer.h"
 #include "support/text.h"
 
 namespace daec {
@@ -491,6 +492,20 @@ std::string Analyzer::role_noun(const Context& context) const {
   return {};
 }
 
+// The operands were checked when they were built, so an imaginary number can only come from the
+// evaluation of this node: it is the node itself or one of its direct operands (sqrt(-4) is 2*I,
+// log(-1) is I*pi).
+static bool has_imaginary_part(const ex& e) {
+  auto imaginary = [](const ex& x) {
+    return GiNaC::is_exactly_a<GiNaC::numeric>(x) && !GiNaC::ex_to<GiNaC::numeric>(x).is_real();
+  };
+  if (imaginary(e)) return true;
+  for (size_t i = 0; i < e.nops(); ++i) {
+    if (imaginary(e.op(i))) return true;
+  }
+  return false;
+}
+
 std::optional<ex> Analyzer::checked(const SourceLocation& loc, const std::function<ex()>& build,
                                     const std::string& function) {
   try {
@@ -498,6 +513,11 @@ std::optional<ex> Analyzer::checked(const SourceLocation& loc, const std::functi
     if (GiNaC::is_exactly_a<GiNaC::numeric>(result) &&
         numeric_bits(GiNaC::ex_to<GiNaC::numeric>(result)) > kMaxConstantBits) {
       throw ConstantTooLarge();
+    }
+    if (has_imaginary_part(result)) {
+      diags_.error(loc, (function.empty() ? std::string("expression") : "'" + function + "'") +
+                            " has no real value here (" + to_dae(result) + ")");
+      return std::nullopt;
     }
     return result;
   } catch (const std::exception& e) {

@@ -485,16 +485,28 @@ TEST(Sema, ParameterValueDivisionByZeroAfterExactArithmetic) {
 }
 
 TEST(Sema, ParameterValueNotReal) {
-  // The parameters that use `s` are not reported as well.
+  // An imaginary value is reported where it arises; the parameters that use `s` are not
+  // reported as well.
   EXPECT_EQ(
-      "test.dae:2:11: error: value of parameter 's' cannot be evaluated: it is not a real number\n"
+      "test.dae:2:15: error: 'sqrt' has no real value here (I)\n"
       "parameter s = sqrt(-1), u = s + 1;\n"
-      "          ^\n",
+      "              ^\n",
       diagnostics_of("model m;\n"
                      "parameter s = sqrt(-1), u = s + 1;\n"
                      "variable x(start = s);\n"
                      "equation\n"
                      "  x = u;\n"
+                     "end\n"));
+  // A value that only turns out complex when evaluated is reported at the parameter.
+  EXPECT_EQ(
+      "test.dae:2:11: error: value of parameter 's' cannot be evaluated: it is not a real number\n"
+      "parameter s = (-8)^(1/3);\n"
+      "          ^\n",
+      diagnostics_of("model m;\n"
+                     "parameter s = (-8)^(1/3);\n"
+                     "variable x;\n"
+                     "equation\n"
+                     "  x = s*t;\n"
                      "end\n"));
 }
 

@@ -55,6 +55,7 @@ class Reducer {
   GiNaC::ex rate_of(size_t state, ReductionRound& round);
   bool is_algebraic_free(const GiNaC::ex& e) const;
   std::vector<GiNaC::ex> all_symbols() const;
+  GiNaC::exmap algebraic_at_zero() const;
   void report_singular(const std::vector<size_t>& rows, const std::string& why);
   void check_start_values(const ReducedSystem& result);
   ReducedSystem finish();
@@ -73,6 +74,13 @@ std::vector<GiNaC::ex> Reducer::all_symbols() const {
   for (const Unknown& u : system_.states) symbols.push_back(u.symbol);
   for (const Unknown& u : system_.algebraic) symbols.push_back(u.symbol);
   return symbols;
+}
+
+// Substituting this into an affine constraint g0 + B z leaves g0.
+GiNaC::exmap Reducer::algebraic_at_zero() const {
+  GiNaC::exmap at_zero;
+  for (const Unknown& u : system_.algebraic) at_zero[u.symbol] = 0;
+  return at_zero;
 }
 
 bool Reducer::is_algebraic_free(const GiNaC::ex& e) const {
@@ -174,6 +182,7 @@ std::vector<size_t> Reducer::null_space_rows(const std::vector<std::vector<GiNaC
       for (size_t k = 0; k < m; ++k) T[r][k] = (a * T[r][k] - f * T[*p][k]).normal();
     }
   }
+  GiNaC::exmap at_zero = algebraic_at_zero();
   std::vector<size_t> replaced;
   for (size_t r = 0; r < m; ++r) {
     if (pivot[r]) continue;
@@ -181,8 +190,6 @@ std::vector<size_t> Reducer::null_space_rows(const std::vector<std::vector<GiNaC
     std::string label;
     for (size_t k = 0; k < m; ++k) {
       if (T[r][k].is_zero()) continue;
-      GiNaC::exmap at_zero;
-      for (const Unknown& u : system_.algebraic) at_zero[u.symbol] = 0;
       combination += T[r][k] * system_.constraints[k].residual.subs(at_zero);
       label += (label.empty() ? "" : ",") + system_.constraints[k].label;
     }
@@ -262,8 +269,7 @@ ReducedSystem Reducer::finish() {
   result.algebraic = system_.algebraic;
   result.constraints = system_.constraints;
   result.A = final_B_;
-  GiNaC::exmap at_zero;
-  for (const Unknown& u : system_.algebraic) at_zero[u.symbol] = 0;
+  GiNaC::exmap at_zero = algebraic_at_zero();
   for (const Constraint& c : system_.constraints) result.b.push_back(-c.residual.subs(at_zero));
   result.invariants = invariants_;
   result.rounds = rounds_;

@@ -7,6 +7,7 @@
 #include <fmt/format.h>
 
 #include "model/printer.h"
+#include "reduction/system.h"
 #include "report/check_summary.h"
 #include "report/report_common.h"
 #include "report/spy_svg.h"
@@ -219,7 +220,7 @@ std::string listing(const std::vector<std::string>& items) {
 std::string differentiation_text(const ReductionRound& round) {
   std::vector<std::string> derived;
   for (const std::string& label : round.differentiated) {
-    derived.push_back(code(report::differentiated_label(label)));
+    derived.push_back(code(level_label(label, 1)));
   }
   bool one = round.differentiated.size() == 1;
   std::string names = listing(coded(round.differentiated));

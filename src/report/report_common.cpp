@@ -59,10 +59,6 @@ std::string origin_key(UnknownOrigin origin) {
   return "variable";
 }
 
-std::string differentiated_label(const std::string& label) {
-  return label + "'";
-}
-
 std::string join(const std::vector<std::string>& items, const std::string& separator,
                  const std::string& empty) {
   if (items.empty()) return empty;

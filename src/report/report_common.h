@@ -27,9 +27,6 @@ std::string index_reason(const ReducedSystem& system);
 /// The origin as a word: variable, velocity, dummy, nonlinear_dummy.
 std::string origin_key(UnknownOrigin origin);
 
-/// The label a differentiated constraint gets: rod -> rod'.
-std::string differentiated_label(const std::string& label);
-
 /// The items separated by `separator`; `empty` when there are none.
 std::string join(const std::vector<std::string>& items, const std::string& separator,
                  const std::string& empty = "");

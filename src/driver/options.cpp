@@ -23,9 +23,13 @@ static po::options_description visible_options(Options& o, std::string& dummies)
     ("check", po::bool_switch(&o.check),
      "check and reduce the model; print its classification, dependency table and index "
      "reduction summary; generate no code")
-    ("main", po::bool_switch(&o.main), "also emit a standalone simulator main() (SUNDIALS)")
+    ("main", po::bool_switch(&o.main),
+     "append a main() that simulates the model with SUNDIALS CVODE (see docs/simulator.md)")
     ("namespace", po::value(&o.name_space)->value_name("NS"),
-     "C++ namespace of the generated code (default: the model name)")
+     "C++ namespace of the generated code, e.g. 'mech::arm' (default: the model name, renamed "
+     "if it is a C++ keyword, such as class -> class_model)")
+    ("header", po::value(&o.header)->value_name("FILE"),
+     "also write FILE, a header declaring NS::Model, for linking the generated code as a library")
     ("report", po::value(&o.report)->value_name("FILE"),
      "write a Markdown report of the reduction to FILE, and its sparsity picture beside it "
      "(FILE without .md, plus .spy.svg)")

@@ -2,6 +2,7 @@
 #pragma once
 
 #include <iosfwd>
+#include <string>
 
 #include "driver/options.h"
 #include "support/source.h"
@@ -12,6 +13,13 @@ namespace daec {
 /// Returns false if the model had errors or an output could not be written.
 bool process_model(const SourceFile& file, const Options& options, std::ostream& out,
                    std::ostream& err);
+
+/// Whether `options` ask for code: everything but --check and runs asking only for reports.
+bool generates_code(const Options& options);
+
+/// Where the code of `input` goes without -o: its file stem + .cpp in the current directory
+/// (models/pendulum.dae -> pendulum.cpp); standard input goes to standard output.
+std::string default_output_path(const std::string& input);
 
 /// The path of the spy picture written beside a Markdown report: r.md -> r.spy.svg.
 std::string spy_path_for(const std::string& report_path);

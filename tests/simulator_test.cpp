@@ -198,6 +198,20 @@ TEST(Simulator, ExponentialOdeAndTheOrderOfSettings) {
   EXPECT_EQ(start_first.result.out, parameter_first.result.out);
 }
 
+// Names that are C++ keywords or generated names (tests/data/hostile_names.dae, a pendulum with
+// m = int, g = std, L = u_dot) reach the CSV header and --set unchanged; compiled by clang++.
+TEST(Simulator, HostileNamesKeepTheirModelNames) {
+  Fixture f =
+      build_or_fail("HostileNamesKeepTheirModelNames", "tests/data/hostile_names.dae", "clang++");
+  ASSERT_TRUE(f.build.ok);
+  SimRun sim = run_ok(f.build, "--set std=1 --set namespace=1 --rtol 1e-10 --atol 1e-12");
+  ASSERT_EQ(sim.csv.header,
+            (std::vector<std::string>{"t", "namespace", "return", "u", "v", "template", "main"}));
+  EXPECT_NEAR(sim.csv.last("namespace"), 0.867348640604551746, 1e-6);  // the pendulum, g = 1
+  EXPECT_NEAR(sim.csv.last("return"), 0.497701050476373918, 1e-6);
+  EXPECT_LT(sim.stats.largest_invariant_residual, 1e-8);
+}
+
 // --- Consistent initialization ------------------------------------------------------------------
 
 const char* const kFixedPendulum = R"(model fixed_pendulum "Pendulum with a fixed start x";

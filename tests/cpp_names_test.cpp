@@ -13,8 +13,9 @@ TEST(CppNames, PlainNamesAreSafe) {
 }
 
 TEST(CppNames, KeywordsReservedNamesAndMacrosAreNot) {
-  for (const char* name : {"class", "int", "and", "std", "Model", "linux", "NULL", "errno",
-                           "M_PI", "_x", "__x", "a__b", "_Big", "1a", "", "a-b"}) {
+  for (const char* name : {"class", "int",    "and",  "std",  "Model", "linux",    "NULL", "errno",
+                           "M_PI",  "_x",     "__x",  "a__b", "_Big",  "1a",       "",     "a-b",
+                           "sin",   "printf", "exit", "main", "CVode", "realtype", "FILE"}) {
     EXPECT_FALSE(is_safe_cpp_identifier(name)) << name;
   }
 }
@@ -24,6 +25,8 @@ TEST(CppNames, RenamingGivesSafeReadableNames) {
   EXPECT_EQ("class_model", cpp_identifier("class"));
   EXPECT_EQ("std_model", cpp_identifier("std"));
   EXPECT_EQ("linux_model", cpp_identifier("linux"));
+  EXPECT_EQ("sin_model", cpp_identifier("sin"));
+  EXPECT_EQ("main_model", cpp_identifier("main"));
   EXPECT_EQ("x", cpp_identifier("__x"));
   EXPECT_EQ("a_b", cpp_identifier("a__b"));
   EXPECT_EQ("model_1", cpp_identifier("_1"));
@@ -36,9 +39,11 @@ TEST(CppNames, RenamingGivesSafeReadableNames) {
 TEST(CppNames, StringContentsAreEscaped) {
   EXPECT_EQ("a\\\"b\\\\c", cpp_string_contents("a\"b\\c"));
   EXPECT_EQ("*/ is fine", cpp_string_contents("*/ is fine"));
-  EXPECT_EQ("what\\?\\?=", cpp_string_contents("what?" "?="));  // no trigraph can form
+  EXPECT_EQ("what\\?\\?=", cpp_string_contents("what?"
+                                               "?="));  // no trigraph can form
   EXPECT_EQ("tab\\011end", cpp_string_contents("tab\tend"));
-  EXPECT_EQ("\\302\\260C1", cpp_string_contents("\xC2\xB0" "C1"));  // octal: 1 cannot extend it
+  EXPECT_EQ("\\302\\260C1", cpp_string_contents("\xC2\xB0"
+                                                "C1"));  // octal: 1 cannot extend it
 }
 
 TEST(CppNames, QuotedCommentNeverEndsInABackslash) {

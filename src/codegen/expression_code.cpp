@@ -2,13 +2,13 @@
 #include "codegen/expression_code.h"
 
 #include <algorithm>
+#include <cctype>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <stdexcept>
 
 #include "model/functions.h"
-#include "model/printer.h"
 
 namespace daec {
 
@@ -40,10 +40,35 @@ static bool is_leaf(const ex& e) {
   return e.nops() == 0;
 }
 
+// -y is y with the opposite orientation (the same canonical key): for it, true and inner = y.
+static bool is_negation(const ex& e, ex& inner) {
+  if (!is_a<GiNaC::mul>(e) || e.nops() != 2) return false;
+  for (size_t i = 0; i < 2; ++i) {
+    if (e.op(i).is_equal(-1)) {
+      inner = e.op(1 - i);
+      return true;
+    }
+  }
+  return false;
+}
+
+// Code that needs no temporary: a name, an array element (x[3]) or a literal (1.5e-08).
+static bool is_trivial(const std::string& code) {
+  for (size_t i = 0; i < code.size(); ++i) {
+    char c = code[i];
+    bool exponent_sign = (c == '-' || c == '+') && i > 0 &&
+                         (code[i - 1] == 'e' || code[i - 1] == 'E') &&
+                         std::isdigit(static_cast<unsigned char>(code[0]));
+    if (!std::isalnum(static_cast<unsigned char>(c)) && c != '_' && c != '[' && c != ']' &&
+        c != '.' && !exponent_sign) {
+      return false;
+    }
+  }
+  return true;
+}
+
 const std::string& ExpressionCompiler::sort_key(const ex& e) {
-  auto it = sort_keys_.find(e);
-  if (it == sort_keys_.end()) it = sort_keys_.emplace(e, to_dae(e)).first;
-  return it->second;
+  return forms_.of(e).key;
 }
 
 std::vector<ex> ExpressionCompiler::ordered_operands(const ex& e) {
@@ -56,11 +81,13 @@ std::vector<ex> ExpressionCompiler::ordered_operands(const ex& e) {
   return operands;
 }
 
-// Counts how often each compound subexpression is used; children are visited on the first use
-// only, so that a shared subtree counts its own children once.
+// Counts how often each compound subexpression is used, e and -e alike (they share a
+// temporary); children are visited on the first use only, so that a shared subtree counts its
+// own children once.
 void ExpressionCompiler::count_uses(const ex& e) {
   if (is_leaf(e)) return;
-  if (uses_[e]++ > 0) return;
+  if (ex inner; is_negation(e, inner)) return count_uses(inner);
+  if (uses_[sort_key(e)]++ > 0) return;
   for (size_t i = 0; i < e.nops(); ++i) count_uses(e.op(i));
 }
 
@@ -79,16 +106,6 @@ std::string ExpressionCompiler::bind(const std::string& code) {
   return name;
 }
 
-std::string ExpressionCompiler::emit(const ex& e) {
-  auto it = emitted_.find(e);
-  if (it != emitted_.end()) return it->second;
-  std::string code = emit_uncached(e);
-  auto uses = uses_.find(e);
-  if (uses != uses_.end() && uses->second > 1) code = bind(code);
-  emitted_[e] = code;
-  return code;
-}
-
 static std::string parenthesize(const std::string& code) {
   bool simple = true;
   int depth = 0;
@@ -104,11 +121,32 @@ static std::string parenthesize(const std::string& code) {
   return simple ? code : "(" + code + ")";
 }
 
+static std::string negated(const std::string& code) {
+  return "-" + parenthesize(code);
+}
+
+std::string ExpressionCompiler::emit(const ex& e) {
+  std::string code = emit_positive(e);
+  return forms_.of(e).negative ? negated(code) : code;
+}
+
+std::string ExpressionCompiler::emit_positive(const ex& e) {
+  if (ex inner; is_negation(e, inner)) return emit_positive(inner);
+  const std::string& key = sort_key(e);
+  auto it = emitted_.find(key);
+  if (it != emitted_.end()) return it->second;
+  std::string code = emit_uncached(e);
+  auto uses = uses_.find(key);
+  if (uses != uses_.end() && uses->second > 1 && !is_trivial(code)) code = bind(code);
+  emitted_[key] = code;
+  return code;
+}
+
 std::string ExpressionCompiler::emit_uncached(const ex& e) {
   if (is_a<numeric>(e)) {
     const numeric& n = ex_to<numeric>(e);
     if (!n.is_real()) throw std::invalid_argument("complex constant in generated code");
-    return double_literal(n.to_double());
+    return double_literal(GiNaC::abs(n).to_double());
   }
   if (is_a<GiNaC::symbol>(e)) {
     auto it = symbols_.find(e);
@@ -125,40 +163,37 @@ std::string ExpressionCompiler::emit_uncached(const ex& e) {
   throw std::invalid_argument("cannot generate code for this expression");
 }
 
+// The sum in its positive orientation: the first term (in key order) is positive.
 std::string ExpressionCompiler::emit_sum(const ex& e) {
+  bool flip = forms_.of(e).negative;
   std::string code;
-  std::vector<ex> terms = ordered_operands(e);
-  for (size_t i = 0; i < terms.size(); ++i) {
-    const ex& term = terms[i];
-    bool negative = (is_a<numeric>(term) && ex_to<numeric>(term).is_negative()) ||
-                    (is_a<GiNaC::mul>(term) && is_a<numeric>(term.op(term.nops() - 1)) &&
-                     ex_to<numeric>(term.op(term.nops() - 1)).is_negative());
-    std::string text = emit(negative ? ex(-term) : term);
-    if (i > 0) ++operations_;
-    if (i == 0) {
-      code = negative ? "-" + parenthesize(text) : text;
+  for (const ex& term : ordered_operands(e)) {
+    bool negative = forms_.of(term).negative != flip;
+    std::string text = emit_positive(term);
+    if (code.empty()) {
+      code = negative ? negated(text) : text;
     } else {
+      ++operations_;
       code += (negative ? " - " : " + ") + (negative ? parenthesize(text) : text);
     }
   }
   return code;
 }
 
+// The product of the factors' positive orientations (its sign is the product of theirs).
 std::string ExpressionCompiler::emit_product(const ex& e) {
   numeric coefficient = 1;
   std::vector<std::string> numerator, denominator;
   for (const ex& factor : ordered_operands(e)) {
     if (is_a<numeric>(factor)) {
-      coefficient *= ex_to<numeric>(factor);
+      coefficient *= GiNaC::abs(ex_to<numeric>(factor));
     } else if (is_a<GiNaC::power>(factor) && is_a<numeric>(factor.op(1)) &&
                ex_to<numeric>(factor.op(1)).is_negative()) {
-      denominator.push_back(emit(GiNaC::pow(factor.op(0), -factor.op(1))));
+      denominator.push_back(emit_positive(GiNaC::pow(factor.op(0), -factor.op(1))));
     } else {
-      numerator.push_back(emit(factor));
+      numerator.push_back(emit_positive(factor));
     }
   }
-  bool negative = coefficient.is_negative();
-  if (negative) coefficient = -coefficient;
   std::string code;
   if (!coefficient.is_equal(1) || numerator.empty()) code = double_literal(coefficient.to_double());
   for (const std::string& factor : numerator) {
@@ -174,7 +209,7 @@ std::string ExpressionCompiler::emit_product(const ex& e) {
     ++operations_;
     code += "/" + (denominator.size() == 1 ? parenthesize(below) : "(" + below + ")");
   }
-  return negative ? "-" + parenthesize(code) : code;
+  return code;
 }
 
 std::string ExpressionCompiler::emit_integer_power(const std::string& base, long exponent) {
@@ -193,6 +228,8 @@ std::string ExpressionCompiler::emit_integer_power(const std::string& base, long
   return result;
 }
 
+// Integer powers of the base's positive orientation (the sign is the power's own); square roots
+// of the base as it is.
 std::string ExpressionCompiler::emit_power(const ex& base, const ex& exponent) {
   if (is_a<numeric>(exponent) && ex_to<numeric>(exponent).is_rational()) {
     const numeric& n = ex_to<numeric>(exponent);
@@ -200,7 +237,7 @@ std::string ExpressionCompiler::emit_power(const ex& base, const ex& exponent) {
     bool negative = n.is_negative();
     if (twice.is_integer() && GiNaC::abs(twice) <= 64) {
       long half_steps = std::labs(twice.to_long());
-      std::string b = parenthesize(emit(base));
+      std::string b = parenthesize(half_steps % 2 ? emit(base) : emit_positive(base));
       std::string simple = b.find_first_of("*/+- ") == std::string::npos ? b : bind(b);
       std::string code;
       if (half_steps >= 2) code = emit_integer_power(simple, half_steps / 2);
@@ -224,7 +261,7 @@ std::string ExpressionCompiler::emit_function(const ex& e) {
   std::string name = f.get_name();
   // GiNaC writes abs(f)^2 as f*conjugate(f) when it cannot prove f real (log, asin, ...); every
   // model quantity is real, so conjugate is the identity here.
-  if (name == "conjugate" && f.nops() == 1) return emit(f.op(0));
+  if (name == "conjugate" && f.nops() == 1) return emit_positive(f.op(0));
   static const std::map<std::string, std::string> kCxx = {
       {"sin", "std::sin"},   {"cos", "std::cos"},   {"tan", "std::tan"},     {"asin", "std::asin"},
       {"acos", "std::acos"}, {"atan", "std::atan"}, {"atan2", "std::atan2"}, {"sinh", "std::sinh"},
@@ -233,8 +270,13 @@ std::string ExpressionCompiler::emit_function(const ex& e) {
   };
   auto it = kCxx.find(name);
   if (it == kCxx.end()) throw std::invalid_argument("no C++ for function " + name);
+  // Odd functions take their first argument's positive orientation and pass its sign out;
+  // even ones drop it (see CanonicalForms).
+  bool symmetric = CanonicalForms::is_odd(name) || CanonicalForms::is_even(name);
   std::string code = it->second + "(";
-  for (size_t i = 0; i < f.nops(); ++i) code += (i ? ", " : "") + emit(f.op(i));
+  for (size_t i = 0; i < f.nops(); ++i) {
+    code += (i ? ", " : "") + (i == 0 && symmetric ? emit_positive(f.op(i)) : emit(f.op(i)));
+  }
   ++operations_;
   return code + ")";
 }

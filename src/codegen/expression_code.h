@@ -9,6 +9,8 @@
 
 #include <ginac/ginac.h>
 
+#include "codegen/canonical_form.h"
+
 namespace daec {
 
 /// How each symbol reads in the generated code, e.g. "x[3]", "p[0]", "t".
@@ -33,7 +35,8 @@ class ExpressionCompiler {
 
  private:
   void count_uses(const GiNaC::ex& e);
-  std::string emit(const GiNaC::ex& e);
+  std::string emit(const GiNaC::ex& e);           ///< with its sign
+  std::string emit_positive(const GiNaC::ex& e);  ///< its positive orientation (CanonicalForms)
   std::string emit_uncached(const GiNaC::ex& e);
   std::string emit_sum(const GiNaC::ex& e);
   std::string emit_product(const GiNaC::ex& e);
@@ -50,10 +53,10 @@ class ExpressionCompiler {
   std::string prefix_;
   std::vector<GiNaC::ex> roots_;
   std::vector<std::string> root_code_;
-  std::map<GiNaC::ex, int, GiNaC::ex_is_less> uses_;
-  std::map<GiNaC::ex, std::string, GiNaC::ex_is_less> emitted_;
-  std::map<std::string, std::string> bound_;  ///< code -> temporary holding it
-  std::map<GiNaC::ex, std::string, GiNaC::ex_is_less> sort_keys_;
+  CanonicalForms forms_;
+  std::map<std::string, int> uses_;             ///< by canonical key
+  std::map<std::string, std::string> emitted_;  ///< canonical key -> code
+  std::map<std::string, std::string> bound_;    ///< code -> temporary holding it
   std::vector<std::string> statements_;
   size_t operations_ = 0;
 };

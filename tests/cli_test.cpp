@@ -293,8 +293,9 @@ TEST_F(Cli, CodeGenerationIsNotAvailableYet) {
 TEST_F(Cli, OptionsOfStagesNotBuiltAreRefused) {
   write("decay.dae", kGoodModel);
   const std::pair<const char*, const char*> cases[] = {
-      {"decay.dae --main -o sim.cpp", "--main"},      {"decay.dae --check --main", "--main"},
-      {"decay.dae --output-dir out", "--output-dir"}, {"decay.dae -o decay.cpp", "-o"},
+      {"decay.dae --main -o sim.cpp", "--main"},
+      {"decay.dae --check --main", "--main"},
+      {"decay.dae -o decay.cpp", "-o"},
       {"decay.dae --report r.md -o decay.cpp", "-o"},
   };
   for (const auto& [arguments, option] : cases) {

@@ -5,6 +5,7 @@
 #include <string>
 #include <vector>
 
+#include "driver/batch.h"
 #include "driver/options.h"
 #include "driver/process_model.h"
 #include "support/source.h"
@@ -23,11 +24,21 @@ int usage_error(const std::string& message) {
 // Asking only for --check or reports is complete without code generation.
 std::string unavailable_feature(const daec::Options& o) {
   if (o.main) return "--main";
-  if (!o.output_dir.empty()) return "--output-dir";
   if (!o.output.empty()) return "-o";
   bool reports_only = !o.report.empty() || !o.report_json.empty();
   if (o.check || reports_only) return {};
   return "code generation (the default action)";
+}
+
+// A report file holds one model's reduction: with several models each would overwrite the last.
+std::string check_one_report_per_file(const daec::Options& o) {
+  if (o.inputs.size() < 2) return {};
+  const char* option = !o.report.empty()        ? "--report"
+                       : !o.report_json.empty() ? "--report-json"
+                                                : nullptr;
+  if (!option) return {};
+  return std::string(option) + " names one report file, but " + std::to_string(o.inputs.size()) +
+         " models were given (ask for reports one model at a time)";
 }
 
 std::string validate(const daec::Options& o) {
@@ -40,7 +51,9 @@ std::string validate(const daec::Options& o) {
   int from_stdin = 0;
   for (const std::string& input : o.inputs) from_stdin += input == "-";
   if (from_stdin > 1) return "standard input ('-') can be read only once";
-  return {};
+  std::string error = check_one_report_per_file(o);
+  if (error.empty() && !o.output_dir.empty()) error = daec::check_batch_usage(o);
+  return error;
 }
 
 }  // namespace
@@ -65,6 +78,7 @@ int main(int argc, char** argv) {
                        " is not available in this version of daec yet; "
                        "--check, --report and --report-json are");
   }
+  if (!options->output_dir.empty()) return daec::run_batch(*options, std::cout, std::cerr);
   std::vector<std::unique_ptr<daec::SourceFile>> files;
   for (const std::string& input : options->inputs) {
     auto file = daec::SourceFile::load(input, error);

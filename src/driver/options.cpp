@@ -18,8 +18,10 @@ static po::options_description visible_options(Options& o, std::string& dummies)
     ("output,o", po::value(&o.output)->value_name("FILE"),
      "write the generated C++ to FILE ('-' for stdout); default: the model's file name with .cpp")
     ("output-dir", po::value(&o.output_dir)->value_name("DIR"),
-     "batch mode: write one .cpp per model into DIR")
-    ("jobs,j", po::value(&o.jobs)->value_name("N"), "batch mode: compile N models in parallel")
+     "batch mode: write DIR/<model file name without extension>.cpp for each model, creating DIR "
+     "if missing")
+    ("jobs,j", po::value(&o.jobs)->value_name("N"),
+     "batch mode: compile up to N models at once, each in a process of its own (default 1)")
     ("check", po::bool_switch(&o.check),
      "check and reduce the model; print its classification, dependency table and index "
      "reduction summary; generate no code")
@@ -109,6 +111,10 @@ std::string help_text() {
          "Examples:\n"
          "  daec models/pendulum.dae --check      the variables, equations and dependency table\n"
          "  daec models/pendulum.dae -o pend.cpp  generate the C++ model\n\n"
+         "Batch mode (--output-dir) attempts every model, prints one line per model as it\n"
+         "finishes, then a summary; a model that fails or cannot be read does not stop the rest\n"
+         "(exit status 1). It does not combine with --check; --report and --report-json take\n"
+         "a single model.\n\n"
          "Exit status: 0 success, 1 errors in a model (diagnostics on stderr),\n"
          "2 usage errors (bad options, unreadable input files).\n"
          "The language and the generated code are documented in docs/ and README.md.\n";

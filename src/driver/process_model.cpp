@@ -78,7 +78,7 @@ static bool write_reports(const Model& model, const ReducedSystem& reduced, cons
 }
 
 bool process_model(const SourceFile& file, const Options& options, std::ostream& out,
-                   std::ostream& err) {
+                   std::ostream& err, ModelOutcome* outcome) {
   DiagnosticEngine diags;
   std::optional<Model> model = run_frontend(file, diags);
   std::optional<ReducedSystem> reduced;
@@ -88,6 +88,7 @@ bool process_model(const SourceFile& file, const Options& options, std::ostream&
   }
   diags.print(err);
   if (!reduced) return false;
+  if (outcome) outcome->index = reduced->index;
   if (options.check) {
     out << format_check_summary(*model, classify(*model)) << "\n"
         << format_reduction_summary(*reduced);

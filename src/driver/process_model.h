@@ -2,16 +2,23 @@
 #pragma once
 
 #include <iosfwd>
+#include <optional>
 
 #include "driver/options.h"
 #include "support/source.h"
 
 namespace daec {
 
+/// What processing a model found out, for callers reporting on many models (batch mode).
+struct ModelOutcome {
+  std::optional<int> index;  ///< the differentiation index, once the reduction succeeded
+};
+
 /// Processes `file` as `options` say, printing diagnostics to `err` and summaries to `out`.
-/// Returns false if the model had errors or an output could not be written.
+/// Returns false if the model had errors or an output could not be written. `outcome`, if given,
+/// receives what is known about the model even when an output failed.
 bool process_model(const SourceFile& file, const Options& options, std::ostream& out,
-                   std::ostream& err);
+                   std::ostream& err, ModelOutcome* outcome = nullptr);
 
 /// The path of the spy picture written beside a Markdown report: r.md -> r.spy.svg.
 std::string spy_path_for(const std::string& report_path);

@@ -306,6 +306,7 @@ TEST_F(Batch, OptionsThatDoNotApplyAreUsageErrors) {
       {"a.dae b.dae -o x.cpp --output-dir out",
        "-o names one output file, but 2 models were given (use --output-dir for several)"},
       {"a.dae --output-dir out -j 0", "--jobs must be at least 1"},
+      {"a.dae --output-dir ''", "--output-dir needs a directory name"},
   };
   for (const Case& c : cases) {
     CommandResult r = daec(c.arguments);

@@ -64,6 +64,11 @@ std::optional<Options> parse_options(int argc, const char* const argv[], std::st
             .run(),
         vm);
     po::notify(vm);
+    // An empty DIR would silently mean "no batch" (output_dir empty), so it is refused.
+    if (vm.count("output-dir") && options.output_dir.empty()) {
+      error = "--output-dir needs a directory name";
+      return std::nullopt;
+    }
   } catch (const po::error& e) {
     error = e.what();
     return std::nullopt;

@@ -295,7 +295,9 @@ TEST_F(Batch, OptionsThatDoNotApplyAreUsageErrors) {
   };
   const Case cases[] = {
       {"a.dae --check --output-dir out",
-       "--check writes nothing, so it cannot be combined with --output-dir"},
+       "--check generates no code; it cannot be combined with -o, --main, --header or "
+       "--output-dir"},
+      {"a.dae b.dae --output-dir out --header x.h", "--header names one file, for one model"},
       {"- --output-dir out < a.dae",
        "standard input ('-') cannot be compiled with --output-dir: it has no file name to name "
        "the output after"},

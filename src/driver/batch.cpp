@@ -18,6 +18,7 @@
 #include <iostream>
 #include <map>
 #include <memory>
+#include <sstream>
 #include <vector>
 
 #include <fmt/format.h>
@@ -80,7 +81,9 @@ void close_pipes(int pipes[][2], int count) {
     std::string error;
     std::unique_ptr<SourceFile> file = SourceFile::load(path, error);
     if (file) {
-      ok = process_model(*file, one, std::cout, std::cerr, &outcome);
+      // The model's one-line summary is dropped: the parent's progress line takes its place.
+      std::ostringstream summary;
+      ok = process_model(*file, one, summary, std::cerr, &outcome);
     } else {
       std::cerr << "daec: error: cannot read '" << path << "': " << error << "\n";
     }
@@ -308,7 +311,6 @@ std::string batch_output_path(const std::string& dir, const std::string& input) 
 }
 
 std::string check_batch_usage(const Options& options) {
-  if (options.check) return "--check writes nothing, so it cannot be combined with --output-dir";
   std::map<std::string, std::string> first_with_output;
   for (const std::string& input : options.inputs) {
     if (input == "-") {

@@ -15,8 +15,8 @@
 namespace daec {
 
 /// The usage errors of a batch (options.output_dir set), found before any work: standard input
-/// as a model, two models that would be written to the same file, options that cannot apply to
-/// several models. Returns a one-line message, or "" if the batch can run.
+/// as a model, two models that would be written to the same file. Returns a one-line message, or
+/// "" if the batch can run.
 std::string check_batch_usage(const Options& options);
 
 /// Where batch mode writes the code of `input`: DIR/<file name of input without extension>.cpp.

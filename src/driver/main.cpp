@@ -5,6 +5,7 @@
 #include <string>
 #include <vector>
 
+#include "codegen/generate.h"
 #include "driver/batch.h"
 #include "driver/options.h"
 #include "driver/process_model.h"
@@ -18,16 +19,6 @@ constexpr int kExitUsageError = 2;
 int usage_error(const std::string& message) {
   std::cerr << "daec: error: " << message << "\nTry 'daec --help' for more information.\n";
   return kExitUsageError;
-}
-
-// Options whose stage is not part of this build yet are refused plainly rather than ignored.
-// Asking only for --check or reports is complete without code generation.
-std::string unavailable_feature(const daec::Options& o) {
-  if (o.main) return "--main";
-  if (!o.output.empty()) return "-o";
-  bool reports_only = !o.report.empty() || !o.report_json.empty();
-  if (o.check || reports_only) return {};
-  return "code generation (the default action)";
 }
 
 // A report file holds one model's reduction: with several models each would overwrite the last.
@@ -48,6 +39,16 @@ std::string validate(const daec::Options& o) {
            " models were given (use --output-dir for several)";
   }
   if (!o.output.empty() && !o.output_dir.empty()) return "-o and --output-dir exclude each other";
+  if (o.check && (!o.output.empty() || o.main || !o.header.empty() || !o.output_dir.empty())) {
+    return "--check generates no code; it cannot be combined with -o, --main, --header or "
+           "--output-dir";
+  }
+  if (!o.header.empty() && o.inputs.size() > 1) return "--header names one file, for one model";
+  if (!o.name_space.empty() && !daec::is_valid_namespace(o.name_space)) {
+    return "--namespace '" + o.name_space +
+           "' is not a usable C++ namespace (identifiers separated by '::', none a C++ keyword "
+           "or reserved name)";
+  }
   int from_stdin = 0;
   for (const std::string& input : o.inputs) from_stdin += input == "-";
   if (from_stdin > 1) return "standard input ('-') can be read only once";
@@ -72,12 +73,6 @@ int main(int argc, char** argv) {
   }
   error = validate(*options);
   if (!error.empty()) return usage_error(error);
-  std::string missing = unavailable_feature(*options);
-  if (!missing.empty()) {
-    return usage_error(missing +
-                       " is not available in this version of daec yet; "
-                       "--check, --report and --report-json are");
-  }
   if (!options->output_dir.empty()) return daec::run_batch(*options, std::cout, std::cerr);
   std::vector<std::unique_ptr<daec::SourceFile>> files;
   for (const std::string& input : options->inputs) {

@@ -25,9 +25,13 @@ static po::options_description visible_options(Options& o, std::string& dummies)
     ("check", po::bool_switch(&o.check),
      "check and reduce the model; print its classification, dependency table and index "
      "reduction summary; generate no code")
-    ("main", po::bool_switch(&o.main), "also emit a standalone simulator main() (SUNDIALS)")
+    ("main", po::bool_switch(&o.main),
+     "append a main() that simulates the model with SUNDIALS CVODE (see docs/simulator.md)")
     ("namespace", po::value(&o.name_space)->value_name("NS"),
-     "C++ namespace of the generated code (default: the model name)")
+     "C++ namespace of the generated code, e.g. 'mech::arm' (default: the model name, renamed "
+     "if it is a C++ keyword, such as class -> class_model)")
+    ("header", po::value(&o.header)->value_name("FILE"),
+     "also write FILE, a header declaring NS::Model, for linking the generated code as a library")
     ("report", po::value(&o.report)->value_name("FILE"),
      "write a Markdown report of the reduction to FILE, and its sparsity picture beside it "
      "(FILE without .md, plus .spy.svg)")
@@ -118,8 +122,8 @@ std::string help_text() {
          "  daec models/pendulum.dae -o pend.cpp  generate the C++ model\n\n"
          "Batch mode (--output-dir) attempts every model, prints one line per model as it\n"
          "finishes, then a summary; a model that fails or cannot be read does not stop the rest\n"
-         "(exit status 1). It does not combine with --check; --report and --report-json take\n"
-         "a single model.\n\n"
+         "(exit status 1). It does not combine with --check; --report, --report-json and\n"
+         "--header take a single model.\n\n"
          "Exit status: 0 success, 1 errors in a model (diagnostics on stderr),\n"
          "2 usage errors (bad options, unreadable input files).\n"
          "The language and the generated code are documented in docs/ and README.md.\n";

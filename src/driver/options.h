@@ -13,6 +13,7 @@ struct Options {
   std::vector<std::string> inputs;
   std::string output;      ///< -o; empty: MODEL stem + .cpp
   std::string output_dir;  ///< --output-dir
+  std::string header;      ///< --header: also write the declaration of NS::Model
   int jobs = 1;
   bool check = false;
   bool compare_dummies = false;

@@ -6,6 +6,7 @@
 #include <fmt/format.h>
 
 #include "analysis/classification.h"
+#include "codegen/generate.h"
 #include "frontend/frontend.h"
 #include "reduction/pipeline.h"
 #include "reduction/symbolic.h"
@@ -14,6 +15,7 @@
 #include "report/markdown_report.h"
 #include "report/reduction_summary.h"
 #include "support/atomic_file.h"
+#include "support/text.h"
 
 namespace daec {
 
@@ -77,6 +79,43 @@ static bool write_reports(const Model& model, const ReducedSystem& reduced, cons
   return ok;
 }
 
+bool generates_code(const Options& options) {
+  if (options.check) return false;
+  bool reports_only = !options.report.empty() || !options.report_json.empty();
+  return !reports_only || !options.output.empty() || options.main || !options.header.empty();
+}
+
+std::string default_output_path(const std::string& input) {
+  if (input == "-") return "-";
+  std::string stem = base_name(input);
+  size_t dot = stem.rfind('.');
+  if (dot != std::string::npos && dot > 0) stem.resize(dot);
+  return stem + ".cpp";
+}
+
+// Generates and writes the code; the one-line summary goes to `out`, or to `err` when the code
+// itself goes to standard output.
+static bool write_code(const SourceFile& file, const ReducedSystem& reduced, const Options& options,
+                       std::ostream& out, std::ostream& err) {
+  CodegenOptions codegen{options.name_space, options.main, file.name()};
+  GeneratedCode code;
+  try {
+    code = generate_code(reduced, codegen);
+  } catch (const std::exception& e) {
+    err << "daec: internal error while generating code for " << file.name() << ": " << e.what()
+        << "\n";
+    return false;
+  }
+  std::string path = options.output.empty() ? default_output_path(file.name()) : options.output;
+  bool ok = write_output(path, code.source, err);
+  if (!options.header.empty()) ok = write_output(options.header, code.header, err) && ok;
+  if (!ok) return false;
+  (path == "-" ? err : out) << fmt::format(
+      "{}: index {}; {}; wrote {} (rhs: {})\n", file.name(), reduced.index, format_counts(reduced),
+      path == "-" ? "<stdout>" : path, count_of(code.rhs_operations, "operation", "operations"));
+  return true;
+}
+
 bool process_model(const SourceFile& file, const Options& options, std::ostream& out,
                    std::ostream& err, ModelOutcome* outcome) {
   DiagnosticEngine diags;
@@ -94,7 +133,9 @@ bool process_model(const SourceFile& file, const Options& options, std::ostream&
         << format_reduction_summary(*reduced);
     if (options.compare_dummies) out << "\n" << dummy_comparison(*model, *reduced, options);
   }
-  return write_reports(*model, *reduced, options, err);
+  bool ok = write_reports(*model, *reduced, options, err);
+  if (generates_code(options)) ok = write_code(file, *reduced, options, out, err) && ok;
+  return ok;
 }
 
 }  // namespace daec

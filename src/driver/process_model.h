@@ -3,6 +3,7 @@
 
 #include <iosfwd>
 #include <optional>
+#include <string>
 
 #include "driver/options.h"
 #include "support/source.h"
@@ -19,6 +20,13 @@ struct ModelOutcome {
 /// receives what is known about the model even when an output failed.
 bool process_model(const SourceFile& file, const Options& options, std::ostream& out,
                    std::ostream& err, ModelOutcome* outcome = nullptr);
+
+/// Whether `options` ask for code: everything but --check and runs asking only for reports.
+bool generates_code(const Options& options);
+
+/// Where the code of `input` goes without -o: its file stem + .cpp in the current directory
+/// (models/pendulum.dae -> pendulum.cpp); standard input goes to standard output.
+std::string default_output_path(const std::string& input);
 
 /// The path of the spy picture written beside a Markdown report: r.md -> r.spy.svg.
 std::string spy_path_for(const std::string& report_path);

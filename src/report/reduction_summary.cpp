@@ -27,14 +27,19 @@ static std::string round_line(const ReductionRound& round) {
   return line + "\n";
 }
 
+std::string format_counts(const ReducedSystem& system) {
+  return fmt::format("{}, {}, {}, {}", count_of(system.states.size(), "state", "states"),
+                     count_of(system.algebraic.size(), "algebraic unknown", "algebraic unknowns"),
+                     count_of(report::dummy_variables(system).size(), "dummy variable",
+                              "dummy variables"),
+                     count_of(system.invariants.size(), "invariant", "invariants"));
+}
+
 std::string format_reduction_summary(const ReducedSystem& system) {
   std::vector<const Unknown*> dummies = report::dummy_variables(system);
   std::string out =
       fmt::format("reduction: index {} ({})\n", system.index, report::index_reason(system));
-  out += fmt::format("  {}, {}, {}, {}\n", count_of(system.states.size(), "state", "states"),
-                     count_of(system.algebraic.size(), "algebraic unknown", "algebraic unknowns"),
-                     count_of(dummies.size(), "dummy variable", "dummy variables"),
-                     count_of(system.invariants.size(), "invariant", "invariants"));
+  out += "  " + format_counts(system) + "\n";
   if (!system.promoted.empty()) {
     out += "  promoted to states (nonlinear): " + join(system.promoted, ", ") + "\n";
   }

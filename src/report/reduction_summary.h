@@ -21,4 +21,7 @@ namespace daec {
 ///       hidden constraints: rod, rod'
 std::string format_reduction_summary(const ReducedSystem& system);
 
+/// "4 states, 3 algebraic unknowns, 2 dummy variables, 2 invariants"
+std::string format_counts(const ReducedSystem& system);
+
 }  // namespace daec

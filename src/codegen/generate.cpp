@@ -1,0 +1,234 @@
+// Filling the templates: metadata arrays, the summary comment and the function bodies.
+#include "codegen/generate.h"
+
+#include <fmt/format.h>
+
+#include "codegen/cpp_names.h"
+#include "codegen/expression_code.h"
+#include "codegen/linear_solve.h"
+#include "codegen/model_functions.h"
+#include "codegen/template.h"
+#include "model/printer.h"
+#include "reduction/reduce.h"
+#include "support/text.h"
+
+namespace daec {
+
+bool is_valid_namespace(const std::string& name) {
+  size_t start = 0;
+  while (true) {
+    size_t end = name.find("::", start);
+    std::string part =
+        name.substr(start, end == std::string::npos ? std::string::npos : end - start);
+    if (!is_safe_cpp_identifier(part)) return false;
+    if (end == std::string::npos) return true;
+    start = end + 2;
+  }
+}
+
+namespace {
+
+template <typename T, typename Text>
+std::string initializer(const std::vector<T>& items, Text text, const char* empty) {
+  if (items.empty()) return fmt::format("{{{}}}", empty);
+  std::string list;
+  for (size_t i = 0; i < items.size(); ++i) list += (i ? ", " : "") + text(items[i]);
+  return "{" + list + "}";
+}
+
+std::string quoted(const std::string& text) {
+  return '"' + cpp_string_contents(text) + '"';
+}
+
+// Plain names and paths read as they are; anything unusual is shown quoted and escaped.
+std::string comment_text(const std::string& text) {
+  for (char c : text) {
+    if (c < 0x20 || c > 0x7e || c == '\\' || c == '"') return cpp_quoted_comment(text);
+  }
+  return text;
+}
+
+std::string names_of(const std::vector<Unknown>& unknowns) {
+  return initializer(
+      unknowns, [](const Unknown& u) { return quoted(u.name); }, "nullptr");
+}
+
+const char* origin_text(UnknownOrigin origin) {
+  switch (origin) {
+    case UnknownOrigin::Variable:
+      return "variable";
+    case UnknownOrigin::Velocity:
+      return "velocity";
+    case UnknownOrigin::Dummy:
+      return "dummy derivative";
+    case UnknownOrigin::Nonlinear:
+      return "derivative of a nonlinear algebraic variable";
+  }
+  return "";
+}
+
+std::string unknown_line(const std::string& array, size_t i, const Unknown& u) {
+  std::string line = fmt::format("//   {}[{}] {}", array, i, u.name);
+  if (u.origin != UnknownOrigin::Variable) {
+    line += fmt::format(" ({} of {})", origin_text(u.origin), u.derivative_of);
+  }
+  if (!u.description.empty()) line += " " + cpp_quoted_comment(u.description);
+  return line + "\n";
+}
+
+std::string summary(const ReducedSystem& s) {
+  const ModelContext& c = s.context;
+  std::string text = fmt::format("// Model {}", c.name);
+  if (!c.description.empty()) text += " " + cpp_quoted_comment(c.description);
+  text += fmt::format(", differentiation index {}.\n// {}, {}, {}, {}, {}.\n", s.index,
+                      count_of(s.states.size(), "state", "states"),
+                      count_of(s.algebraic.size(), "algebraic unknown", "algebraic unknowns"),
+                      count_of(s.invariants.size(), "invariant", "invariants"),
+                      count_of(c.parameters.size(), "parameter", "parameters"),
+                      count_of(c.outputs.size(), "output", "outputs"));
+  for (size_t i = 0; i < s.states.size(); ++i) text += unknown_line("x", i, s.states[i]);
+  for (size_t i = 0; i < s.algebraic.size(); ++i) text += unknown_line("z", i, s.algebraic[i]);
+  for (size_t k = 0; k < c.parameters.size(); ++k) {
+    const Parameter& p = c.parameters[k];
+    text += fmt::format("//   p[{}] {} = {}", k, p.name, double_literal(p.value));
+    if (!p.description.empty()) text += " " + cpp_quoted_comment(p.description);
+    text += "\n";
+  }
+  for (size_t k = 0; k < s.invariants.size(); ++k) {
+    text += fmt::format("//   h[{}] {}: 0 = {}\n", k, s.invariants[k].label,
+                        to_dae(s.invariants[k].residual));
+  }
+  return text;
+}
+
+std::string variable_locations(const ReducedSystem& s) {
+  std::vector<int> location;
+  for (const std::string& name : s.context.variable_names) {
+    int where = 0;
+    bool found = false;
+    for (size_t i = 0; i < s.states.size() && !found; ++i) {
+      if (s.states[i].name == name) where = static_cast<int>(i), found = true;
+    }
+    for (size_t c = 0; c < s.algebraic.size() && !found; ++c) {
+      if (s.algebraic[c].name == name) where = -1 - static_cast<int>(c), found = true;
+    }
+    if (!found) throw std::logic_error("variable " + name + " is neither a state nor algebraic");
+    location.push_back(where);
+  }
+  return initializer(
+      location, [](int i) { return std::to_string(i); }, "0");
+}
+
+TemplateValues declaration_values(const ReducedSystem& s, const std::string& ns) {
+  const ModelContext& c = s.context;
+  std::string title = "Model " + c.name;
+  if (!c.description.empty()) title += ": " + cpp_quoted_comment(c.description);
+  return {
+      {"namespace", ns},
+      {"title", title},
+      {"model_name", cpp_string_contents(c.name)},
+      {"num_states", std::to_string(s.states.size())},
+      {"num_algebraic", std::to_string(s.algebraic.size())},
+      {"num_invariants", std::to_string(s.invariants.size())},
+      {"num_parameters", std::to_string(c.parameters.size())},
+      {"num_outputs", std::to_string(c.outputs.size())},
+      {"num_variables", std::to_string(c.variable_names.size())},
+      {"parameter_initializer",
+       initializer(
+           c.parameters, [](const Parameter& p) { return double_literal(p.value); }, "0.0")},
+  };
+}
+
+std::string position_table(const ReducedSystem& s, const LinearSolvePlan& plan) {
+  std::string table;
+  for (int b = 0; b < plan.blocks.block_count(); ++b) {
+    for (int i = plan.blocks.block_start[b]; i < plan.blocks.block_start[b + 1]; ++i) {
+      table += fmt::format("//   {:>3}: {} -> {} (block {})\n", i,
+                           s.constraints[plan.blocks.row_order[i]].label,
+                           s.algebraic[plan.blocks.col_order[i]].name, b + 1);
+    }
+  }
+  return table;
+}
+
+std::string algebraic_solver(const ReducedSystem& s, const std::optional<LinearSolvePlan>& plan,
+                             const FunctionBodies& bodies) {
+  if (!plan) return "";
+  TemplateValues values = {
+      {"position_table", position_table(s, *plan)},
+      {"lu_entries", std::to_string(plan->storage.size())},
+      {"factor", factor_code(*plan)},
+      {"solve", solve_code(*plan)},
+      {"evaluate", bodies.evaluate_algebraic},
+  };
+  return render_template("algebraic_solver.cpp.in", embedded_template("algebraic_solver.cpp.in"),
+                         values);
+}
+
+SparsityPattern pattern_of_A(const ReducedSystem& s) {
+  return pattern_of(s.A, s.algebraic.size());
+}
+
+}  // namespace
+
+GeneratedCode generate_code(const ReducedSystem& s, const CodegenOptions& options) {
+  GeneratedCode result;
+  result.name_space =
+      options.name_space.empty() ? cpp_identifier(s.context.name) : options.name_space;
+  std::optional<LinearSolvePlan> plan;
+  if (!s.algebraic.empty()) plan = plan_linear_solve(pattern_of_A(s), s.blocks);
+  FunctionBodies bodies = function_bodies(s, plan);
+  result.rhs_operations = bodies.rhs_operations;
+  result.lu_entries = plan ? plan->storage.size() : 0;
+
+  std::string declaration =
+      render_template("model_declaration.h.in", embedded_template("model_declaration.h.in"),
+                      declaration_values(s, result.name_space));
+  std::string source = comment_text(options.source_name);
+  result.header = render_template(
+      "model_header.h.in", embedded_template("model_header.h.in"),
+      {{"source", source}, {"namespace", result.name_space}, {"declaration", declaration}});
+  std::vector<bool> fixed;
+  for (const Unknown& u : s.states) fixed.push_back(u.fixed);
+  TemplateValues values = {
+      {"source", source},
+      {"summary", summary(s)},
+      {"declaration", declaration},
+      {"namespace", result.name_space},
+      {"state_names", names_of(s.states)},
+      {"algebraic_names", names_of(s.algebraic)},
+      {"invariant_names",
+       initializer(
+           s.invariants, [](const Constraint& c) { return quoted(c.label); }, "nullptr")},
+      {"parameter_names",
+       initializer(
+           s.context.parameters, [](const Parameter& p) { return quoted(p.name); }, "nullptr")},
+      {"output_names",
+       initializer(
+           s.context.outputs, [](const Output& o) { return quoted(o.name); }, "nullptr")},
+      {"variable_names", initializer(s.context.variable_names, quoted, "nullptr")},
+      {"variable_location", variable_locations(s)},
+      {"algebraic_solver", algebraic_solver(s, plan, bodies)},
+      {"state_fixed",
+       initializer(
+           fixed, [](bool f) { return std::string(f ? "true" : "false"); }, "false")},
+      {"initial_state", bodies.initial_state},
+      {"rhs", bodies.rhs},
+      {"rhs_jacobian", bodies.rhs_jacobian},
+      {"residual", bodies.residual},
+      {"residual_jacobian", bodies.residual_jacobian},
+      {"invariants", bodies.invariants},
+      {"invariants_jacobian", bodies.invariants_jacobian},
+      {"outputs", bodies.outputs},
+  };
+  result.source = render_template("model.cpp.in", embedded_template("model.cpp.in"), values);
+  if (options.simulator) {
+    result.source +=
+        "\n" + render_template("simulator_main.cpp.in", embedded_template("simulator_main.cpp.in"),
+                               {{"namespace", result.name_space},
+                                {"model_name", cpp_string_contents(s.context.name)}});
+  }
+  return result;
+}
+
+}  // namespace daec

@@ -1,0 +1,193 @@
+// Planning and emitting the block-structured sparse LU for A Z = b.
+#include "codegen/linear_solve.h"
+
+#include <set>
+#include <stdexcept>
+
+#include <fmt/format.h>
+
+namespace daec {
+
+int LinearSolvePlan::index(int row, int column) const {
+  auto it = index_.find({row, column});
+  if (it == index_.end()) {
+    throw std::logic_error(fmt::format("A({}, {}) is not stored", row, column));
+  }
+  return it->second;
+}
+
+namespace {
+
+// The pattern of one position's row inside its own block, updated as elimination fills it in.
+using RowPattern = std::set<int>;
+
+std::vector<int> inverse(const std::vector<int>& order) {
+  std::vector<int> position(order.size());
+  for (size_t i = 0; i < order.size(); ++i) position[order[i]] = static_cast<int>(i);
+  return position;
+}
+
+// One pivot step: every candidate row gets the union of the candidates' patterns right of k.
+PivotStep eliminate(int k, int block_end, std::vector<RowPattern>& rows,
+                    std::set<std::pair<int, int>>& stored) {
+  PivotStep step;
+  step.position = k;
+  if (rows[k].count(k) == 0) throw std::logic_error("unmatched diagonal in the block form");
+  RowPattern right;
+  for (int i = k; i < block_end; ++i) {
+    if (rows[i].count(k) == 0) continue;
+    step.candidates.push_back(i);
+    right.insert(rows[i].upper_bound(k), rows[i].end());
+  }
+  step.columns.assign(right.begin(), right.end());
+  for (int i : step.candidates) {
+    stored.insert({i, k});
+    for (int j : right) stored.insert({i, j});
+    rows[i].insert(right.begin(), right.end());
+  }
+  return step;
+}
+
+}  // namespace
+
+LinearSolvePlan plan_linear_solve(const SparsityPattern& a, const BlockTriangularForm& blocks) {
+  LinearSolvePlan plan;
+  plan.size = a.rows();
+  plan.blocks = blocks;
+  std::vector<int> column_position = inverse(blocks.col_order);
+  std::vector<int> block_of(plan.size);
+  for (int b = 0; b < blocks.block_count(); ++b) {
+    for (int i = blocks.block_start[b]; i < blocks.block_start[b + 1]; ++i) block_of[i] = b;
+  }
+  std::set<std::pair<int, int>> stored;
+  std::vector<RowPattern> rows(plan.size);
+  plan.earlier_columns.resize(plan.size);
+  for (int i = 0; i < plan.size; ++i) {
+    for (int column : a.row(blocks.row_order[i])) {
+      int j = column_position[column];
+      stored.insert({i, j});
+      if (block_of[j] < block_of[i]) {
+        plan.earlier_columns[i].push_back(j);
+      } else if (block_of[j] == block_of[i]) {
+        rows[i].insert(j);
+      } else {
+        throw std::logic_error("entry above the diagonal blocks");
+      }
+    }
+  }
+  for (int b = 0; b < blocks.block_count(); ++b) {
+    int end = blocks.block_start[b + 1];
+    for (int k = blocks.block_start[b]; k < end; ++k) {
+      plan.steps.push_back(eliminate(k, end, rows, stored));
+    }
+  }
+  plan.storage.assign(stored.begin(), stored.end());
+  for (size_t s = 0; s < plan.storage.size(); ++s) {
+    plan.index_[plan.storage[s]] = static_cast<int>(s);
+  }
+  return plan;
+}
+
+static std::string entry(const LinearSolvePlan& plan, int row, int column) {
+  return fmt::format("a[{}]", plan.index(row, column));
+}
+
+// Chooses the largest candidate as the pivot and swaps it into place (right of k only: the
+// multipliers of earlier steps stay where the forward substitution expects them).
+static std::string pivot_search(const LinearSolvePlan& plan, const PivotStep& step) {
+  int k = step.position;
+  std::string code =
+      fmt::format("    int q = {};\n    double largest = std::fabs({});\n", k, entry(plan, k, k));
+  for (size_t c = 1; c < step.candidates.size(); ++c) {
+    int i = step.candidates[c];
+    code += fmt::format(
+        "    if (std::fabs({0}) > largest) {{\n      q = {1};\n      largest = std::fabs({0});\n"
+        "    }}\n",
+        entry(plan, i, k), i);
+  }
+  code += fmt::format(
+      "    if (!(largest > 0.0)) return 1;\n    pivot[{}] = q;\n    switch (q) {{\n", k);
+  for (size_t c = 1; c < step.candidates.size(); ++c) {
+    int i = step.candidates[c];
+    code += fmt::format("      case {}:\n", i);
+    code += fmt::format("        std::swap({}, {});\n", entry(plan, k, k), entry(plan, i, k));
+    for (int j : step.columns) {
+      code += fmt::format("        std::swap({}, {});\n", entry(plan, k, j), entry(plan, i, j));
+    }
+    code += "        break;\n";
+  }
+  return code + "      default:\n        break;\n    }\n";
+}
+
+static std::string elimination(const LinearSolvePlan& plan, const PivotStep& step) {
+  int k = step.position;
+  std::string code;
+  for (size_t c = 1; c < step.candidates.size(); ++c) {
+    int i = step.candidates[c];
+    code += fmt::format("    {{\n      const double m = {} / {};\n      {} = m;\n",
+                        entry(plan, i, k), entry(plan, k, k), entry(plan, i, k));
+    for (int j : step.columns) {
+      code += fmt::format("      {} -= m * {};\n", entry(plan, i, j), entry(plan, k, j));
+    }
+    code += "    }\n";
+  }
+  return code;
+}
+
+std::string factor_code(const LinearSolvePlan& plan) {
+  std::string code;
+  bool pivoting = false;
+  for (const PivotStep& step : plan.steps) {
+    int k = step.position;
+    if (step.candidates.size() == 1) {
+      code += fmt::format("  if (!(std::fabs({}) > 0.0)) return 1;\n", entry(plan, k, k));
+      continue;
+    }
+    pivoting = true;
+    code += fmt::format("  {{  // position {}: pivot among {} rows\n", k, step.candidates.size());
+    code += pivot_search(plan, step) + elimination(plan, step) + "  }\n";
+  }
+  if (!pivoting) code = "  (void)pivot;  // every block is solved without row exchanges\n" + code;
+  return code + "  return 0;\n";
+}
+
+static std::string back_substitution(const LinearSolvePlan& plan, const PivotStep& step) {
+  int k = step.position;
+  if (step.columns.empty()) return fmt::format("  r[{}] /= {};\n", k, entry(plan, k, k));
+  std::string sum = fmt::format("r[{}]", k);
+  for (int j : step.columns) sum += fmt::format(" - {} * r[{}]", entry(plan, k, j), j);
+  return fmt::format("  r[{}] = ({}) / {};\n", k, sum, entry(plan, k, k));
+}
+
+std::string solve_code(const LinearSolvePlan& plan) {
+  std::string code;
+  bool pivoting = false;
+  size_t first_step = 0;
+  for (int b = 0; b < plan.blocks.block_count(); ++b) {
+    int begin = plan.blocks.block_start[b], end = plan.blocks.block_start[b + 1];
+    code += fmt::format("  // block {} (positions {}..{})\n", b + 1, begin, end - 1);
+    for (int i = begin; i < end; ++i) {
+      for (int j : plan.earlier_columns[i]) {
+        code += fmt::format("  r[{}] -= {} * r[{}];\n", i, entry(plan, i, j), j);
+      }
+    }
+    size_t last_step = first_step + static_cast<size_t>(end - begin);
+    for (size_t s = first_step; s < last_step; ++s) {
+      const PivotStep& step = plan.steps[s];
+      if (step.candidates.size() == 1) continue;
+      pivoting = true;
+      code += fmt::format("  std::swap(r[{0}], r[pivot[{0}]]);\n", step.position);
+      for (size_t c = 1; c < step.candidates.size(); ++c) {
+        int i = step.candidates[c];
+        code += fmt::format("  r[{}] -= {} * r[{}];\n", i, entry(plan, i, step.position),
+                            step.position);
+      }
+    }
+    for (size_t s = last_step; s-- > first_step;) code += back_substitution(plan, plan.steps[s]);
+    first_step = last_step;
+  }
+  if (!pivoting) code = "  (void)pivot;  // every block is solved without row exchanges\n" + code;
+  return code;
+}
+
+}  // namespace daec

@@ -1,0 +1,59 @@
+// Code for A Z = b specialised to A's sparsity (spec §4): one block of the block lower-triangular
+// form at a time, each by an LU factorisation with partial pivoting unrolled over the entries
+// that can be nonzero. Which entries those are is worked out here, at generation time: at each
+// pivot step every row that may be chosen as the pivot gets the union of the candidates' patterns
+// (George and Ng's static bound for partial pivoting), so the code stays correct whichever row the
+// runtime pivot search picks, and its length follows the fill-in: linear for banded blocks.
+#pragma once
+
+#include <map>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "structure/block_triangular.h"
+#include "structure/sparsity.h"
+
+namespace daec {
+
+/// Positions are indices into the block triangular order: position i is row row_order[i] of A
+/// (an equation) and column col_order[i] (an unknown); the matched entries lie on the diagonal.
+struct PivotStep {
+  int position = 0;             ///< the diagonal position eliminated at this step
+  std::vector<int> candidates;  ///< positions that may hold the pivot; candidates[0] == position
+  std::vector<int> columns;     ///< pattern of the pivot row right of `position` after the step
+};
+
+struct LinearSolvePlan {
+  int size = 0;  ///< M
+  BlockTriangularForm blocks;
+  /// The entries stored in `a` (structural nonzeros of A and the fill-in), as (row position,
+  /// column position), in row-major order; the index into this list is the storage index.
+  std::vector<std::pair<int, int>> storage;
+  std::vector<PivotStep> steps;  ///< in elimination order, block after block
+  /// For each position, the positions of earlier blocks its row refers to (the off-diagonal
+  /// blocks, subtracted before the block is solved).
+  std::vector<std::vector<int>> earlier_columns;
+
+  /// The storage index of (row position, column position); throws if it is not stored.
+  int index(int row, int column) const;
+
+ private:
+  friend LinearSolvePlan plan_linear_solve(const SparsityPattern&, const BlockTriangularForm&);
+  std::map<std::pair<int, int>, int> index_;
+};
+
+/// Plans the factorisation of a square matrix with pattern `a` (rows = equations, columns =
+/// unknowns) in block lower-triangular form `blocks`.
+LinearSolvePlan plan_linear_solve(const SparsityPattern& a, const BlockTriangularForm& blocks);
+
+/// The body of `int factor_A(double* a, int* pivot)`: factors the stored entries in place
+/// (multipliers below the diagonal, U on and above it) and records each step's pivot position;
+/// returns 1 as soon as a pivot is zero or not a number.
+std::string factor_code(const LinearSolvePlan& plan);
+
+/// The body of `void solve_A(const double* a, const int* pivot, double* r)`: on entry r holds
+/// b by position, on return Z by position.
+std::string solve_code(const LinearSolvePlan& plan);
+
+}  // namespace daec

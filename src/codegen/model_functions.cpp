@@ -1,0 +1,351 @@
+// Generating the function bodies of the Model struct.
+#include "codegen/model_functions.h"
+
+#include <algorithm>
+#include <cctype>
+
+#include <fmt/format.h>
+
+#include "codegen/expression_code.h"
+#include "reduction/symbolic.h"
+
+namespace daec {
+
+using GiNaC::ex;
+
+namespace {
+
+using Matrix = std::vector<std::vector<ex>>;
+
+struct Generator {
+  const ReducedSystem& system;
+  const std::optional<LinearSolvePlan>& plan;
+  std::vector<int> position;  ///< Z index -> position in the block triangular form
+  size_t n, m;
+
+  Generator(const ReducedSystem& s, const std::optional<LinearSolvePlan>& p)
+      : system(s), plan(p), n(s.states.size()), m(s.algebraic.size()) {
+    if (plan) {
+      position.resize(m);
+      for (size_t k = 0; k < m; ++k) position[plan->blocks.col_order[k]] = static_cast<int>(k);
+    }
+  }
+
+  /// t, p[k] and x[i]; Z as `z[c]` (by_position false) or as `r[position]` (true).
+  SymbolCode symbols(bool z_by_position) const {
+    SymbolCode code;
+    code[system.context.time] = "t";
+    for (size_t k = 0; k < system.context.parameters.size(); ++k) {
+      code[system.context.parameters[k].symbol] = fmt::format("p[{}]", k);
+    }
+    for (size_t i = 0; i < n; ++i) code[system.states[i].symbol] = fmt::format("x[{}]", i);
+    for (size_t c = 0; c < m; ++c) {
+      code[system.algebraic[c].symbol] =
+          z_by_position ? fmt::format("r[{}]", position[c]) : fmt::format("z[{}]", c);
+    }
+    return code;
+  }
+
+  ex F(size_t i) const { return system.differential[i].rhs; }
+  ex g(size_t k) const { return system.constraints[k].residual; }
+  ex h(size_t k) const { return system.invariants[k].residual; }
+  const GiNaC::realsymbol& X(size_t j) const { return system.states[j].symbol; }
+  const GiNaC::realsymbol& Z(size_t c) const { return system.algebraic[c].symbol; }
+};
+
+std::string statements_of(ExpressionCompiler& compiler) {
+  std::string code;
+  for (const std::string& s : compiler.statements()) code += "  " + s + "\n";
+  return code;
+}
+
+bool mentions(const std::string& code, const std::string& name) {
+  auto is_word = [](char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; };
+  size_t line_start = 0;
+  while (line_start < code.size()) {
+    size_t line_end = code.find('\n', line_start);
+    if (line_end == std::string::npos) line_end = code.size();
+    size_t comment = code.find("//", line_start);
+    size_t end = std::min(line_end, comment);
+    for (size_t pos = code.find(name, line_start); pos != std::string::npos && pos < end;
+         pos = code.find(name, pos + 1)) {
+      bool starts = pos == 0 || !is_word(code[pos - 1]);
+      bool ends = pos + name.size() >= code.size() || !is_word(code[pos + name.size()]);
+      if (starts && ends) return true;
+    }
+    line_start = line_end + 1;
+  }
+  return false;
+}
+
+// The body with `(void)name;` for each parameter it does not use: a model without algebraic
+// unknowns or invariants must not make the generated code warn about unused parameters.
+std::string body(const std::string& code, std::initializer_list<const char*> parameters) {
+  std::string unused;
+  for (const char* name : parameters) {
+    if (!mentions(code, name)) unused += fmt::format("  (void){};\n", name);
+  }
+  std::string text = unused + code;
+  while (!text.empty() && text.back() == '\n') text.pop_back();
+  return text;
+}
+
+std::string zero(const std::string& array, size_t count) {
+  if (count == 0) return "";
+  return fmt::format("  std::fill({0}, {0} + {1}, 0.0);\n", array, count);
+}
+
+// The locals and the call that compute Z (by position, into r) at the top of a function.
+std::string solve_prologue(const Generator& gen, const std::string& on_failure) {
+  return fmt::format(
+      "  double a[kLuEntries];\n  int pivot[{0}];\n  double r[{0}];\n"
+      "  if (const int status = solve_algebraic(p, t, x, a, pivot, r)) {1}\n",
+      gen.m, on_failure);
+}
+
+std::string initial_state(const Generator& gen) {
+  ExpressionCompiler compiler(gen.symbols(false));
+  std::vector<size_t> handles;
+  for (const Unknown& u : gen.system.states) handles.push_back(compiler.add(u.start));
+  std::string code = statements_of(compiler);
+  for (size_t i = 0; i < gen.n; ++i) {
+    code += fmt::format("  x[{}] = {};  // {}\n", i, compiler.code_for(handles[i]),
+                        gen.system.states[i].name);
+  }
+  return body(code, {"x"});
+}
+
+std::string evaluate_algebraic(const Generator& gen, size_t& operations) {
+  const LinearSolvePlan& plan = *gen.plan;
+  ExpressionCompiler compiler(gen.symbols(false));
+  std::vector<size_t> a_handles, b_handles;
+  for (const auto& [row, column] : plan.storage) {
+    const ex& value = gen.system.A[plan.blocks.row_order[row]][plan.blocks.col_order[column]];
+    a_handles.push_back(value.is_zero() ? SIZE_MAX : compiler.add(value));
+  }
+  for (size_t k = 0; k < gen.m; ++k) {
+    b_handles.push_back(compiler.add(gen.system.b[plan.blocks.row_order[k]]));
+  }
+  std::string code = statements_of(compiler);
+  for (size_t s = 0; s < plan.storage.size(); ++s) {
+    std::string value = a_handles[s] == SIZE_MAX ? "0.0" : compiler.code_for(a_handles[s]);
+    code += fmt::format("  a[{}] = {};\n", s, value);
+  }
+  for (size_t k = 0; k < gen.m; ++k) {
+    code += fmt::format("  r[{}] = {};  // b of {}\n", k, compiler.code_for(b_handles[k]),
+                        gen.system.constraints[plan.blocks.row_order[k]].label);
+  }
+  operations += compiler.operation_count();
+  return body(code, {"p", "t", "x"});
+}
+
+std::string rhs(const Generator& gen, size_t& operations) {
+  std::string code;
+  if (gen.m > 0) code += solve_prologue(gen, "return status;");
+  ExpressionCompiler compiler(gen.symbols(true));
+  std::vector<size_t> handles;
+  for (size_t i = 0; i < gen.n; ++i) handles.push_back(compiler.add(gen.F(i)));
+  code += statements_of(compiler);
+  operations += compiler.operation_count();
+  for (size_t i = 0; i < gen.n; ++i) {
+    code += fmt::format("  xdot[{}] = {};  // {}'\n", i, compiler.code_for(handles[i]),
+                        gen.system.states[i].name);
+  }
+  if (gen.m > 0) {
+    code += "  if (z != nullptr) {\n";
+    for (size_t c = 0; c < gen.m; ++c) {
+      code += fmt::format("    z[{}] = r[{}];  // {}\n", c, gen.position[c],
+                          gen.system.algebraic[c].name);
+    }
+    code += "  }\n";
+  }
+  code += "  return all_finite(xdot, num_states) ? 0 : 2;\n";
+  return body(code, {"t", "x", "xdot", "z"});
+}
+
+Matrix jacobian_of(const Generator& gen, size_t rows, ex (Generator::*row)(size_t) const,
+                   const std::vector<Unknown>& unknowns) {
+  Matrix J(rows, std::vector<ex>(unknowns.size()));
+  for (size_t i = 0; i < rows; ++i) {
+    ex e = (gen.*row)(i);
+    for (size_t j = 0; j < unknowns.size(); ++j) J[i][j] = derivative(e, unknowns[j].symbol);
+  }
+  return J;
+}
+
+// Handles of the nonzero entries of `matrix` (SIZE_MAX for zeros), scaled by `sign`.
+std::vector<std::vector<size_t>> add_matrix(ExpressionCompiler& compiler, const Matrix& matrix,
+                                            int sign = 1) {
+  std::vector<std::vector<size_t>> handles;
+  for (const auto& row : matrix) {
+    handles.emplace_back();
+    for (const ex& e : row)
+      handles.back().push_back(e.is_zero() ? SIZE_MAX : compiler.add(sign * e));
+  }
+  return handles;
+}
+
+// `coefficient * variable` as a term of a sum, without multiplying by one.
+std::string product_term(bool first, const std::string& coefficient, const std::string& variable) {
+  if (coefficient == "1.0") return (first ? "" : " + ") + variable;
+  if (coefficient == "-1.0") return (first ? "-" : " - ") + variable;
+  return (first ? "" : " + ") + coefficient + " * " + variable;
+}
+
+// dZ/dx_j = -A^-1 dg/dx_j (g = A Z - b), one column at a time from the factorisation in a, then
+// J(:, j) = dF/dx_j + dF/dZ dZ/dx_j.
+std::string rhs_jacobian(const Generator& gen) {
+  Matrix FX = jacobian_of(gen, gen.n, &Generator::F, gen.system.states);
+  Matrix FZ = jacobian_of(gen, gen.n, &Generator::F, gen.system.algebraic);
+  Matrix GX = jacobian_of(gen, gen.m, &Generator::g, gen.system.states);
+  ExpressionCompiler compiler(gen.symbols(true));
+  auto fx = add_matrix(compiler, FX), fz = add_matrix(compiler, FZ),
+       gx = add_matrix(compiler, GX, -1);
+  std::string code;
+  if (gen.m > 0) code += solve_prologue(gen, "return status;");
+  code += statements_of(compiler) + zero("J", gen.n * gen.n);
+  std::vector<bool> z_moves_with(gen.n, false);  // whether dZ/dx_j can be nonzero
+  for (size_t j = 0; j < gen.n; ++j) {
+    for (size_t k = 0; k < gen.m; ++k) z_moves_with[j] = z_moves_with[j] || gx[k][j] != SIZE_MAX;
+  }
+  if (std::count(z_moves_with.begin(), z_moves_with.end(), true) > 0) {
+    code += fmt::format("  double dz[{}];\n", gen.m);
+  }
+  for (size_t j = 0; j < gen.n; ++j) {
+    bool z_moves = z_moves_with[j];
+    code += fmt::format("  // d/d {}\n", gen.system.states[j].name);
+    if (z_moves) {
+      code += zero("dz", gen.m);
+      for (size_t pos = 0; pos < gen.m; ++pos) {
+        size_t handle = gx[gen.plan->blocks.row_order[pos]][j];
+        if (handle != SIZE_MAX)
+          code += fmt::format("  dz[{}] = {};\n", pos, compiler.code_for(handle));
+      }
+      code += "  solve_A(a, pivot, dz);\n";
+    }
+    for (size_t i = 0; i < gen.n; ++i) {
+      std::string sum = fx[i][j] == SIZE_MAX ? "" : compiler.code_for(fx[i][j]);
+      for (size_t c = 0; z_moves && c < gen.m; ++c) {
+        if (fz[i][c] == SIZE_MAX) continue;
+        sum += product_term(sum.empty(), compiler.code_for(fz[i][c]),
+                            fmt::format("dz[{}]", gen.position[c]));
+      }
+      if (!sum.empty()) code += fmt::format("  J[{}] = {};\n", i * gen.n + j, sum);
+    }
+  }
+  code += fmt::format("  return all_finite(J, {}) ? 0 : 2;\n", gen.n * gen.n);
+  return body(code, {"t", "x", "J"});
+}
+
+std::string residual(const Generator& gen) {
+  ExpressionCompiler compiler(gen.symbols(false));
+  std::vector<size_t> f, g;
+  for (size_t i = 0; i < gen.n; ++i) f.push_back(compiler.add(gen.F(i)));
+  for (size_t k = 0; k < gen.m; ++k) g.push_back(compiler.add(gen.g(k)));
+  std::string code = statements_of(compiler);
+  for (size_t i = 0; i < gen.n; ++i) {
+    code += fmt::format("  r[{0}] = xdot[{0}] - ({1});\n", i, compiler.code_for(f[i]));
+  }
+  for (size_t k = 0; k < gen.m; ++k) {
+    code += fmt::format("  r[{}] = {};  // {}\n", gen.n + k, compiler.code_for(g[k]),
+                        gen.system.constraints[k].label);
+  }
+  return body(code, {"t", "x", "xdot", "z", "r"});
+}
+
+std::string assign_matrix(ExpressionCompiler& compiler, const std::string& array,
+                          const std::vector<std::vector<size_t>>& handles, size_t first_row,
+                          size_t columns) {
+  std::string code;
+  for (size_t i = 0; i < handles.size(); ++i) {
+    for (size_t j = 0; j < handles[i].size(); ++j) {
+      if (handles[i][j] == SIZE_MAX) continue;
+      code += fmt::format("  {}[{}] = {};\n", array, (first_row + i) * columns + j,
+                          compiler.code_for(handles[i][j]));
+    }
+  }
+  return code;
+}
+
+std::string residual_jacobian(const Generator& gen) {
+  size_t rows = gen.n + gen.m;
+  ExpressionCompiler compiler(gen.symbols(false));
+  auto fx = add_matrix(compiler, jacobian_of(gen, gen.n, &Generator::F, gen.system.states), -1);
+  auto gx = add_matrix(compiler, jacobian_of(gen, gen.m, &Generator::g, gen.system.states));
+  auto fz = add_matrix(compiler, jacobian_of(gen, gen.n, &Generator::F, gen.system.algebraic), -1);
+  auto gz = add_matrix(compiler, jacobian_of(gen, gen.m, &Generator::g, gen.system.algebraic));
+  std::string code = statements_of(compiler);
+  code +=
+      zero("dr_dx", rows * gen.n) + zero("dr_dxdot", rows * gen.n) + zero("dr_dz", rows * gen.m);
+  for (size_t i = 0; i < gen.n; ++i) code += fmt::format("  dr_dxdot[{}] = 1.0;\n", i * gen.n + i);
+  code += assign_matrix(compiler, "dr_dx", fx, 0, gen.n) +
+          assign_matrix(compiler, "dr_dx", gx, gen.n, gen.n) +
+          assign_matrix(compiler, "dr_dz", fz, 0, gen.m) +
+          assign_matrix(compiler, "dr_dz", gz, gen.n, gen.m);
+  return body(code, {"t", "x", "xdot", "z", "dr_dx", "dr_dxdot", "dr_dz"});
+}
+
+std::string invariants(const Generator& gen) {
+  ExpressionCompiler compiler(gen.symbols(false));
+  std::vector<size_t> handles;
+  for (size_t k = 0; k < gen.system.invariants.size(); ++k)
+    handles.push_back(compiler.add(gen.h(k)));
+  std::string code = statements_of(compiler);
+  for (size_t k = 0; k < handles.size(); ++k) {
+    code += fmt::format("  h[{}] = {};  // {}\n", k, compiler.code_for(handles[k]),
+                        gen.system.invariants[k].label);
+  }
+  return body(code, {"t", "x", "h"});
+}
+
+std::string invariants_jacobian(const Generator& gen) {
+  size_t k = gen.system.invariants.size();
+  ExpressionCompiler compiler(gen.symbols(false));
+  auto H = add_matrix(compiler, jacobian_of(gen, k, &Generator::h, gen.system.states));
+  std::string code = statements_of(compiler) + zero("H", k * gen.n);
+  code += assign_matrix(compiler, "H", H, 0, gen.n);
+  return body(code, {"t", "x", "H"});
+}
+
+std::string outputs(const Generator& gen) {
+  const auto& list = gen.system.context.outputs;
+  bool needs_z = false;
+  for (const Output& o : list) {
+    for (size_t c = 0; c < gen.m; ++c) needs_z = needs_z || o.value.has(gen.Z(c));
+  }
+  std::string code;
+  if (needs_z) {
+    code += solve_prologue(
+        gen, fmt::format("{{\n    std::fill(y, y + {}, std::numeric_limits<double>::quiet_NaN());"
+                         "\n    return;\n  }}",
+                         list.size()));
+  }
+  ExpressionCompiler compiler(gen.symbols(true));
+  std::vector<size_t> handles;
+  for (const Output& o : list) handles.push_back(compiler.add(o.value));
+  code += statements_of(compiler);
+  for (size_t q = 0; q < list.size(); ++q) {
+    code += fmt::format("  y[{}] = {};  // {}\n", q, compiler.code_for(handles[q]), list[q].name);
+  }
+  return body(code, {"t", "x", "y"});
+}
+
+}  // namespace
+
+FunctionBodies function_bodies(const ReducedSystem& system,
+                               const std::optional<LinearSolvePlan>& plan) {
+  Generator gen(system, plan);
+  FunctionBodies bodies;
+  bodies.initial_state = initial_state(gen);
+  if (plan) bodies.evaluate_algebraic = evaluate_algebraic(gen, bodies.rhs_operations);
+  bodies.rhs = rhs(gen, bodies.rhs_operations);
+  bodies.rhs_jacobian = rhs_jacobian(gen);
+  bodies.residual = residual(gen);
+  bodies.residual_jacobian = residual_jacobian(gen);
+  bodies.invariants = invariants(gen);
+  bodies.invariants_jacobian = invariants_jacobian(gen);
+  bodies.outputs = outputs(gen);
+  return bodies;
+}
+
+}  // namespace daec

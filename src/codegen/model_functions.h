@@ -1,0 +1,26 @@
+// The bodies of the generated Model's functions (spec §4), from the reduced system: the
+// expressions of each function compiled together (common subexpressions across all its outputs),
+// the algebraic unknowns solved through the block-structured LU of linear_solve.h, and the
+// Jacobians by symbolic differentiation (rhs_jacobian by implicit differentiation of A Z = b).
+#pragma once
+
+#include <optional>
+#include <string>
+
+#include "codegen/linear_solve.h"
+#include "reduction/reduce.h"
+
+namespace daec {
+
+struct FunctionBodies {
+  std::string initial_state, rhs, rhs_jacobian, residual, residual_jacobian, invariants,
+      invariants_jacobian, outputs;
+  std::string evaluate_algebraic;  ///< fills a (A by storage index) and r (b by position)
+  size_t rhs_operations = 0;       ///< in evaluating A, b and F (the LU not counted)
+};
+
+/// `plan` is the LU plan of system.A, or nullopt when there are no algebraic unknowns.
+FunctionBodies function_bodies(const ReducedSystem& system,
+                               const std::optional<LinearSolvePlan>& plan);
+
+}  // namespace daec

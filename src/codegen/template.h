@@ -1,0 +1,31 @@
+// Filling the templates of templates/ (embedded into daec at build time): `{{name}}` placeholders
+// are replaced by text. A placeholder alone on its line takes a block of lines, each indented like
+// the placeholder; an empty block removes the line. Every placeholder must get a value and every
+// value must be used, so a template and its generator cannot drift apart silently.
+#pragma once
+
+#include <map>
+#include <stdexcept>
+#include <string>
+#include <string_view>
+
+namespace daec {
+
+/// A template and the values given for it do not match (a bug in daec, not in the model).
+struct TemplateError : std::logic_error {
+  using std::logic_error::logic_error;
+};
+
+using TemplateValues = std::map<std::string, std::string>;
+
+/// `text` with every `{{name}}` replaced by values.at(name). `template_name` names the template
+/// in errors. Throws TemplateError on a placeholder without a value, a value without a
+/// placeholder, or an unterminated `{{`.
+std::string render_template(std::string_view template_name, std::string_view text,
+                            const TemplateValues& values);
+
+/// The text of an embedded template by file name (`model.cpp.in`); throws TemplateError if
+/// there is none.
+std::string_view embedded_template(std::string_view file_name);
+
+}  // namespace daec

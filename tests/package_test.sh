@@ -30,7 +30,7 @@ copy_example() {
 }
 # The simulator's CSV: the header names every variable and output; 101 rows from 0 to exactly 1.
 check_simulation() {
-  "$1" --t-end 1 >"$work/sim.csv" || fail "$1 --t-end 1"
+  "$1" --t-end 1 >"$work/sim.csv" 2>"$work/sim.err" || { cat "$work/sim.err" >&2; fail "$1 --t-end 1"; }
   [[ $(head -n 1 "$work/sim.csv") == "t,x,y,u,v,lambda,energy" ]] ||
     fail "$1: CSV header is '$(head -n 1 "$work/sim.csv")'"
   [[ $(wc -l <"$work/sim.csv") -eq 102 ]] || fail "$1: expected 101 rows"

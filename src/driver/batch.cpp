@@ -5,7 +5,6 @@
 
 #include <fcntl.h>
 #include <poll.h>
-#include <signal.h>
 #include <stdlib.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -104,9 +103,27 @@ void close_pipes(int pipes[][2], int count) {
   ::_exit(ok ? 0 : kExitModelError);
 }
 
+// In a new child: keeps only the write ends of its own pipes, as standard output and error and
+// `outcome`. Descriptors it does not need would count against its limit of open files (and a
+// child holding another's pipe would be harmless but untidy).
+void keep_child_descriptors(int pipes[][2], const std::vector<Job>& running) {
+  for (const Job& other : running) {
+    for (int fd : other.fds) {
+      if (fd >= 0) ::close(fd);
+    }
+  }
+  ::dup2(pipes[kOut][1], STDOUT_FILENO);
+  ::dup2(pipes[kErr][1], STDERR_FILENO);
+  for (int i = 0; i < kChannels; ++i) {
+    ::close(pipes[i][0]);
+    if (i != kOutcome) ::close(pipes[i][1]);
+  }
+}
+
 // Forks the child for model `input`. Returns false and sets `error` when no process could be
 // started (too many open files or processes).
-bool start_job(const Options& options, size_t input, Job& job, std::string& error) {
+bool start_job(const Options& options, size_t input, const std::vector<Job>& running, Job& job,
+               std::string& error) {
   int pipes[kChannels][2];
   for (int i = 0; i < kChannels; ++i) {
     if (::pipe2(pipes[i], O_CLOEXEC) != 0) {
@@ -126,8 +143,7 @@ bool start_job(const Options& options, size_t input, Job& job, std::string& erro
     return false;
   }
   if (pid == 0) {
-    ::dup2(pipes[kOut][1], STDOUT_FILENO);
-    ::dup2(pipes[kErr][1], STDERR_FILENO);
+    keep_child_descriptors(pipes, running);
     run_child(options, input, pipes[kOutcome][1]);
   }
   job.input = input;
@@ -274,7 +290,7 @@ void start_jobs(const Options& options, size_t& next, std::vector<Job>& running,
   while (next < options.inputs.size() && running.size() < limit) {
     Job job;
     std::string error;
-    if (start_job(options, next, job, error)) {
+    if (start_job(options, next, running, job, error)) {
       running.push_back(std::move(job));
     } else if (!running.empty()) {
       return;

@@ -77,6 +77,32 @@ logged "$work/daec.log" cmake --build "$work/build" -j 2
 grep -q "daec: generating pendulum_model" "$work/daec.log" || fail "a changed daec regenerated nothing"
 logged "$work/rerun.log" "$work/build/pendulum_energy"
 
+step "daec_add_model with NAMESPACE"
+mkdir "$work/ns"
+cp "$source/docs/example/pendulum.dae" "$work/ns"
+cat >"$work/ns/CMakeLists.txt" <<'CMAKE'
+cmake_minimum_required(VERSION 3.20)
+project(ns LANGUAGES CXX)
+find_package(Daec CONFIG REQUIRED)
+daec_add_model(pend pendulum.dae NAMESPACE mech::pend)
+add_executable(use use.cpp)
+target_link_libraries(use PRIVATE pend)
+CMAKE
+cat >"$work/ns/use.cpp" <<'CPP'
+#include "pendulum.h"
+int main() {
+  using Model = mech::pend::Model;
+  Model model;
+  double x[Model::num_states], xdot[Model::num_states];
+  model.initial_state(x);
+  return model.rhs(0.0, x, xdot, nullptr) == 0 && Model::num_states == 4 ? 0 : 1;
+}
+CPP
+logged "$work/ns-configure.log" cmake -S "$work/ns" -B "$work/ns-build" "${generator[@]}" \
+  -DCMAKE_PREFIX_PATH="$prefix"
+logged "$work/ns-build.log" cmake --build "$work/ns-build"
+logged "$work/ns-run.log" "$work/ns-build/use"
+
 step "bad calls of daec_add_model / daec_add_simulator stop with a clear message"
 expect_configure_error() {
   local call=$1 message=$2

@@ -244,7 +244,9 @@ std::string residual(const Generator& gen) {
   for (size_t k = 0; k < gen.m; ++k) g.push_back(compiler.add(gen.g(k)));
   std::string code = statements_of(compiler);
   for (size_t i = 0; i < gen.n; ++i) {
-    code += fmt::format("  r[{0}] = xdot[{0}] - ({1});\n", i, compiler.code_for(f[i]));
+    const std::string& value = compiler.code_for(f[i]);
+    bool simple = value.find(' ') == std::string::npos && value[0] != '-';
+    code += fmt::format("  r[{0}] = xdot[{0}] - {1};\n", i, simple ? value : "(" + value + ")");
   }
   for (size_t k = 0; k < gen.m; ++k) {
     code += fmt::format("  r[{}] = {};  // {}\n", gen.n + k, compiler.code_for(g[k]),

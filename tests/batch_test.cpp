@@ -49,6 +49,16 @@ std::vector<std::string> lines_of(const std::string& text) {
   return lines;
 }
 
+// Where two texts first differ, by line, short enough for a failure message.
+std::string first_difference(const std::string& a, const std::string& b) {
+  std::vector<std::string> x = lines_of(a), y = lines_of(b);
+  for (size_t i = 0; i < std::max(x.size(), y.size()); ++i) {
+    std::string p = i < x.size() ? x[i] : "<end>", q = i < y.size() ? y[i] : "<end>";
+    if (p != q) return "line " + std::to_string(i + 1) + ": '" + p + "' versus '" + q + "'";
+  }
+  return "in line endings";
+}
+
 // A fresh directory for one test, removed afterwards; commands run inside it.
 class Batch : public testing::Test {
  protected:
@@ -205,7 +215,8 @@ TEST_F(Batch, SameBytesWithOneOrTwoJobs) {
   ASSERT_EQ(files("one"), files("two"));
   EXPECT_EQ(models.size(), files("one").size());
   for (const std::string& name : files("one")) {
-    EXPECT_EQ(read("one/" + name), read("two/" + name)) << name;
+    std::string a = read("one/" + name), b = read("two/" + name);
+    EXPECT_TRUE(a == b) << name << " differs: " << first_difference(a, b);
   }
   // The same lines, perhaps in another order, apart from the counter and the directory.
   auto normalised = [](const CommandResult& r, const std::string& out_dir) {

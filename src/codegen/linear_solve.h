@@ -44,8 +44,9 @@ struct LinearSolvePlan {
 };
 
 /// Plans the factorisation of a square matrix with pattern `a` (rows = equations, columns =
-/// unknowns) in block lower-triangular form `blocks`.
-LinearSolvePlan plan_linear_solve(const SparsityPattern& a, const BlockTriangularForm& blocks);
+/// unknowns) in block lower-triangular form `form`. The plan's own `blocks` reorder the
+/// positions inside each block (reverse Cuthill-McKee) to keep the fill-in small.
+LinearSolvePlan plan_linear_solve(const SparsityPattern& a, const BlockTriangularForm& form);
 
 /// The body of `int factor_A(double* a, int* pivot)`: factors the stored entries in place
 /// (multipliers below the diagonal, U on and above it) and records each step's pivot position;

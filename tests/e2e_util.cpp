@@ -1,0 +1,153 @@
+// Implementation of the end-to-end test helpers.
+#include "e2e_util.h"
+
+#include <cmath>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <stdexcept>
+
+namespace daec::test {
+
+namespace fs = std::filesystem;
+
+std::string make_scratch_dir(const std::string& name) {
+  fs::path dir = fs::path(DAEC_TEST_SCRATCH_DIR) / name;
+  fs::remove_all(dir);
+  fs::create_directories(dir);
+  return dir.string();
+}
+
+std::string shell_quote(const std::string& text) {
+  std::string quoted = "'";
+  for (char c : text) quoted += c == '\'' ? std::string("'\\''") : std::string(1, c);
+  return quoted + "'";
+}
+
+std::string read_file(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  std::ostringstream buffer;
+  buffer << in.rdbuf();
+  return buffer.str();
+}
+
+void write_file(const std::string& path, const std::string& text) {
+  std::ofstream out(path, std::ios::binary);
+  out << text;
+  if (!out.flush()) throw std::runtime_error("cannot write " + path);
+}
+
+CommandResult run_daec(const std::string& arguments) {
+  return run_command(shell_quote(daec_binary()) + " " + arguments);
+}
+
+std::string strict_flags() {
+  return "-std=c++17 -Wall -Wextra -Werror -pedantic -O1";
+}
+
+CommandResult compile_cpp(const std::vector<std::string>& sources, const std::string& executable,
+                          const CompileOptions& options) {
+  std::string command = options.compiler + " " + strict_flags();
+  if (!options.extra_flags.empty()) command += " " + options.extra_flags;
+  for (const std::string& source : sources) command += " " + shell_quote(source);
+  command += " -o " + shell_quote(executable);
+  if (options.link_sundials)
+    command +=
+        " -lsundials_cvode -lsundials_nvecserial -lsundials_sunlinsoldense"
+        " -lsundials_sunmatrixdense -lm";
+  CommandResult result = run_command(command);
+  result.err = "$ " + command + "\n" + result.err;
+  return result;
+}
+
+CommandResult run_program(const std::string& executable, const std::string& arguments) {
+  return run_command(shell_quote(executable) + (arguments.empty() ? "" : " " + arguments));
+}
+
+Build build_simulator(const std::string& model, const std::string& dir, const std::string& compiler,
+                      const std::string& daec_arguments) {
+  fs::path model_path(model);
+  if (model_path.is_relative()) model_path = fs::path(source_dir()) / model_path;
+  std::string stem = model_path.stem().string();
+  std::string cpp = dir + "/" + stem + ".cpp";
+  Build build;
+  CommandResult generated = run_daec(shell_quote(model_path.string()) + " --main -o " +
+                                     shell_quote(cpp) + " " + daec_arguments);
+  if (generated.status != 0) {
+    build.log = "daec failed (status " + std::to_string(generated.status) + "):\n" + generated.out +
+                generated.err;
+    return build;
+  }
+  build.executable = dir + "/" + stem + "-" + compiler;
+  CommandResult compiled = compile_cpp({cpp}, build.executable, {compiler, true, ""});
+  build.ok = compiled.status == 0;
+  build.log = compiled.out + compiled.err;
+  return build;
+}
+
+size_t Csv::column(const std::string& name) const {
+  for (size_t i = 0; i < header.size(); ++i)
+    if (header[i] == name) return i;
+  throw std::runtime_error("no CSV column '" + name + "'");
+}
+
+static std::vector<std::string> split_fields(const std::string& line) {
+  std::vector<std::string> fields;
+  std::istringstream in(line);
+  std::string field;
+  while (std::getline(in, field, ',')) fields.push_back(field);
+  if (!line.empty() && line.back() == ',') fields.push_back("");
+  return fields;
+}
+
+static double parse_field(const std::string& field, size_t line_number) {
+  size_t used = 0;
+  double value = 0;
+  try {
+    value = std::stod(field, &used);
+  } catch (const std::exception&) {
+    used = std::string::npos;
+  }
+  if (field.empty() || used != field.size() || !std::isfinite(value))
+    throw std::runtime_error("CSV line " + std::to_string(line_number) +
+                             ": not a finite number: '" + field + "'");
+  return value;
+}
+
+Csv parse_csv(const std::string& text) {
+  Csv csv;
+  std::istringstream in(text);
+  std::string line;
+  if (!std::getline(in, line)) throw std::runtime_error("CSV without a header");
+  csv.header = split_fields(line);
+  for (size_t line_number = 2; std::getline(in, line); ++line_number) {
+    std::vector<std::string> fields = split_fields(line);
+    if (fields.size() != csv.header.size())
+      throw std::runtime_error("CSV line " + std::to_string(line_number) + " has " +
+                               std::to_string(fields.size()) + " fields, the header " +
+                               std::to_string(csv.header.size()));
+    std::vector<double> row;
+    for (const std::string& field : fields) row.push_back(parse_field(field, line_number));
+    csv.rows.push_back(std::move(row));
+  }
+  return csv;
+}
+
+std::optional<SimulatorStats> parse_simulator_stats(const std::string& err) {
+  std::istringstream in(err);
+  std::string line;
+  while (std::getline(in, line)) {
+    SimulatorStats stats;
+    char tail = 0;
+    int matched = std::sscanf(line.c_str(),
+                              "steps %ld, rhs evaluations %ld, jacobian evaluations %ld, "
+                              "projections %ld, largest invariant residual %lg%c",
+                              &stats.steps, &stats.rhs_evaluations, &stats.jacobian_evaluations,
+                              &stats.projections, &stats.largest_invariant_residual, &tail);
+    if (matched == 5) return stats;
+  }
+  return std::nullopt;
+}
+
+}  // namespace daec::test

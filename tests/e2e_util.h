@@ -1,0 +1,87 @@
+// Helpers for end-to-end tests: run daec on a model, compile the C++ it generates with a real
+// compiler (g++ or clang++, optionally linking SUNDIALS), run the program and read its CSV.
+// Every test works in its own scratch directory under the build tree.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "test_util.h"
+
+namespace daec::test {
+
+/// A fresh, empty directory DAEC_TEST_SCRATCH_DIR/<name> (its old contents removed first).
+/// Returns its path. Use the test's name, so that tests run in parallel do not share one.
+std::string make_scratch_dir(const std::string& name);
+
+/// `text` quoted for /bin/sh, so that paths and arguments with spaces or quotes survive.
+std::string shell_quote(const std::string& text);
+
+/// Reads a whole file (empty string if it cannot be read); writes a whole file (throws on error).
+std::string read_file(const std::string& path);
+void write_file(const std::string& path, const std::string& text);
+
+/// Runs the daec under test with `arguments` (shell words, quote them with shell_quote).
+CommandResult run_daec(const std::string& arguments);
+
+/// How to compile generated C++.
+struct CompileOptions {
+  std::string compiler = "g++";  // "g++" or "clang++"
+  bool link_sundials = false;    // link CVODE, serial N_Vector, dense matrix and linear solver
+  std::string extra_flags;       // appended after the fixed flags (e.g. "-I dir")
+};
+
+/// The flags every compilation of generated code uses: "-std=c++17 -Wall -Wextra -Werror
+/// -pedantic -O1" (the spec promises warning-free code).
+std::string strict_flags();
+
+/// Compiles and links `sources` into `executable`. status 0 on success; `out` + `err` hold the
+/// compiler's log (the command line is prepended to `err`, for failure messages).
+CommandResult compile_cpp(const std::vector<std::string>& sources, const std::string& executable,
+                          const CompileOptions& options = {});
+
+/// Runs `executable` with `arguments` (shell words) and captures its status, stdout and stderr.
+CommandResult run_program(const std::string& executable, const std::string& arguments = "");
+
+/// A built program, or why it could not be built (`log`: daec's or the compiler's messages).
+struct Build {
+  bool ok = false;
+  std::string executable;
+  std::string log;
+};
+
+/// `daec <model> --main -o <dir>/<stem>.cpp [daec_arguments]` and compiles the result with
+/// SUNDIALS into <dir>/<stem>-<compiler>. `model` is a path relative to the repository root or
+/// absolute.
+Build build_simulator(const std::string& model, const std::string& dir,
+                      const std::string& compiler = "g++", const std::string& daec_arguments = "");
+
+/// A CSV table of numbers with a header line, as the simulator prints it.
+struct Csv {
+  std::vector<std::string> header;
+  std::vector<std::vector<double>> rows;
+
+  /// The index of the column called `name`; throws if there is none.
+  size_t column(const std::string& name) const;
+  /// The value of column `name` in row `row`.
+  double at(size_t row, const std::string& name) const { return rows.at(row).at(column(name)); }
+  /// The last row's value of column `name`.
+  double last(const std::string& name) const { return at(rows.size() - 1, name); }
+};
+
+/// Parses CSV text: a header of names, then rows of finite numbers, every row as wide as the
+/// header. Throws std::runtime_error (saying where) on anything else, e.g. "nan" or "1.5x".
+Csv parse_csv(const std::string& text);
+
+/// The statistics the simulator prints on stderr at the end ("steps 312, rhs evaluations 401,
+/// jacobian evaluations 40, projections 312, largest invariant residual 3.2e-13").
+struct SimulatorStats {
+  long steps = 0, rhs_evaluations = 0, jacobian_evaluations = 0, projections = 0;
+  double largest_invariant_residual = 0;
+};
+
+/// Finds the statistics line in the simulator's stderr; nullopt if it is missing or malformed.
+std::optional<SimulatorStats> parse_simulator_stats(const std::string& err);
+
+}  // namespace daec::test

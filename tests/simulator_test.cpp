@@ -1,0 +1,331 @@
+// End-to-end tests of the standalone simulator (`daec --main`, spec section 5): generate it for
+// the bundled models, compile it with SUNDIALS (g++, and clang++ once), run it and compare with
+// the exact or published solutions of the project's test-problems.md. Also its command line:
+// the failure paths, the CSV layout and the output times. Each test compiles its simulator once.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <filesystem>
+#include <string>
+
+#include "e2e_util.h"
+
+namespace daec::test {
+namespace {
+
+/// The directory and built simulator of one test; fails the test if it cannot be built.
+struct Fixture {
+  std::string dir;
+  Build build;
+};
+
+Fixture build_or_fail(const std::string& test_name, const std::string& model,
+                      const std::string& compiler = "g++", const std::string& daec_args = "") {
+  Fixture fixture{make_scratch_dir(test_name), {}};
+  fixture.build = build_simulator(model, fixture.dir, compiler, daec_args);
+  EXPECT_TRUE(fixture.build.ok) << fixture.build.log;
+  return fixture;
+}
+
+/// One run of a simulator: its status and messages, the CSV and the statistics (when it worked).
+struct SimRun {
+  CommandResult result;
+  Csv csv;
+  SimulatorStats stats;
+};
+
+/// Runs the simulator and expects success, a well-formed CSV (on stdout, or in `csv_file` if
+/// given) and the statistics line.
+SimRun run_ok(const Build& build, const std::string& arguments, const std::string& csv_file = "") {
+  SimRun sim{run_program(build.executable, arguments), {}, {}};
+  EXPECT_EQ(sim.result.status, 0) << arguments << "\n" << sim.result.err;
+  if (sim.result.status != 0) return sim;
+  try {
+    sim.csv = parse_csv(csv_file.empty() ? sim.result.out : read_file(csv_file));
+  } catch (const std::exception& error) {
+    ADD_FAILURE() << error.what() << "\n" << sim.result.out;
+  }
+  auto stats = parse_simulator_stats(sim.result.err);
+  EXPECT_TRUE(stats.has_value()) << "no statistics line in:\n" << sim.result.err;
+  if (stats) sim.stats = *stats;
+  return sim;
+}
+
+/// Every row's column `name` against `exact(t)`; returns the largest error, for the message.
+template <typename Exact>
+double largest_error(const Csv& csv, const std::string& name, Exact exact) {
+  double largest = 0;
+  for (size_t row = 0; row < csv.rows.size(); ++row)
+    largest = std::max(largest, std::fabs(csv.at(row, name) - exact(csv.at(row, "t"))));
+  return largest;
+}
+
+bool contains(const std::string& text, const std::string& part) {
+  return text.find(part) != std::string::npos;
+}
+
+// --- Solutions against the published / exact values ---------------------------------------------
+
+// Cash's pendul3.f (m = L = g = 1, start (1, 0, 0, 1)), published at t = 1.
+TEST(Simulator, PendulumMatchesPublishedSolution) {
+  Fixture f = build_or_fail("PendulumMatchesPublishedSolution", "models/pendulum.dae");
+  ASSERT_TRUE(f.build.ok);
+  SimRun sim = run_ok(f.build, "--set g=1 --rtol 1e-10 --atol 1e-12");
+  ASSERT_EQ(sim.csv.rows.size(), 101u);
+  EXPECT_EQ(sim.csv.last("t"), 1.0);
+  EXPECT_NEAR(sim.csv.last("x"), 0.867348640604551746, 1e-6);
+  EXPECT_NEAR(sim.csv.last("y"), 0.497701050476373918, 1e-6);
+  EXPECT_NEAR(sim.csv.last("u"), -0.337480180329866458e-1, 1e-5);
+  EXPECT_NEAR(sim.csv.last("v"), 0.588130114660715686e-1, 1e-5);
+  EXPECT_NEAR(sim.csv.last("lambda"), -0.493103151528274442, 1e-5);
+  // Energy (m = 1, g = 1): (u^2 + v^2)/2 + y stays at its start value 1/2.
+  EXPECT_LT(largest_error(sim.csv, "energy", [](double) { return 0.5; }), 1e-6);
+  EXPECT_LT(sim.stats.largest_invariant_residual, 1e-8);
+  EXPECT_GT(sim.stats.steps, 0);
+  EXPECT_GT(sim.stats.projections, 0);
+}
+
+// The same simulator compiled by clang++, written to a file: the same numbers.
+TEST(Simulator, PendulumWithClangToAFile) {
+  Fixture f = build_or_fail("PendulumWithClangToAFile", "models/pendulum.dae", "clang++");
+  ASSERT_TRUE(f.build.ok);
+  std::string csv_path = f.dir + "/pendulum.csv";
+  SimRun sim = run_ok(
+      f.build, "--set=g=1 --rtol=1e-10 --atol=1e-12 --output=" + shell_quote(csv_path), csv_path);
+  EXPECT_EQ(sim.result.out, "");
+  ASSERT_EQ(sim.csv.rows.size(), 101u);
+  EXPECT_NEAR(sim.csv.last("x"), 0.867348640604551746, 1e-6);
+  EXPECT_NEAR(sim.csv.last("y"), 0.497701050476373918, 1e-6);
+  EXPECT_FALSE(std::filesystem::exists(csv_path + ".partial"));
+}
+
+// Arevalo, Fuhrer, Soderlind: x = sin(t^2), y = cos(t^2), lambda = -4 t^2, from t = 1.
+TEST(Simulator, CircularTrackFollowsExactSolution) {
+  Fixture f = build_or_fail("CircularTrackFollowsExactSolution", "models/circular_track.dae");
+  ASSERT_TRUE(f.build.ok);
+  SimRun sim = run_ok(f.build, "--t-start 1 --t-end 5 --step 0.05 --rtol 1e-10 --atol 1e-12");
+  ASSERT_EQ(sim.csv.rows.size(), 81u);
+  auto sq = [](double t) { return t * t; };
+  EXPECT_LT(largest_error(sim.csv, "x", [&](double t) { return std::sin(sq(t)); }), 1e-6);
+  EXPECT_LT(largest_error(sim.csv, "y", [&](double t) { return std::cos(sq(t)); }), 1e-6);
+  EXPECT_LT(largest_error(sim.csv, "u", [&](double t) { return 2 * t * std::cos(sq(t)); }), 1e-5);
+  EXPECT_LT(largest_error(sim.csv, "v", [&](double t) { return -2 * t * std::sin(sq(t)); }), 1e-5);
+  EXPECT_LT(largest_error(sim.csv, "lambda", [&](double t) { return -4 * sq(t); }), 1e-4);
+  EXPECT_LT(sim.stats.largest_invariant_residual, 1e-8);
+}
+
+// Ascher and Petzold, a = 10: u1 = u2 = exp(t), z = -exp(t)/(2 - t), index 2.
+TEST(Simulator, AscherPetzoldFollowsExactSolution) {
+  Fixture f = build_or_fail("AscherPetzoldFollowsExactSolution", "models/ascher_petzold.dae");
+  ASSERT_TRUE(f.build.ok);
+  SimRun sim = run_ok(f.build, "--t-end 1 --rtol 1e-10 --atol 1e-12");
+  auto exp = [](double t) { return std::exp(t); };
+  EXPECT_LT(largest_error(sim.csv, "u1", exp), 1e-6);
+  EXPECT_LT(largest_error(sim.csv, "u2", exp), 1e-6);
+  EXPECT_LT(largest_error(sim.csv, "z", [](double t) { return -std::exp(t) / (2 - t); }), 1e-5);
+  EXPECT_LT(sim.stats.largest_invariant_residual, 1e-8);
+}
+
+/// x_i = sin(t + (i-1) pi/2) for the chain of models/make_chain.sh.
+void expect_chain_solution(const Csv& csv, int k) {
+  for (int i = 1; i <= k; ++i) {
+    double shift = (i - 1) * std::acos(-1.0) / 2;
+    EXPECT_LT(
+        largest_error(csv, "x" + std::to_string(i), [&](double t) { return std::sin(t + shift); }),
+        1e-6)
+        << "x" << i;
+  }
+}
+
+// The index-3 chain as bundled: no free initial data, x_i = sin^(i-1)(t).
+TEST(Simulator, Chain3FollowsExactSolution) {
+  Fixture f = build_or_fail("Chain3FollowsExactSolution", "models/chain3.dae");
+  ASSERT_TRUE(f.build.ok);
+  SimRun sim = run_ok(f.build, "--t-end 2 --rtol 1e-10 --atol 1e-12");
+  ASSERT_EQ(sim.csv.header, (std::vector<std::string>{"t", "x1", "x2", "x3"}));
+  expect_chain_solution(sim.csv, 3);
+  EXPECT_LT(sim.stats.largest_invariant_residual, 1e-8);
+}
+
+// Chains written by models/make_chain.sh: index 5, and index 1 (x1 = sin(t), no state at all).
+TEST(Simulator, GeneratedChainsFollowExactSolution) {
+  std::string dir = make_scratch_dir("GeneratedChainsFollowExactSolution");
+  for (int k : {5, 1}) {
+    std::string model = dir + "/chain" + std::to_string(k) + ".dae";
+    CommandResult made = run_command("sh " + shell_quote(source_dir() + "/models/make_chain.sh") +
+                                     " " + std::to_string(k) + " > " + shell_quote(model));
+    ASSERT_EQ(made.status, 0) << made.err;
+    Build build = build_simulator(model, dir);
+    ASSERT_TRUE(build.ok) << build.log;
+    SimRun sim = run_ok(build, "--t-end 2 --rtol 1e-10 --atol 1e-12");
+    ASSERT_EQ(sim.csv.header.size(), static_cast<size_t>(k + 1));
+    ASSERT_EQ(sim.csv.rows.size(), 101u);
+    expect_chain_solution(sim.csv, k);
+    EXPECT_LT(sim.stats.largest_invariant_residual, 1e-8) << "chain" << k;
+  }
+}
+
+// x' + x'^3/3 = y + y^3/3, x^2 + y^2 = 1: x = sin(t), y = cos(t) on [0, 1.5].
+TEST(Simulator, ImplicitIndex1FollowsExactSolution) {
+  Fixture f = build_or_fail("ImplicitIndex1FollowsExactSolution", "models/implicit_index1.dae");
+  ASSERT_TRUE(f.build.ok);
+  SimRun sim = run_ok(f.build, "--t-end 1.5 --rtol 1e-10 --atol 1e-12");
+  EXPECT_EQ(sim.csv.last("t"), 1.5);
+  EXPECT_LT(largest_error(sim.csv, "x", [](double t) { return std::sin(t); }), 1e-6);
+  EXPECT_LT(largest_error(sim.csv, "y", [](double t) { return std::cos(t); }), 1e-6);
+  EXPECT_LT(sim.stats.largest_invariant_residual, 1e-8);
+}
+
+// x' = -k x; also: parameters are applied before the start values that use them, and --set of a
+// start value wins over the model's start, whatever the order on the command line. Generated in a
+// namespace named like one of the simulator's own helpers, which must not clash.
+TEST(Simulator, ExponentialOdeAndTheOrderOfSettings) {
+  Fixture f = build_or_fail("ExponentialOdeAndTheOrderOfSettings", "models/exponential_ode.dae",
+                            "g++", "--namespace Options");
+  ASSERT_TRUE(f.build.ok);
+  SimRun sim = run_ok(f.build, "--t-end 2 --rtol 1e-10 --atol 1e-14");
+  EXPECT_LT(largest_error(sim.csv, "x", [](double t) { return std::exp(-2 * t); }), 1e-8);
+  EXPECT_EQ(sim.stats.projections, 0);
+  EXPECT_EQ(sim.stats.largest_invariant_residual, 0);
+
+  SimRun scaled = run_ok(f.build, "--set x0=3 --set k=1");
+  EXPECT_EQ(scaled.csv.at(0, "x"), 3.0);  // start = x0, evaluated after --set x0
+  EXPECT_NEAR(scaled.csv.last("x"), 3 * std::exp(-1.0), 1e-6);
+
+  SimRun start_first = run_ok(f.build, "--set x=5 --set x0=3");
+  SimRun parameter_first = run_ok(f.build, "--set x0=3 --set x=5");
+  EXPECT_EQ(start_first.csv.at(0, "x"), 5.0);
+  EXPECT_EQ(start_first.result.out, parameter_first.result.out);
+}
+
+// Names that are C++ keywords or generated names (tests/data/hostile_names.dae, a pendulum with
+// m = int, g = std, L = u_dot) reach the CSV header and --set unchanged; compiled by clang++.
+TEST(Simulator, HostileNamesKeepTheirModelNames) {
+  Fixture f =
+      build_or_fail("HostileNamesKeepTheirModelNames", "tests/data/hostile_names.dae", "clang++");
+  ASSERT_TRUE(f.build.ok);
+  SimRun sim = run_ok(f.build, "--set std=1 --set namespace=1 --rtol 1e-10 --atol 1e-12");
+  ASSERT_EQ(sim.csv.header,
+            (std::vector<std::string>{"t", "namespace", "return", "u", "v", "template", "main"}));
+  EXPECT_NEAR(sim.csv.last("namespace"), 0.867348640604551746, 1e-6);  // the pendulum, g = 1
+  EXPECT_NEAR(sim.csv.last("return"), 0.497701050476373918, 1e-6);
+  EXPECT_LT(sim.stats.largest_invariant_residual, 1e-8);
+}
+
+// --- Consistent initialization ------------------------------------------------------------------
+
+const char* const kFixedPendulum = R"(model fixed_pendulum "Pendulum with a fixed start x";
+parameter L = 1, g = 9.81;
+variable x(start = 2, fixed = true), y(start = -0.5), u, v(start = 1);
+variable lambda;
+equation
+  x' = u;
+  y' = v;
+  u' = -lambda*x;
+  v' = -lambda*y - g;
+  rod: x^2 + y^2 = L^2;
+end
+)";
+
+// A fixed start is kept; a fixed start that no consistent state has is reported by constraint.
+TEST(Simulator, ConsistentInitializationKeepsOrNamesFixedStarts) {
+  std::string dir = make_scratch_dir("ConsistentInitializationKeepsOrNamesFixedStarts");
+  write_file(dir + "/fixed_pendulum.dae", kFixedPendulum);
+  Build build = build_simulator(dir + "/fixed_pendulum.dae", dir);
+  ASSERT_TRUE(build.ok) << build.log;
+
+  CommandResult failed = run_program(build.executable, "--t-end 0.1");  // x = 2 > L
+  EXPECT_EQ(failed.status, 1) << failed.err;
+  EXPECT_TRUE(contains(failed.err, "sim: error: consistent initialization failed at t = 0: rod"))
+      << failed.err;
+  EXPECT_EQ(failed.out, "");
+
+  SimRun kept = run_ok(build, "--t-end 0.1 --set x=0.6");
+  EXPECT_EQ(kept.csv.at(0, "x"), 0.6);
+  EXPECT_NEAR(kept.csv.at(0, "y"), -0.8, 1e-10);
+  EXPECT_LT(kept.stats.largest_invariant_residual, 1e-8);
+}
+
+// --- Command line -------------------------------------------------------------------------------
+
+// The CSV layout and the output times: T0 + k*DT, the last row exactly T, no near-duplicate row.
+TEST(Simulator, OutputTimesAndHeader) {
+  Fixture f = build_or_fail("OutputTimesAndHeader", "models/pendulum.dae");
+  ASSERT_TRUE(f.build.ok);
+  SimRun uneven = run_ok(f.build, "--t-end 1 --step 0.3");
+  EXPECT_TRUE(uneven.result.out.rfind("t,x,y,u,v,lambda,energy\n", 0) == 0) << uneven.result.out;
+  ASSERT_EQ(uneven.csv.rows.size(), 5u);
+  for (size_t k = 0; k < 4; ++k) EXPECT_EQ(uneven.csv.at(k, "t"), 0.3 * static_cast<double>(k));
+  EXPECT_EQ(uneven.csv.last("t"), 1.0);
+
+  SimRun even =
+      run_ok(f.build, "--t-start 0.1 --t-end 0.4 --step 0.1");  // 0.3/0.1 = 3.0000000000000004
+  ASSERT_EQ(even.csv.rows.size(), 4u);
+  EXPECT_EQ(even.csv.at(0, "t"), 0.1);
+  EXPECT_EQ(even.csv.last("t"), 0.4);
+
+  SimRun full = run_ok(f.build, "--t-start=-1 --t-end=1");
+  ASSERT_EQ(full.csv.rows.size(), 101u);
+  EXPECT_EQ(full.csv.at(50, "t"), 0.0);
+  EXPECT_EQ(full.csv.last("t"), 1.0);
+  EXPECT_TRUE(contains(full.result.out, "\n1,"));  // %.17g: the exact end time prints as "1"
+
+  SimRun note = run_ok(f.build, "--t-end 0.1 --set lambda=3");  // in Z: accepted, no effect
+  EXPECT_TRUE(contains(note.result.err, "lambda")) << note.result.err;
+  EXPECT_EQ(note.result.out, run_ok(f.build, "--t-end 0.1").result.out);
+}
+
+/// Runs the simulator, expects `status` and stderr mentioning every one of `parts`.
+void expect_failure(const Build& build, const std::string& arguments, int status,
+                    std::initializer_list<std::string> parts) {
+  CommandResult result = run_program(build.executable, arguments);
+  EXPECT_EQ(result.status, status) << arguments << "\n" << result.err;
+  EXPECT_EQ(result.out, "") << arguments;
+  for (const std::string& part : parts)
+    EXPECT_TRUE(contains(result.err, part)) << arguments << ": no '" << part << "' in\n"
+                                            << result.err;
+}
+
+TEST(Simulator, CommandLineErrors) {
+  Fixture f = build_or_fail("CommandLineErrors", "models/pendulum.dae");
+  ASSERT_TRUE(f.build.ok);
+  const Build& b = f.build;
+  expect_failure(b, "--set mass=2", 2, {"sim: error:", "'mass'", "m, L, g", "x, y, u, v"});
+  expect_failure(b, "--set g=fast", 2, {"invalid number 'fast'"});
+  expect_failure(b, "--set g", 2, {"NAME=VALUE"});
+  expect_failure(b, "--rtol 1e-8x", 2, {"'1e-8x'", "--rtol"});
+  expect_failure(b, "--atol nan", 2, {"'nan'"});
+  expect_failure(b, "--t-end inf", 2, {"'inf'"});
+  expect_failure(b, "--t-end", 2, {"--t-end"});
+  expect_failure(b, "--t-end 1 --t-start 1", 2, {"--t-end", "--t-start"});
+  expect_failure(b, "--t-start 2", 2, {"--t-end", "--t-start"});
+  expect_failure(b, "--step 0", 2, {"--step"});
+  expect_failure(b, "--step -0.1", 2, {"--step"});
+  expect_failure(b, "--rtol 0", 2, {"--rtol"});
+  expect_failure(b, "--frobnicate", 2, {"'--frobnicate'"});
+  expect_failure(b, "stray", 2, {"'stray'"});
+  std::string missing_dir = f.dir + "/no/such/dir/out.csv";
+  expect_failure(b, "--output " + shell_quote(missing_dir), 1, {"sim: error:", missing_dir});
+  expect_failure(b, "--output " + shell_quote(f.dir), 1, {"sim: error:", f.dir});
+  EXPECT_FALSE(std::filesystem::exists(f.dir + "/no"));
+}
+
+TEST(Simulator, HelpAndIntegrationFailure) {
+  Fixture f = build_or_fail("HelpAndIntegrationFailure", "models/pendulum.dae");
+  ASSERT_TRUE(f.build.ok);
+  CommandResult help = run_program(f.build.executable, "--help");
+  EXPECT_EQ(help.status, 0);
+  for (const char* part : {"--t-start", "--t-end", "--step", "--rtol", "--atol", "--set",
+                           "--output", "1e-08", "1e-10", "(T - T0)/100", "g = 9.81"})
+    EXPECT_TRUE(contains(help.out, part)) << part << "\n" << help.out;
+
+  // Tolerances CVODE cannot meet: it fails at once, the message names the time reached.
+  std::string csv = f.dir + "/never.csv";
+  expect_failure(f.build, "--rtol 1e-300 --atol 1e-300 --output " + shell_quote(csv), 1,
+                 {"sim: error: integration failed at t = 0: CV_TOO_MUCH_ACC"});
+  EXPECT_FALSE(std::filesystem::exists(csv));
+  EXPECT_FALSE(std::filesystem::exists(csv + ".partial"));
+}
+
+}  // namespace
+}  // namespace daec::test

@@ -373,16 +373,6 @@ TEST_F(Cli, HeaderNamesOneFile) {
   EXPECT_EQ(std::string("daec: error: --header names one file, for one model\n") + kTryHelp, r.err);
 }
 
-TEST_F(Cli, BatchIsNotAvailableYet) {
-  write("decay.dae", kGoodModel);
-  CommandResult r = daec("decay.dae --output-dir out");
-  EXPECT_EQ(2, r.status);
-  EXPECT_EQ(std::string("daec: error: --output-dir is not available in this version of daec "
-                        "yet\n") +
-                kTryHelp,
-            r.err);
-}
-
 TEST_F(Cli, DummiesOption) {
   write("decay.dae", kGoodModel);
   CommandResult bogus = daec("--dummies bogus --check decay.dae");

@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "codegen/generate.h"
+#include "driver/batch.h"
 #include "driver/options.h"
 #include "driver/process_model.h"
 #include "support/source.h"
@@ -20,10 +21,15 @@ int usage_error(const std::string& message) {
   return kExitUsageError;
 }
 
-// Batch conversion (--output-dir) is the one part of the command line not built yet.
-std::string unavailable_feature(const daec::Options& o) {
-  if (!o.output_dir.empty()) return "--output-dir";
-  return {};
+// A report file holds one model's reduction: with several models each would overwrite the last.
+std::string check_one_report_per_file(const daec::Options& o) {
+  if (o.inputs.size() < 2) return {};
+  const char* option = !o.report.empty()        ? "--report"
+                       : !o.report_json.empty() ? "--report-json"
+                                                : nullptr;
+  if (!option) return {};
+  return std::string(option) + " names one report file, but " + std::to_string(o.inputs.size()) +
+         " models were given (ask for reports one model at a time)";
 }
 
 std::string validate(const daec::Options& o) {
@@ -46,7 +52,9 @@ std::string validate(const daec::Options& o) {
   int from_stdin = 0;
   for (const std::string& input : o.inputs) from_stdin += input == "-";
   if (from_stdin > 1) return "standard input ('-') can be read only once";
-  return {};
+  std::string error = check_one_report_per_file(o);
+  if (error.empty() && !o.output_dir.empty()) error = daec::check_batch_usage(o);
+  return error;
 }
 
 }  // namespace
@@ -65,10 +73,7 @@ int main(int argc, char** argv) {
   }
   error = validate(*options);
   if (!error.empty()) return usage_error(error);
-  std::string missing = unavailable_feature(*options);
-  if (!missing.empty()) {
-    return usage_error(missing + " is not available in this version of daec yet");
-  }
+  if (!options->output_dir.empty()) return daec::run_batch(*options, std::cout, std::cerr);
   std::vector<std::unique_ptr<daec::SourceFile>> files;
   for (const std::string& input : options->inputs) {
     auto file = daec::SourceFile::load(input, error);

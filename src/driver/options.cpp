@@ -18,8 +18,10 @@ static po::options_description visible_options(Options& o, std::string& dummies)
     ("output,o", po::value(&o.output)->value_name("FILE"),
      "write the generated C++ to FILE ('-' for stdout); default: the model's file name with .cpp")
     ("output-dir", po::value(&o.output_dir)->value_name("DIR"),
-     "batch mode: write one .cpp per model into DIR")
-    ("jobs,j", po::value(&o.jobs)->value_name("N"), "batch mode: compile N models in parallel")
+     "batch mode: write DIR/<model file name without extension>.cpp for each model, creating DIR "
+     "if missing")
+    ("jobs,j", po::value(&o.jobs)->value_name("N"),
+     "batch mode: compile up to N models at once, each in a process of its own (default 1)")
     ("check", po::bool_switch(&o.check),
      "check and reduce the model; print its classification, dependency table and index "
      "reduction summary; generate no code")
@@ -66,6 +68,11 @@ std::optional<Options> parse_options(int argc, const char* const argv[], std::st
             .run(),
         vm);
     po::notify(vm);
+    // An empty DIR would silently mean "no batch" (output_dir empty), so it is refused.
+    if (vm.count("output-dir") && options.output_dir.empty()) {
+      error = "--output-dir needs a directory name";
+      return std::nullopt;
+    }
   } catch (const po::error& e) {
     error = e.what();
     return std::nullopt;
@@ -113,6 +120,10 @@ std::string help_text() {
          "Examples:\n"
          "  daec models/pendulum.dae --check      the variables, equations and dependency table\n"
          "  daec models/pendulum.dae -o pend.cpp  generate the C++ model\n\n"
+         "Batch mode (--output-dir) attempts every model, prints one line per model as it\n"
+         "finishes, then a summary; a model that fails or cannot be read does not stop the rest\n"
+         "(exit status 1). It does not combine with --check; --report, --report-json and\n"
+         "--header take a single model.\n\n"
          "Exit status: 0 success, 1 errors in a model (diagnostics on stderr),\n"
          "2 usage errors (bad options, unreadable input files).\n"
          "The language and the generated code are documented in docs/ and README.md.\n";

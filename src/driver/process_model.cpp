@@ -117,7 +117,7 @@ static bool write_code(const SourceFile& file, const ReducedSystem& reduced, con
 }
 
 bool process_model(const SourceFile& file, const Options& options, std::ostream& out,
-                   std::ostream& err) {
+                   std::ostream& err, ModelOutcome* outcome) {
   DiagnosticEngine diags;
   std::optional<Model> model = run_frontend(file, diags);
   std::optional<ReducedSystem> reduced;
@@ -127,6 +127,7 @@ bool process_model(const SourceFile& file, const Options& options, std::ostream&
   }
   diags.print(err);
   if (!reduced) return false;
+  if (outcome) outcome->index = reduced->index;
   if (options.check) {
     out << format_check_summary(*model, classify(*model)) << "\n"
         << format_reduction_summary(*reduced);

@@ -2,6 +2,7 @@
 #pragma once
 
 #include <iosfwd>
+#include <optional>
 #include <string>
 
 #include "driver/options.h"
@@ -9,10 +10,16 @@
 
 namespace daec {
 
+/// What processing a model found out, for callers reporting on many models (batch mode).
+struct ModelOutcome {
+  std::optional<int> index;  ///< the differentiation index, once the reduction succeeded
+};
+
 /// Processes `file` as `options` say, printing diagnostics to `err` and summaries to `out`.
-/// Returns false if the model had errors or an output could not be written.
+/// Returns false if the model had errors or an output could not be written. `outcome`, if given,
+/// receives what is known about the model even when an output failed.
 bool process_model(const SourceFile& file, const Options& options, std::ostream& out,
-                   std::ostream& err);
+                   std::ostream& err, ModelOutcome* outcome = nullptr);
 
 /// Whether `options` ask for code: everything but --check and runs asking only for reports.
 bool generates_code(const Options& options);

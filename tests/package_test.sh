@@ -1,0 +1,147 @@
+#!/usr/bin/env bash
+# The CMake package and the Makefile rule (spec §7), tested from outside as a user meets them:
+# installs the build tree into a temporary prefix and moves it (the package must be relocatable),
+# builds docs/example against it, runs the user program and the simulator, checks that a changed
+# model or a changed daec regenerates the code, that bad calls fail clearly, and finally runs the
+# example's Makefile with the installed daec on PATH.
+#   tests/package_test.sh BUILD_DIR SOURCE_DIR        (CTest runs it as the test 'package')
+set -euo pipefail
+
+build=$(cd "$1" && pwd)
+source=$(cd "$2" && pwd)
+work=$(mktemp -d "${TMPDIR:-/tmp}/daec_package_XXXXXX")
+trap 'rm -rf "$work"' EXIT
+
+step() { echo "== $*"; }
+fail() {
+  echo "package_test: FAILED: $*" >&2
+  exit 1
+}
+# Runs a command with its output in a log file, shown only if the command fails.
+logged() {
+  local log=$1
+  shift
+  "$@" >"$log" 2>&1 || { cat "$log" >&2; fail "$*"; }
+}
+# A fresh copy of the example's own files (not what a make run may have left in the source tree).
+copy_example() {
+  mkdir -p "$1"
+  cp "$source"/docs/example/{CMakeLists.txt,Makefile,main.cpp,pendulum.dae} "$1"
+}
+# The simulator's CSV: the header names every variable and output; 101 rows from 0 to exactly 1.
+check_simulation() {
+  "$1" --t-end 1 >"$work/sim.csv" 2>"$work/sim.err" || { cat "$work/sim.err" >&2; fail "$1 --t-end 1"; }
+  [[ $(head -n 1 "$work/sim.csv") == "t,x,y,u,v,lambda,energy" ]] ||
+    fail "$1: CSV header is '$(head -n 1 "$work/sim.csv")'"
+  [[ $(wc -l <"$work/sim.csv") -eq 102 ]] || fail "$1: expected 101 rows"
+  [[ $(tail -n 1 "$work/sim.csv" | cut -d, -f1) == 1 ]] || fail "$1: the last row is not at t = 1"
+}
+
+step "cmake --install into a temporary prefix, then move the prefix"
+logged "$work/install.log" cmake --install "$build" --prefix "$work/staging"
+for file in bin/daec lib/cmake/Daec/DaecConfig.cmake lib/cmake/Daec/DaecConfigVersion.cmake; do
+  [[ -e "$work/staging/$file" ]] || fail "the installation lacks $file"
+done
+mv "$work/staging" "$work/prefix"
+prefix=$work/prefix
+
+generator=()
+if command -v ninja >/dev/null; then generator=(-G Ninja); fi
+
+step "configure and build docs/example with find_package(Daec)"
+copy_example "$work/example"
+logged "$work/configure.log" cmake -S "$work/example" -B "$work/build" "${generator[@]}" \
+  -DCMAKE_BUILD_TYPE=Release -DCMAKE_PREFIX_PATH="$prefix"
+grep -qxF "Daec_DIR:PATH=$prefix/lib/cmake/Daec" "$work/build/CMakeCache.txt" ||
+  fail "the example did not find the moved package"
+logged "$work/build.log" cmake --build "$work/build" -j 2
+for target in pendulum_model pendulum_sim; do
+  grep -q "daec: generating $target from pendulum.dae" "$work/build.log" || fail "no code for $target"
+done
+[[ -f "$work/build/daec_generated/pendulum_model/pendulum.h" ]] || fail "no generated header"
+
+step "run the user program and the simulator"
+logged "$work/energy.log" "$work/build/pendulum_energy"
+cat "$work/energy.log"
+check_simulation "$work/build/pendulum_sim"
+
+step "rebuild: nothing to do; a touched model or daec regenerates"
+logged "$work/noop.log" cmake --build "$work/build" -j 2
+if grep -q "daec: generating" "$work/noop.log"; then fail "an unchanged model was regenerated"; fi
+touch "$work/example/pendulum.dae"
+logged "$work/model.log" cmake --build "$work/build" -j 2
+grep -q "daec: generating pendulum_model" "$work/model.log" || fail "a changed model not regenerated"
+grep -q "daec: generating pendulum_sim" "$work/model.log" || fail "a changed model not regenerated"
+touch "$prefix/bin/daec"
+logged "$work/daec.log" cmake --build "$work/build" -j 2
+grep -q "daec: generating pendulum_model" "$work/daec.log" || fail "a changed daec regenerated nothing"
+logged "$work/rerun.log" "$work/build/pendulum_energy"
+
+step "daec_add_model with NAMESPACE"
+mkdir "$work/ns"
+cp "$source/docs/example/pendulum.dae" "$work/ns"
+cat >"$work/ns/CMakeLists.txt" <<'CMAKE'
+cmake_minimum_required(VERSION 3.20)
+project(ns LANGUAGES CXX)
+find_package(Daec CONFIG REQUIRED)
+daec_add_model(pend pendulum.dae NAMESPACE mech::pend)
+add_executable(use use.cpp)
+target_link_libraries(use PRIVATE pend)
+CMAKE
+cat >"$work/ns/use.cpp" <<'CPP'
+#include "pendulum.h"
+int main() {
+  using Model = mech::pend::Model;
+  Model model;
+  double x[Model::num_states], xdot[Model::num_states];
+  model.initial_state(x);
+  return model.rhs(0.0, x, xdot, nullptr) == 0 && Model::num_states == 4 ? 0 : 1;
+}
+CPP
+logged "$work/ns-configure.log" cmake -S "$work/ns" -B "$work/ns-build" "${generator[@]}" \
+  -DCMAKE_PREFIX_PATH="$prefix"
+logged "$work/ns-build.log" cmake --build "$work/ns-build"
+logged "$work/ns-run.log" "$work/ns-build/use"
+
+step "bad calls of daec_add_model / daec_add_simulator stop with a clear message"
+expect_configure_error() {
+  local call=$1 message=$2
+  rm -rf "$work/bad" "$work/bad-build"
+  mkdir "$work/bad"
+  cp "$source/docs/example/pendulum.dae" "$work/bad"
+  printf 'cmake_minimum_required(VERSION 3.20)\nproject(bad LANGUAGES NONE)\n%s\n%s\n' \
+    'find_package(Daec CONFIG REQUIRED)' "$call" >"$work/bad/CMakeLists.txt"
+  if cmake -S "$work/bad" -B "$work/bad-build" -DCMAKE_PREFIX_PATH="$prefix" >"$work/bad.log" 2>&1
+  then
+    fail "'$call' was accepted"
+  fi
+  # CMake wraps long messages: compare with the line breaks and indentation taken out.
+  tr -s ' \n' ' ' <"$work/bad.log" | grep -qF "$message" || {
+    cat "$work/bad.log" >&2
+    fail "'$call' did not say: $message"
+  }
+}
+expect_configure_error 'daec_add_model(lonely)' \
+  'daec_add_model(lonely): no model file given; usage: daec_add_model(TARGET MODEL.dae [NAMESPACE NS])'
+expect_configure_error 'daec_add_model(m pendulum.dae NAMESPAC ns)' \
+  "daec_add_model: unexpected arguments 'NAMESPAC ns' (the only keyword is NAMESPACE)"
+expect_configure_error 'daec_add_simulator(s pendulum.dae NAMESPACE)' \
+  'daec_add_simulator: NAMESPACE needs a value'
+expect_configure_error 'daec_add_model(m missing.dae)' \
+  "daec_add_model(m missing.dae): model file not found: $work/bad/missing.dae"
+
+step "the Makefile, with the installed daec on PATH"
+copy_example "$work/make"
+grep -qxF '%.cpp: %.dae ; daec $< -o $@' "$work/make/Makefile" || fail "the Makefile lacks the rule"
+export PATH="$prefix/bin:$PATH"
+logged "$work/make.log" make -C "$work/make" -j 2
+[[ -f "$work/make/pendulum.cpp" ]] || fail "make did not keep pendulum.cpp"
+logged "$work/make-energy.log" "$work/make/pendulum_energy"
+check_simulation "$work/make/pendulum_sim"
+make -q -C "$work/make" || fail "make has work left after a build"
+touch "$work/make/pendulum.dae"
+if make -q -C "$work/make"; then fail "make does not see the changed model"; fi
+logged "$work/remake.log" make -C "$work/make" -j 2
+grep -q "daec pendulum.dae -o pendulum.cpp" "$work/remake.log" || fail "make did not regenerate"
+
+step "package test passed"

@@ -373,6 +373,21 @@ TEST_F(Cli, HeaderNamesOneFile) {
   EXPECT_EQ(std::string("daec: error: --header names one file, for one model\n") + kTryHelp, r.err);
 }
 
+TEST_F(Cli, ModelsWithTheSameStemWouldOverwriteEachOther) {
+  fs::create_directories(dir_ / "a");
+  fs::create_directories(dir_ / "b");
+  write("a/decay.dae", kGoodModel);
+  write("b/decay.dae", kGoodModel);
+  CommandResult r = daec("a/decay.dae b/decay.dae");
+  EXPECT_EQ(2, r.status);
+  EXPECT_EQ(std::string("daec: error: 'a/decay.dae' and 'b/decay.dae' would both be written to "
+                        "'decay.cpp' (compile them one at a time with -o)\n") +
+                kTryHelp,
+            r.err);
+  EXPECT_EQ((std::vector<std::string>{"a", "b"}), files());
+  EXPECT_EQ(0, daec("a/decay.dae b/decay.dae --check").status);  // --check writes nothing
+}
+
 TEST_F(Cli, DummiesOption) {
   write("decay.dae", kGoodModel);
   CommandResult bogus = daec("--dummies bogus --check decay.dae");

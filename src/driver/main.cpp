@@ -1,5 +1,6 @@
 // The daec command: parses the command line and runs the pipeline on each model.
 #include <iostream>
+#include <map>
 #include <memory>
 #include <sstream>
 #include <string>
@@ -32,6 +33,22 @@ std::string check_one_report_per_file(const daec::Options& o) {
          " models were given (ask for reports one model at a time)";
 }
 
+// Several models compiled side by side each go to their stem + .cpp: two with the same stem
+// (a/model.dae, b/model.dae) would overwrite one another.
+std::string check_distinct_outputs(const daec::Options& o) {
+  if (o.inputs.size() < 2 || !o.output_dir.empty() || !daec::generates_code(o)) return {};
+  std::map<std::string, std::string> input_of;
+  for (const std::string& input : o.inputs) {
+    std::string output = daec::default_output_path(input);
+    auto [it, fresh] = input_of.emplace(output, input);
+    if (!fresh && output != "-") {
+      return "'" + it->second + "' and '" + input + "' would both be written to '" + output +
+             "' (compile them one at a time with -o)";
+    }
+  }
+  return {};
+}
+
 std::string validate(const daec::Options& o) {
   if (o.inputs.empty()) return "no input model given";
   if (o.inputs.size() > 1 && !o.output.empty()) {
@@ -53,6 +70,7 @@ std::string validate(const daec::Options& o) {
   for (const std::string& input : o.inputs) from_stdin += input == "-";
   if (from_stdin > 1) return "standard input ('-') can be read only once";
   std::string error = check_one_report_per_file(o);
+  if (error.empty()) error = check_distinct_outputs(o);
   if (error.empty() && !o.output_dir.empty()) error = daec::check_batch_usage(o);
   return error;
 }

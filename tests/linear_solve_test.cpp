@@ -58,6 +58,8 @@ TEST(LinearSolve, FullTwoByTwoBlock) {
       "  r[1] /= a[3];\n"
       "  r[0] = (r[0] - a[1] * r[1]) / a[0];\n",
       solve_code(plan));
+  // One division and one multiply-subtract to factor; 2 + 1 + 3 to solve, as in the code above.
+  EXPECT_EQ(9u, lu_operation_count(plan));
 }
 
 TEST(LinearSolve, OffDiagonalBlocksAreSubtractedBeforeTheBlock) {

@@ -19,7 +19,7 @@ struct GeneratedCode {
   std::string source;         ///< the .cpp file
   std::string header;         ///< the declaration of NS::Model on its own (--header)
   std::string name_space;     ///< the namespace used
-  size_t rhs_operations = 0;  ///< arithmetic operations and calls evaluating A, b and F
+  size_t rhs_operations = 0;  ///< operations of one rhs call: A, b, the LU solve and F
   size_t lu_entries = 0;      ///< entries of A's LU, fill-in included
 };
 

@@ -195,6 +195,18 @@ static std::string elimination(const LinearSolvePlan& plan, const PivotStep& ste
   return code;
 }
 
+size_t lu_operation_count(const LinearSolvePlan& plan) {
+  size_t operations = 0;
+  for (const PivotStep& step : plan.steps) {
+    size_t below = step.candidates.size() - 1;
+    operations += below * (1 + 2 * step.columns.size());  // multipliers, row updates
+    operations += 2 * below;                               // forward substitution
+    operations += 1 + 2 * step.columns.size();             // back substitution
+  }
+  for (const std::vector<int>& earlier : plan.earlier_columns) operations += 2 * earlier.size();
+  return operations;
+}
+
 std::string factor_code(const LinearSolvePlan& plan) {
   std::string code;
   bool pivoting = false;

@@ -48,6 +48,9 @@ struct LinearSolvePlan {
 /// positions inside each block (reverse Cuthill-McKee) to keep the fill-in small.
 LinearSolvePlan plan_linear_solve(const SparsityPattern& a, const BlockTriangularForm& form);
 
+/// Arithmetic operations of one factorisation plus one solve (what each rhs call spends).
+size_t lu_operation_count(const LinearSolvePlan& plan);
+
 /// The body of `int factor_A(double* a, int* pivot)`: factors the stored entries in place
 /// (multipliers below the diagonal, U on and above it) and records each step's pivot position;
 /// returns 1 as soon as a pivot is zero or not a number.

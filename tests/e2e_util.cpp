@@ -43,7 +43,14 @@ CommandResult run_daec(const std::string& arguments) {
 }
 
 std::string strict_flags() {
+#ifdef DAEC_SANITIZE_GENERATED
+  // The sanitizer build checks the generated code too: every model and simulator the tests run
+  // is built with AddressSanitizer and UndefinedBehaviorSanitizer.
+  return "-std=c++17 -Wall -Wextra -Werror -pedantic -O1 -fsanitize=address,undefined "
+         "-fno-sanitize-recover=undefined -fno-omit-frame-pointer";
+#else
   return "-std=c++17 -Wall -Wextra -Werror -pedantic -O1";
+#endif
 }
 
 CommandResult compile_cpp(const std::vector<std::string>& sources, const std::string& executable,

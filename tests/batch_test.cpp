@@ -15,6 +15,7 @@
 #include <string>
 #include <vector>
 
+#include "command_fixture.h"
 #include "test_util.h"
 
 namespace {
@@ -34,7 +35,7 @@ const char kBrokenDiagnostics[] =
     "  x = y1;\n"
     "      ^\n";
 
-const char kTryHelp[] = "Try 'daec --help' for more information.\n";
+using daec::test::kTryHelp;
 
 // Times vary from run to run: "(index 3, 0.12 s)" and "in 1.80 s" become "T s".
 std::string mask_times(const std::string& text) {
@@ -59,33 +60,8 @@ std::string first_difference(const std::string& a, const std::string& b) {
   return "in line endings";
 }
 
-// A fresh directory for one test, removed afterwards; commands run inside it.
-class Batch : public testing::Test {
+class Batch : public daec::test::DaecCommandTest {
  protected:
-  void SetUp() override {
-    std::string pattern = (fs::temp_directory_path() / "daec_batch_XXXXXX").string();
-    ASSERT_NE(nullptr, mkdtemp(pattern.data()));
-    dir_ = pattern;
-  }
-  void TearDown() override {
-    std::error_code ignored;
-    fs::permissions(dir_ / "readonly", fs::perms::owner_all, ignored);
-    fs::remove_all(dir_, ignored);
-  }
-
-  void write(const std::string& name, const std::string& text) {
-    fs::create_directories((dir_ / name).parent_path());
-    std::ofstream out(dir_ / name, std::ios::binary);
-    out << text;
-  }
-
-  std::string read(const std::string& name) const {
-    std::ifstream in(dir_ / name, std::ios::binary);
-    std::ostringstream text;
-    text << in.rdbuf();
-    return text.str();
-  }
-
   // Copies bundled models into the test directory, so that progress lines show short names.
   void copy_models(const std::vector<std::string>& names) {
     for (const std::string& name : names) {
@@ -93,35 +69,7 @@ class Batch : public testing::Test {
     }
   }
 
-  // Every bundled model, by file name, sorted.
-  static std::vector<std::string> bundled_models() {
-    std::vector<std::string> names;
-    for (const auto& entry : fs::directory_iterator(daec::test::source_dir() + "/models")) {
-      if (entry.path().extension() == ".dae") names.push_back(entry.path().filename().string());
-    }
-    std::sort(names.begin(), names.end());
-    return names;
-  }
-
-  CommandResult daec(const std::string& arguments) {
-    return daec::test::run_command("cd '" + dir_.string() +
-                                   "' && LSAN_OPTIONS=\"$LSAN_OPTIONS:print_suppressions=0\" '" +
-                                   daec::test::daec_binary() + "' " + arguments);
-  }
-
-  // The names of the files in `sub` (relative to the test directory), sorted.
-  std::vector<std::string> files(const std::string& sub = ".") const {
-    std::vector<std::string> names;
-    for (const auto& entry : fs::directory_iterator(dir_ / sub)) {
-      names.push_back(entry.path().filename().string());
-    }
-    std::sort(names.begin(), names.end());
-    return names;
-  }
-
-  bool exists(const std::string& name) const { return fs::exists(dir_ / name); }
-
-  fs::path dir_;
+  static std::vector<std::string> bundled_models() { return daec::test::bundled_model_files(); }
 };
 
 TEST_F(Batch, ConvertsEveryModelWithProgressAndSummary) {

@@ -13,6 +13,7 @@
 #include <utility>
 #include <vector>
 
+#include "command_fixture.h"
 #include "test_util.h"
 
 namespace {
@@ -35,55 +36,12 @@ const char kBadModel[] =
     "  x = y1;\n"
     "end\n";
 
-// A fresh directory for one test, removed afterwards; commands run inside it.
-class Cli : public testing::Test {
+class Cli : public daec::test::DaecCommandTest {
  protected:
-  void SetUp() override {
-    std::string pattern = (fs::temp_directory_path() / "daec_cli_XXXXXX").string();
-    ASSERT_NE(nullptr, mkdtemp(pattern.data()));
-    dir_ = pattern;
-  }
-  void TearDown() override {
-    std::error_code ignored;
-    fs::remove_all(dir_, ignored);
-  }
-
-  // Writes `text` to `name` in the test directory.
-  void write(const std::string& name, const std::string& text) {
-    std::ofstream out(dir_ / name, std::ios::binary);
-    out << text;
-  }
-
-  // Runs daec with `arguments` in the test directory. In the sanitizer build LeakSanitizer would
-  // list the suppressions it used on stderr, which the exact comparisons below must not see.
-  CommandResult daec(const std::string& arguments) {
-    return daec::test::run_command("cd '" + dir_.string() +
-                                   "' && LSAN_OPTIONS=\"$LSAN_OPTIONS:print_suppressions=0\" '" +
-                                   daec::test::daec_binary() + "' " + arguments);
-  }
-
-  // The names of the files in the test directory.
-  std::vector<std::string> files() const {
-    std::vector<std::string> names;
-    for (const auto& entry : fs::directory_iterator(dir_)) {
-      names.push_back(entry.path().filename().string());
-    }
-    std::sort(names.begin(), names.end());
-    return names;
-  }
-
-  // The contents of `name` in the test directory.
-  std::string read(const std::string& name) const {
-    std::ifstream in(dir_ / name, std::ios::binary);
-    return std::string(std::istreambuf_iterator<char>(in), {});
-  }
-
   static std::string pendulum() { return daec::test::source_dir() + "/models/pendulum.dae"; }
-
-  fs::path dir_;
 };
 
-const char kTryHelp[] = "Try 'daec --help' for more information.\n";
+using daec::test::kTryHelp;
 
 TEST_F(Cli, Help) {
   CommandResult r = daec("--help");

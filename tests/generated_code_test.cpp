@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "command_fixture.h"
 #include "e2e_util.h"
 
 namespace daec::test {
@@ -23,12 +24,10 @@ std::string start_time(const std::string& stem) {
   return "0";
 }
 
+// The bundled models' stems (pendulum, ...), sorted.
 std::vector<std::string> bundled_models() {
   std::vector<std::string> stems;
-  for (const auto& entry : fs::directory_iterator(source_dir() + "/models")) {
-    if (entry.path().extension() == ".dae") stems.push_back(entry.path().stem().string());
-  }
-  std::sort(stems.begin(), stems.end());
+  for (const std::string& file : bundled_model_files()) stems.push_back(fs::path(file).stem());
   return stems;
 }
 

@@ -185,54 +185,100 @@ std::vector<std::vector<size_t>> add_matrix(ExpressionCompiler& compiler, const 
   return handles;
 }
 
-// `coefficient * variable` as a term of a sum, without multiplying by one.
-std::string product_term(bool first, const std::string& coefficient, const std::string& variable) {
-  if (coefficient == "1.0") return (first ? "" : " + ") + variable;
-  if (coefficient == "-1.0") return (first ? "-" : " - ") + variable;
-  return (first ? "" : " + ") + coefficient + " * " + variable;
+// `items` as a braced list, wrapped to a width that keeps long tables readable. An empty
+// list holds one unused element: C++ has no zero-length arrays.
+std::string braced(const std::vector<std::string>& items, const std::string& empty) {
+  if (items.empty()) return "{" + empty + "}";
+  std::string text = "{", line;
+  for (size_t i = 0; i < items.size(); ++i) {
+    std::string item = items[i] + (i + 1 < items.size() ? "," : "");
+    if (!line.empty() && line.size() + item.size() > 90) {
+      text += line + "\n     ";
+      line.clear();
+    }
+    line += (line.empty() ? "" : " ") + item;
+  }
+  return text + line + "}";
 }
 
-// dZ/dx_j = -A^-1 dg/dx_j (g = A Z - b), one column at a time from the factorisation in a, then
-// J(:, j) = dF/dx_j + dF/dZ dZ/dx_j.
+std::string int_table(const char* name, const std::vector<int>& values) {
+  std::vector<std::string> items;
+  for (int v : values) items.push_back(std::to_string(v));
+  return fmt::format("  static constexpr int {}[{}] = {};\n", name,
+                     std::max<size_t>(1, values.size()), braced(items, "0"));
+}
+
+std::string value_table(const char* name, const std::vector<std::string>& values) {
+  return fmt::format("  const double {}[{}] = {};\n", name, std::max<size_t>(1, values.size()),
+                     braced(values, "0.0"));
+}
+
+// The nonzeros of a Jacobian, column by column (compressed sparse columns).
+struct SparseColumns {
+  std::vector<int> start{0}, row;
+  std::vector<std::string> value;
+};
+
+SparseColumns by_columns(const ExpressionCompiler& compiler,
+                         const std::vector<std::vector<size_t>>& handles, size_t columns,
+                         const std::vector<int>& row_of) {
+  SparseColumns sparse;
+  for (size_t j = 0; j < columns; ++j) {
+    for (size_t pos = 0; pos < handles.size(); ++pos) {
+      size_t handle = handles[row_of.empty() ? pos : row_of[pos]][j];
+      if (handle == SIZE_MAX) continue;
+      sparse.row.push_back(static_cast<int>(pos));
+      sparse.value.push_back(compiler.code_for(handle));
+    }
+    sparse.start.push_back(static_cast<int>(sparse.row.size()));
+  }
+  return sparse;
+}
+
+// J = dF/dX + dF/dZ dZ/dX with dZ/dX = -A^-1 dg/dX (g = A Z - b), one column at a time from the
+// factorisation of A. Table-driven, so that the code grows with the nonzeros of the Jacobians,
+// not with the (dense) size of J.
 std::string rhs_jacobian(const Generator& gen) {
-  Matrix FX = jacobian_of(gen, gen.n, &Generator::F, gen.system.states);
-  Matrix FZ = jacobian_of(gen, gen.n, &Generator::F, gen.system.algebraic);
-  Matrix GX = jacobian_of(gen, gen.m, &Generator::g, gen.system.states);
   ExpressionCompiler compiler(gen.symbols(true));
-  auto fx = add_matrix(compiler, FX), fz = add_matrix(compiler, FZ),
-       gx = add_matrix(compiler, GX, -1);
+  auto fx = add_matrix(compiler, jacobian_of(gen, gen.n, &Generator::F, gen.system.states));
+  auto fz = add_matrix(compiler, jacobian_of(gen, gen.n, &Generator::F, gen.system.algebraic));
+  auto gx = add_matrix(compiler, jacobian_of(gen, gen.m, &Generator::g, gen.system.states), -1);
   std::string code;
   if (gen.m > 0) code += solve_prologue(gen, "return status;");
-  code += statements_of(compiler) + zero("J", gen.n * gen.n);
-  std::vector<bool> z_moves_with(gen.n, false);  // whether dZ/dx_j can be nonzero
-  for (size_t j = 0; j < gen.n; ++j) {
-    for (size_t k = 0; k < gen.m; ++k) z_moves_with[j] = z_moves_with[j] || gx[k][j] != SIZE_MAX;
-  }
-  if (std::count(z_moves_with.begin(), z_moves_with.end(), true) > 0) {
-    code += fmt::format("  double dz[{}];\n", gen.m);
-  }
-  for (size_t j = 0; j < gen.n; ++j) {
-    bool z_moves = z_moves_with[j];
-    code += fmt::format("  // d/d {}\n", gen.system.states[j].name);
-    if (z_moves) {
-      code += zero("dz", gen.m);
-      for (size_t pos = 0; pos < gen.m; ++pos) {
-        size_t handle = gx[gen.plan->blocks.row_order[pos]][j];
-        if (handle != SIZE_MAX)
-          code += fmt::format("  dz[{}] = {};\n", pos, compiler.code_for(handle));
-      }
-      code += "  solve_A(a, pivot, dz);\n";
-    }
+  code += statements_of(compiler);
+  SparseColumns dfdx = by_columns(compiler, fx, gen.n, {});
+  code += "  // dF/dX by columns\n" + int_table("kFxStart", dfdx.start) +
+          int_table("kFxRow", dfdx.row) + value_table("fx", dfdx.value);
+  std::string loop = fmt::format(
+      "  for (int j = 0; j < {0}; ++j) {{\n"
+      "    for (int k = kFxStart[j]; k < kFxStart[j + 1]; ++k) J[kFxRow[k] * {0} + j] = fx[k];\n",
+      gen.n);
+  if (gen.m > 0) {
+    SparseColumns dgdx = by_columns(compiler, gx, gen.n, gen.plan->blocks.row_order);
+    std::vector<int> fz_row, fz_position;
+    std::vector<std::string> fz_value;
     for (size_t i = 0; i < gen.n; ++i) {
-      std::string sum = fx[i][j] == SIZE_MAX ? "" : compiler.code_for(fx[i][j]);
-      for (size_t c = 0; z_moves && c < gen.m; ++c) {
-        if (fz[i][c] == SIZE_MAX) continue;
-        sum += product_term(sum.empty(), compiler.code_for(fz[i][c]),
-                            fmt::format("dz[{}]", gen.position[c]));
+      for (size_t cz = 0; cz < gen.m; ++cz) {
+        if (fz[i][cz] == SIZE_MAX) continue;
+        fz_row.push_back(static_cast<int>(i));
+        fz_position.push_back(gen.position[cz]);
+        fz_value.push_back(compiler.code_for(fz[i][cz]));
       }
-      if (!sum.empty()) code += fmt::format("  J[{}] = {};\n", i * gen.n + j, sum);
     }
+    code += "  // -dg/dX by columns, rows by position in the solve\n" +
+            int_table("kGxStart", dgdx.start) + int_table("kGxPosition", dgdx.row) +
+            value_table("gx", dgdx.value) + "  // dF/dZ by entries\n" +
+            int_table("kFzRow", fz_row) + int_table("kFzPosition", fz_position) +
+            value_table("fz", fz_value) + fmt::format("  double dz[{}];\n", gen.m);
+    loop += fmt::format(
+        "    if (kGxStart[j] == kGxStart[j + 1]) continue;  // Z does not depend on x[j]\n"
+        "    std::fill(dz, dz + {0}, 0.0);\n"
+        "    for (int k = kGxStart[j]; k < kGxStart[j + 1]; ++k) dz[kGxPosition[k]] = gx[k];\n"
+        "    solve_A(a, pivot, dz);\n"
+        "    for (int k = 0; k < {1}; ++k) J[kFzRow[k] * {2} + j] += fz[k] * dz[kFzPosition[k]];\n",
+        gen.m, fz_value.size(), gen.n);
   }
+  code += zero("J", gen.n * gen.n) + loop + "  }\n";
   code += fmt::format("  return all_finite(J, {}) ? 0 : 2;\n", gen.n * gen.n);
   return body(code, {"t", "x", "J"});
 }

@@ -42,24 +42,26 @@ TEST(LinearSolve, FullTwoByTwoBlock) {
       "      default:\n"
       "        break;\n"
       "    }\n"
+      "    a[0] = 1.0 / a[0];\n"
       "    {\n"
-      "      const double m = a[2] / a[0];\n"
+      "      const double m = a[2] * a[0];\n"
       "      a[2] = m;\n"
       "      a[3] -= m * a[1];\n"
       "    }\n"
       "  }\n"
       "  if (!(std::fabs(a[3]) > 0.0)) return 1;\n"
+      "  a[3] = 1.0 / a[3];\n"
       "  return 0;\n",
       factor_code(plan));
   EXPECT_EQ(
       "  // block 1 (positions 0..1)\n"
       "  std::swap(r[0], r[pivot[0]]);\n"
       "  r[1] -= a[2] * r[0];\n"
-      "  r[1] /= a[3];\n"
-      "  r[0] = (r[0] - a[1] * r[1]) / a[0];\n",
+      "  r[1] *= a[3];\n"
+      "  r[0] = (r[0] - a[1] * r[1]) * a[0];\n",
       solve_code(plan));
-  // One division and one multiply-subtract to factor; 2 + 1 + 3 to solve, as in the code above.
-  EXPECT_EQ(9u, lu_operation_count(plan));
+  // Two reciprocals, a multiplier and a multiply-subtract to factor; 2 + 1 + 3 to solve.
+  EXPECT_EQ(11u, lu_operation_count(plan));
 }
 
 TEST(LinearSolve, OffDiagonalBlocksAreSubtractedBeforeTheBlock) {
@@ -68,10 +70,10 @@ TEST(LinearSolve, OffDiagonalBlocksAreSubtractedBeforeTheBlock) {
   EXPECT_EQ(
       "  (void)pivot;  // every block is solved without row exchanges\n"
       "  // block 1 (positions 0..0)\n"
-      "  r[0] /= a[0];\n"
+      "  r[0] *= a[0];\n"
       "  // block 2 (positions 1..1)\n"
       "  r[1] -= a[1] * r[0];\n"
-      "  r[1] /= a[2];\n",
+      "  r[1] *= a[2];\n",
       solve_code(plan));
 }
 

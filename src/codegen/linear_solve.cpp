@@ -177,7 +177,8 @@ static std::string pivot_search(const LinearSolvePlan& plan, const PivotStep& st
     }
     code += "        break;\n";
   }
-  return code + "      default:\n        break;\n    }\n";
+  return code + fmt::format("      default:\n        break;\n    }}\n    {0} = 1.0 / {0};\n",
+                            entry(plan, k, k));
 }
 
 static std::string elimination(const LinearSolvePlan& plan, const PivotStep& step) {
@@ -185,7 +186,7 @@ static std::string elimination(const LinearSolvePlan& plan, const PivotStep& ste
   std::string code;
   for (size_t c = 1; c < step.candidates.size(); ++c) {
     int i = step.candidates[c];
-    code += fmt::format("    {{\n      const double m = {} / {};\n      {} = m;\n",
+    code += fmt::format("    {{\n      const double m = {} * {};\n      {} = m;\n",
                         entry(plan, i, k), entry(plan, k, k), entry(plan, i, k));
     for (int j : step.columns) {
       code += fmt::format("      {} -= m * {};\n", entry(plan, i, j), entry(plan, k, j));
@@ -199,9 +200,9 @@ size_t lu_operation_count(const LinearSolvePlan& plan) {
   size_t operations = 0;
   for (const PivotStep& step : plan.steps) {
     size_t below = step.candidates.size() - 1;
-    operations += below * (1 + 2 * step.columns.size());  // multipliers, row updates
-    operations += 2 * below;                               // forward substitution
-    operations += 1 + 2 * step.columns.size();             // back substitution
+    operations += 1 + below * (1 + 2 * step.columns.size());  // 1/pivot, multipliers, updates
+    operations += 2 * below;                                  // forward substitution
+    operations += 1 + 2 * step.columns.size();                // back substitution
   }
   for (const std::vector<int>& earlier : plan.earlier_columns) operations += 2 * earlier.size();
   return operations;
@@ -213,7 +214,8 @@ std::string factor_code(const LinearSolvePlan& plan) {
   for (const PivotStep& step : plan.steps) {
     int k = step.position;
     if (step.candidates.size() == 1) {
-      code += fmt::format("  if (!(std::fabs({}) > 0.0)) return 1;\n", entry(plan, k, k));
+      code += fmt::format("  if (!(std::fabs({0}) > 0.0)) return 1;\n  {0} = 1.0 / {0};\n",
+                          entry(plan, k, k));
       continue;
     }
     pivoting = true;
@@ -226,10 +228,10 @@ std::string factor_code(const LinearSolvePlan& plan) {
 
 static std::string back_substitution(const LinearSolvePlan& plan, const PivotStep& step) {
   int k = step.position;
-  if (step.columns.empty()) return fmt::format("  r[{}] /= {};\n", k, entry(plan, k, k));
+  if (step.columns.empty()) return fmt::format("  r[{}] *= {};\n", k, entry(plan, k, k));
   std::string sum = fmt::format("r[{}]", k);
   for (int j : step.columns) sum += fmt::format(" - {} * r[{}]", entry(plan, k, j), j);
-  return fmt::format("  r[{}] = ({}) / {};\n", k, sum, entry(plan, k, k));
+  return fmt::format("  r[{}] = ({}) * {};\n", k, sum, entry(plan, k, k));
 }
 
 std::string solve_code(const LinearSolvePlan& plan) {

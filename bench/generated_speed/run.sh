@@ -24,8 +24,9 @@ if [ -z "${DAEC:-}" ]; then
   DAEC=$root/build/daec
 fi
 
-cmake -S "$here" -B "$build" -G Ninja -DDAEC="$DAEC" > "$build.configure.log" 2>&1 ||
-  { cat "$build.configure.log"; exit 1; }
+mkdir -p "$build"
+cmake -S "$here" -B "$build" -G Ninja -DDAEC="$DAEC" > "$build/configure.log" 2>&1 ||
+  { cat "$build/configure.log"; exit 1; }
 ninja -C "$build" -j "$jobs" generated_speed
 
 load=$(cut -d' ' -f1-3 /proc/loadavg)
@@ -35,7 +36,11 @@ load=$(cut -d' ' -f1-3 /proc/loadavg)
 grep '^check' "$build/console.txt" > "$build/check.txt"
 
 commit=$(git -C "$root" rev-parse --short HEAD 2>/dev/null || echo unknown)
-if [ -n "$(git -C "$root" status --porcelain 2>/dev/null)" ]; then commit="$commit (with uncommitted changes)"; fi
+# Uncommitted changes other than this script's own outputs make the figures unreproducible.
+if [ -n "$(git -C "$root" status --porcelain --untracked-files=no -- . \
+    ':!bench/generated_speed/RESULTS.md' ':!bench/generated_speed/results.json' 2>/dev/null)" ]; then
+  commit="$commit (with uncommitted changes)"
+fi
 cxx=$(sed -n 's/^CMAKE_CXX_COMPILER:[A-Z]*=//p' "$build/CMakeCache.txt")
 flags=$(sed -n 's/^BENCH_CXX_FLAGS:[A-Z]*=//p' "$build/CMakeCache.txt")
 cpu=$(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo | head -n 1)

@@ -6,7 +6,8 @@
 #
 # Environment: DAEC (a daec executable; default: build/daec, built here if missing or stale),
 # JOBS (parallel compile jobs, default 2), MIN_TIME (seconds per repetition, default 0.2),
-# BUILD_DIR (default: build-bench-generated-speed at the repository root).
+# BUILD_DIR (default: build-bench-generated-speed at the repository root), PROFILE (0: skip the
+# callgrind instruction counts of profile.sh, which otherwise run when valgrind is installed).
 # Needs cmake, ninja, a C++17 compiler, Google Benchmark (Debian libbenchmark-dev) and python3.
 set -eu
 
@@ -35,6 +36,13 @@ load=$(cut -d' ' -f1-3 /proc/loadavg)
   --benchmark_out_format=json "$@" | tee "$build/console.txt"
 grep '^check' "$build/console.txt" > "$build/check.txt"
 
+# Instruction counts of the generated chain rhs (exact, unlike times): profile.sh, by callgrind.
+: > "$build/profile.md"
+if [ "${PROFILE:-1}" != 0 ] && command -v valgrind > /dev/null; then
+  echo
+  BUILD_DIR=$build "$here/profile.sh" | tee "$build/profile.md"
+fi
+
 commit=$(git -C "$root" rev-parse --short HEAD 2>/dev/null || echo unknown)
 # Uncommitted changes other than this script's own outputs make the figures unreproducible.
 if [ -n "$(git -C "$root" status --porcelain --untracked-files=no -- . \
@@ -55,6 +63,7 @@ python3 "$here/summarize.py" "$here/results.json" "$build/check.txt" "$here/RESU
   "load=$load" \
   "compiler=$("$cxx" --version | head -n 1)" \
   "flags=$flags" \
+  "profile=$build/profile.md" \
   "benchmark=$(dpkg-query -W -f='${Version}' libbenchmark-dev 2>/dev/null || echo unknown)"
 echo
 echo "wrote $here/RESULTS.md and $here/results.json"

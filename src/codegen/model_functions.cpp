@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <set>
 
 #include <fmt/format.h>
 
@@ -59,31 +60,33 @@ std::string statements_of(ExpressionCompiler& compiler) {
   return code;
 }
 
-bool mentions(const std::string& code, const std::string& name) {
+// The identifiers the code uses, comments left out.
+std::set<std::string> identifiers_in(const std::string& code) {
   auto is_word = [](char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; };
-  size_t line_start = 0;
-  while (line_start < code.size()) {
-    size_t line_end = code.find('\n', line_start);
-    if (line_end == std::string::npos) line_end = code.size();
-    size_t comment = code.find("//", line_start);
-    size_t end = std::min(line_end, comment);
-    for (size_t pos = code.find(name, line_start); pos != std::string::npos && pos < end;
-         pos = code.find(name, pos + 1)) {
-      bool starts = pos == 0 || !is_word(code[pos - 1]);
-      bool ends = pos + name.size() >= code.size() || !is_word(code[pos + name.size()]);
-      if (starts && ends) return true;
+  std::set<std::string> names;
+  for (size_t pos = 0; pos < code.size();) {
+    if (code.compare(pos, 2, "//") == 0) {
+      pos = code.find('\n', pos);
+      if (pos == std::string::npos) break;
+    } else if (is_word(code[pos])) {
+      size_t end = pos;
+      while (end < code.size() && is_word(code[end])) ++end;
+      names.insert(code.substr(pos, end - pos));
+      pos = end;
+    } else {
+      ++pos;
     }
-    line_start = line_end + 1;
   }
-  return false;
+  return names;
 }
 
 // The body with `(void)name;` for each parameter it does not use: a model without algebraic
 // unknowns or invariants must not make the generated code warn about unused parameters.
 std::string body(const std::string& code, std::initializer_list<const char*> parameters) {
+  std::set<std::string> used = identifiers_in(code);
   std::string unused;
   for (const char* name : parameters) {
-    if (!mentions(code, name)) unused += fmt::format("  (void){};\n", name);
+    if (used.count(name) == 0) unused += fmt::format("  (void){};\n", name);
   }
   std::string text = unused + code;
   while (!text.empty() && text.back() == '\n') text.pop_back();
@@ -163,12 +166,17 @@ std::string rhs(const Generator& gen, size_t& operations) {
   return body(code, {"t", "x", "xdot", "z"});
 }
 
+// d(row i)/d(unknown j), differentiating only by the symbols a row holds: rows of a large model
+// hold few of its unknowns, and differentiating by the others would cost O(N^2) tree walks.
 Matrix jacobian_of(const Generator& gen, size_t rows, ex (Generator::*row)(size_t) const,
                    const std::vector<Unknown>& unknowns) {
   Matrix J(rows, std::vector<ex>(unknowns.size()));
   for (size_t i = 0; i < rows; ++i) {
     ex e = (gen.*row)(i);
-    for (size_t j = 0; j < unknowns.size(); ++j) J[i][j] = derivative(e, unknowns[j].symbol);
+    SymbolSet present = symbols_in(e);
+    for (size_t j = 0; j < unknowns.size(); ++j) {
+      if (present.count(unknowns[j].symbol)) J[i][j] = derivative(e, unknowns[j].symbol);
+    }
   }
   return J;
 }

@@ -190,7 +190,8 @@ std::vector<size_t> Reducer::null_space_rows(const std::vector<std::vector<GiNaC
     std::string label;
     for (size_t k = 0; k < m; ++k) {
       if (T[r][k].is_zero()) continue;
-      combination += T[r][k] * system_.constraints[k].residual.subs(at_zero);
+      combination +=
+          T[r][k] * system_.constraints[k].residual.subs(at_zero, GiNaC::subs_options::no_pattern);
       label += (label.empty() ? "" : ",") + system_.constraints[k].label;
     }
     Constraint& target = system_.constraints[r];
@@ -270,7 +271,8 @@ ReducedSystem Reducer::finish() {
   result.constraints = system_.constraints;
   result.A = final_B_;
   GiNaC::exmap at_zero = algebraic_at_zero();
-  for (const Constraint& c : system_.constraints) result.b.push_back(-c.residual.subs(at_zero));
+  for (const Constraint& c : system_.constraints)
+    result.b.push_back(-c.residual.subs(at_zero, GiNaC::subs_options::no_pattern));
   result.invariants = invariants_;
   result.rounds = rounds_;
   for (const ReductionRound& round : rounds_) result.differentiations += !round.nonsingular;
@@ -301,7 +303,10 @@ void Reducer::check_start_values(const ReducedSystem& result) {
     std::vector<std::vector<double>> block;
     for (int r : rows) {
       std::vector<double> values;
-      for (int c : cols) values.push_back(evaluate(result.A[r][c], point).value_or(0.0));
+      for (int c : cols) {
+        const GiNaC::ex& entry = result.A[r][c];
+        values.push_back(entry.is_zero() ? 0.0 : evaluate(entry, point).value_or(0.0));
+      }
       block.push_back(std::move(values));
     }
     if (numeric_rank(block, cols.size()) == static_cast<int>(cols.size())) continue;

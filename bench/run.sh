@@ -5,10 +5,11 @@
 # timed side by side with daec; fits the growth exponents, checks the targets of issue 5,
 # profiles daec with callgrind, and writes bench/RESULTS.md and the plots bench/*.png.
 #   bench/run.sh                      everything (about 5 minutes on 2 cores, plus a first build)
-#   REPEATS=1 PROFILE_N=0 bench/run.sh   quicker: one run per measurement, no profile
+#   REPEATS=1 REPEATS_SHORT=1 PROFILE_N=0 bench/run.sh   quicker: one run each, no profile
 # Environment (all optional): DAEC (a daec binary to measure; default: BUILD_DIR/daec, built or
 # brought up to date first), BUILD_DIR (default build), PYTHON (default /usr/bin/python3, with
-# Debian's python3-sympy), REPEATS (runs per measurement, median taken; default 3), CHAIN_N,
+# Debian's python3-sympy), REPEATS (runs per measurement, median taken; default 3; 7 —
+# REPEATS_SHORT — for daec runs under a second), CHAIN_N,
 # NEVER_N, FEKETE_N, PEER_N (the sizes), PROFILE_N (chain size profiled with callgrind; 0: none).
 # Installs what it needs and is missing (time, gnuplot-nox, python3-sympy, valgrind) with
 # apt-get, as scripts/setup.sh does. Generated models and code go to a temporary directory that
@@ -19,6 +20,7 @@ cd "$(dirname "$0")/.."
 root=$(pwd)
 
 REPEATS=${REPEATS:-3}
+REPEATS_SHORT=${REPEATS_SHORT:-7}
 CHAIN_N=${CHAIN_N:-2 4 8 16 32 64 128}
 NEVER_N=${NEVER_N:-$CHAIN_N}
 FEKETE_N=${FEKETE_N:-4 8 16 24}
@@ -94,8 +96,11 @@ daec_row() {
   model=$1 mode=$2 tag=$3
   prefix=$work/$tag
   rm -f "$prefix.runs"
-  i=0
-  while [ "$i" -lt "$REPEATS" ]; do
+  timed "$prefix" "$DAEC" "$model" "--dummies=$mode" -o "$prefix.cpp"
+  runs=$REPEATS # short runs are noisier and cheap: take more of them
+  [ "$(awk '{ print ($1 < 1) }' "$prefix.runs")" -eq 0 ] || runs=$REPEATS_SHORT
+  i=1
+  while [ "$i" -lt "$runs" ]; do
     timed "$prefix" "$DAEC" "$model" "--dummies=$mode" -o "$prefix.cpp"
     i=$((i + 1))
   done
@@ -120,9 +125,10 @@ value() { awk -v n="$2" -v c="$3" '$1 == n { print $c }' "$1"; }
 kib() { awk -v b="$1" 'BEGIN { printf "%.0f", b / 1024 }'; }
 mib() { awk -v k="$1" 'BEGIN { printf "%.1f", k / 1024 }'; }
 ratio() { awk -v a="$1" -v b="$2" 'BEGIN { if (b > 0) printf "%.2f", a / b; else print "n/a" }'; }
+as_x() { case $1 in n/a) printf 'n/a' ;; *) printf '%sx' "$1" ;; esac; } # 2.50 -> 2.50x
 
 # --- 1. the chain, dummy variables (default) and substitution ------------------------------------
-say "run.sh: daec $("$DAEC" --version | head -n 1) at $DAEC; $REPEATS runs per measurement, medians"
+say "run.sh: $("$DAEC" --version | head -n 1) at $DAEC; $REPEATS runs per measurement, medians"
 : >"$work/chain.tsv"
 : >"$work/never.tsv"
 for n in $CHAIN_N; do
@@ -186,18 +192,23 @@ if [ "$PROFILE_N" -gt 0 ]; then
   valgrind --tool=callgrind --callgrind-out-file="$work/callgrind.out" \
     "$DAEC" "$work/chain$PROFILE_N.dae" -o "$work/profiled.cpp" >/dev/null 2>"$work/callgrind.log"
   # "Ir (pct) file:function [object]" -> "pct | function" with the argument lists dropped.
-  shorten='{ ir = $1; pct = $2; $1 = ""; $2 = ""; line = $0; sub(/^ +/, "", line); sub(/ \[[^]]*\]$/, "", line)
+  shorten='{ ir = $1; line = $0; match(line, /\( *[0-9.]+%\)/); pct = substr(line, RSTART + 1, RLENGTH - 3)
+             sub(/^ *[0-9,]+ \( *[0-9.]+%\) +/, "", line); sub(/ \[[^]]*\]$/, "", line)
              sub(/^[^:]*:/, "", line); gsub(/\(anonymous namespace\)/, "{anon}", line)
-             sub(/\(.*$/, "", line); gsub(/[()%]/, "", pct); printf "| %s | %s | `%s` |\n", ir, pct, line }'
+             sub(/\(.*$/, "", line); gsub(/ /, "", pct); printf "| %s | %s | `%s` |\n", ir, pct, line }'
   callgrind_annotate --inclusive=yes "$work/callgrind.out" 2>/dev/null | grep -E '^ *[0-9,]+ \(' |
     grep -v "'[0-9]* \\[" | grep 'daec::' | head -n 14 | awk "$shorten" >"$work/profile_inclusive.md"
   callgrind_annotate "$work/callgrind.out" 2>/dev/null | grep -E '^ *[0-9,]+ \(' |
     grep -v -e 'PROGRAM TOTALS' -e "'[0-9]* \\[" | head -n 10 | awk "$shorten" >"$work/profile_self.md"
-  total=$(sed -n 's/.*Collected : \([0-9]*\).*/\1/p' "$work/callgrind.log")
+  cg_total=$(callgrind_annotate "$work/callgrind.out" 2>/dev/null | sed -n 's/^ *\([0-9,]*\) .*PROGRAM TOTALS.*/\1/p')
   profile=yes
 fi
 
 # --- plots --------------------------------------------------------------------------------------
+# The reference slopes go through daec's time at N = 32 (or the largest N measured).
+n_ref=32
+[ -n "$(value "$work/chain.tsv" 32 2)" ] || n_ref=$(sort -n "$work/chain.tsv" | tail -n 1 | awk '{ print $1 }')
+t_ref=$(value "$work/chain.tsv" "$n_ref" 2)
 gnuplot <<EOF
 set terminal pngcairo size 1200,480 font "sans,10" noenhanced
 set logscale xy
@@ -207,13 +218,15 @@ set xlabel "N (links)"
 set output "bench/chain_time.png"
 set multiplot layout 1,2 title "daec on the N-link pendulum chain (median of $REPEATS runs)"
 set ylabel "wall time (s)"
-t8 = system("awk '\$1 == 8 { print \$2 }' $work/chain.tsv") + 0
+set key bottom right
+t_ref = $t_ref
 plot "$work/chain.tsv" using 1:2 with linespoints lw 2 pt 7 title "daec (dummy variables)", \
      "$work/never.tsv" using 1:2 with linespoints lw 2 pt 5 title "daec --dummies=never", \
      "$work/peer.tsv" using 1:4 with linespoints lw 2 pt 9 title "sympy peer (symbolic work)", \
      "$work/peer.tsv" using 1:3 with linespoints lw 1 pt 8 dt 2 title "sympy peer (whole process)", \
-     (t8 > 0 ? t8 * x / 8 : 1/0) with lines dt 3 lc rgb "gray40" title "slope 1 (through N = 8)", \
-     (t8 > 0 ? t8 * (x / 8)**2 : 1/0) with lines dt 4 lc rgb "gray60" title "slope 2 (through N = 8)"
+     t_ref * x / $n_ref with lines dt 3 lc rgb "gray40" title "slope 1 (through daec at N = $n_ref)", \
+     t_ref * (x / $n_ref)**2 with lines dt 4 lc rgb "gray60" title "slope 2 (through daec at N = $n_ref)"
+set key top left
 set ylabel "peak memory (MiB)"
 plot "$work/chain.tsv" using 1:(\$3/1024) with linespoints lw 2 pt 7 title "daec (dummy variables)", \
      "$work/never.tsv" using 1:(\$3/1024) with linespoints lw 2 pt 5 title "daec --dummies=never", \
@@ -247,6 +260,13 @@ EOF
 exp_time=$(fit "$work/chain.tsv" 2)
 exp_mem=$(fit "$work/chain.tsv" 3)
 exp_cpu=$(fit "$work/chain.tsv" 10)
+# local exponents between the two largest N: where the growth is heading
+local_exp() { sort -n "$1" | tail -n 2 | awk -v c="$2" '{ n[NR] = $1; v[NR] = $c }
+  END { if (NR == 2 && v[1] > 0 && n[2] > n[1]) printf "%.2f", log(v[2] / v[1]) / log(n[2] / n[1]); else print "n/a" }'; }
+last_n=$(sort -n "$work/chain.tsv" | tail -n 2 | awk '{ printf "%s%s", sep, $1; sep = " and " }')
+local_time=$(local_exp "$work/chain.tsv" 2)
+local_cpu=$(local_exp "$work/chain.tsv" 10)
+local_size=$(local_exp "$work/chain.tsv" 4)
 exp_size=$(fit "$work/chain.tsv" 4)
 exp_ops=$(fit "$work/chain.tsv" 5)
 awk '{ $4 = $4 - $6; print }' "$work/chain.tsv" >"$work/chain_nojac.tsv"
@@ -272,8 +292,10 @@ target_peer=$(verdict "$ratio_peer_work" '>=' 10)
 
 # --- RESULTS.md ---------------------------------------------------------------------------------
 commit=$(git rev-parse --short HEAD 2>/dev/null || echo unknown)
+source_commit=$(git log -1 --format=%h -- src templates CMakeLists.txt cmake 2>/dev/null || echo unknown)
+commit="$commit (daec's sources last changed in $source_commit)"
 if [ -n "$(git status --porcelain -- src templates CMakeLists.txt 2>/dev/null)" ]; then
-  commit="$commit (with uncommitted changes to daec's sources)"
+  commit="$commit, with uncommitted changes to daec's sources"
 fi
 cpu=$(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo | head -n 1)
 memory=$(awk '/^MemTotal/ { printf "%.1f GiB", $2 / 1048576 }' /proc/meminfo)
@@ -307,10 +329,10 @@ its peak resident set (GNU time \`%M\`), "rhs operations" the count daec prints 
 
 | target (issue 5) | figure | verdict |
 | --- | --- | --- |
-| compile time grows at most linearly in N (exponent <= 1.2) | exponent $exp_time | **$target_time** |
-| generated file size grows at most linearly in N (exponent <= 1.2) | exponent $exp_size | **$target_size** |
-| dummy variables >= 3x fewer rhs operations than substitution at N = 16 | ${ratio_ops16}x ($never_ops16 / $ops16) | **$target_dummies** |
-| daec >= 10x faster than the sympy peer at N = 32 | ${ratio_peer_work}x (symbolic work only; ${ratio_peer_total}x whole process) | **$target_peer** |
+| compile time grows at most linearly in N (exponent <= 1.2) | exponent $exp_time (fit over N >= 8); $local_time between N = $last_n | **$target_time** |
+| generated file size grows at most linearly in N (exponent <= 1.2) | exponent $exp_size (fit over N >= 8); $local_size between N = $last_n | **$target_size** |
+| dummy variables >= 3x fewer rhs operations than substitution at N = 16 | $(as_x "$ratio_ops16") ($never_ops16 / $ops16) | **$target_dummies** |
+| daec >= 10x faster than the sympy peer at N = 32 | $(as_x "$ratio_peer_work") (symbolic work only; $(as_x "$ratio_peer_total") whole process) | **$target_peer** |
 | generated rhs no slower than hand-written, linear in N | see \`bench/generated_speed/\` | (separate harness) |
 
 ## 1. Compile-time scaling: the pendulum chain
@@ -323,9 +345,11 @@ EOF
   done <"$work/chain.tsv"
   cat <<EOF
 
-Growth exponents (N >= 8): wall time **$exp_time** (CPU time $exp_cpu), generated file size
-**$exp_size** (without the \`rhs_jacobian\` function: $exp_size_nojac), peak memory $exp_mem, rhs
-operations $exp_ops.
+Growth exponents, least squares over N >= 8: wall time **$exp_time** (CPU time $exp_cpu),
+generated file size **$exp_size** (without the \`rhs_jacobian\` function: $exp_size_nojac), peak
+memory $exp_mem, rhs operations $exp_ops. Between the two largest N ($last_n), where the fixed
+start-up cost no longer hides the growth: wall time $local_time, CPU time $local_cpu, file size
+$local_size.
 
 ![daec time and memory on the chain](chain_time.png)
 
@@ -345,8 +369,8 @@ EOF
   done <"$work/chain.tsv"
   cat <<EOF
 
-At N = 16: substitution needs **${ratio_ops16}x** the rhs operations of dummy variables and
-${ratio_time16}x the compile time. Exponents of the substitution variant (N >= 8): time
+At N = 16: substitution needs **$(as_x "$ratio_ops16")** the rhs operations of dummy variables and
+$(as_x "$ratio_time16") the compile time. Exponents of the substitution variant (N >= 8): time
 $exp_never_time, rhs operations $exp_never_ops.
 
 ## 3. The Fekete points on a sphere
@@ -397,7 +421,7 @@ EOF
 ## Profile
 
 \`valgrind --tool=callgrind\` on \`daec pendulum_chain$PROFILE_N.dae -o OUT.cpp\` (this run, this commit):
-$total instructions in all. The daec functions with the largest inclusive cost (callees included):
+$cg_total instructions in all. The daec functions with the largest inclusive cost (callees included):
 
 | instructions | % | function |
 | ---: | ---: | --- |

@@ -181,7 +181,7 @@ check_n=$(echo "$PEER_N" | awk '{ print $1 }')
 "$DAEC" "$work/chain$check_n.dae" -o "$work/check_daec.cpp" >/dev/null
 g++ -std=c++17 -O1 -I"$work" -DDAEC_FILE="\"check_daec.cpp\"" -DDAEC_NS="pendulum_chain$check_n" \
   -DPEER_FILE="\"peer$check_n.c\"" bench/peer_check.cpp -o "$work/peer_check"
-peer_check=$("$work/peer_check" | sed "s/^peer_check: /N = $check_n: /")
+peer_check=$("$work/peer_check" | sed "s/^peer_check: /peer_check, chain N = $check_n: /")
 say "  $peer_check"
 
 # --- 4. profile ---------------------------------------------------------------------------------
@@ -216,7 +216,7 @@ set grid
 set key top left
 set xlabel "N (links)"
 set output "bench/chain_time.png"
-set multiplot layout 1,2 title "daec on the N-link pendulum chain (median of $REPEATS runs)"
+set multiplot layout 1,2 title "daec on the N-link pendulum chain (medians of $REPEATS or more runs)"
 set ylabel "wall time (s)"
 set key bottom right
 t_ref = $t_ref
@@ -245,7 +245,7 @@ plot "$work/chain.tsv" using 1:5 with linespoints lw 2 pt 7 title "dummy variabl
 unset multiplot
 
 set output "bench/fekete.png"
-set multiplot layout 1,2 title "daec on N Fekete points on the sphere (median of $REPEATS runs)"
+set multiplot layout 1,2 title "daec on N Fekete points on the sphere (medians of $REPEATS or more runs)"
 set xlabel "N (points)"
 set ylabel "wall time (s)"
 plot "$work/fekete.tsv" using 1:2 with linespoints lw 2 pt 7 title "dummy variables", \
@@ -307,7 +307,8 @@ elapsed=$(($(date +%s) - started))
 # daec benchmarks
 
 Written by \`bench/run.sh\` (issue 5) — do not edit by hand: run it again. $(date -u '+%Y-%m-%d %H:%M UTC'),
-$REPEATS runs per measurement (medians), the whole run took $elapsed s.
+$REPEATS runs per measurement ($REPEATS_SHORT for daec runs under a second), medians; the whole run
+took $elapsed s.
 
 | machine | |
 | --- | --- |
@@ -371,7 +372,8 @@ EOF
 
 At N = 16: substitution needs **$(as_x "$ratio_ops16")** the rhs operations of dummy variables and
 $(as_x "$ratio_time16") the compile time. Exponents of the substitution variant (N >= 8): time
-$exp_never_time, rhs operations $exp_never_ops.
+$exp_never_time, rhs operations $exp_never_ops. Why substitution wins on this model: see the end of
+the Profile section.
 
 ## 3. The Fekete points on a sphere
 
@@ -399,7 +401,11 @@ invariants_jacobian. It is told the answer (which constraints to differentiate, 
 derivatives become dummy variables), so it skips what daec also does — structural analysis,
 symbolic rank tests, classification, an LU specialised to the block structure (the peer prints
 one generic dense LU), projection and initialisation code: the comparison favours the peer.
-Both produce the same numbers: $peer_check (\`bench/peer_check.cpp\`).
+Both compute the same numbers: \`bench/peer_check.cpp\` evaluates the two generated codes at five
+states of the chain and compares them by name —
+
+    $peer_check
+
 "Symbolic work" excludes the Python start-up and \`import sympy\` (measured inside the script);
 "whole process" is the wall time of \`python3 bench/sympy_peer.py N -o OUT.c\`, like daec's.
 
@@ -441,5 +447,5 @@ EOF
 } >"$results"
 
 # --- on the terminal ----------------------------------------------------------------------------
-sed -n '/^## Targets/,/^## 2\./p' "$results" | sed '$d'
+sed -n '/^## Targets/,/^## 5\./p' "$results" | grep -v '^!\[' | sed '$d'
 say "run.sh: wrote $results, bench/chain_time.png, bench/chain_size.png, bench/fekete.png in $elapsed s"

@@ -23,7 +23,7 @@ usage() {
 case "$1" in
   '' | *[!0-9]* | 0*) usage ;;
 esac
-[ "${#1}" -le 3 ] && [ "$1" -ge 2 ] || usage
+if [ "${#1}" -gt 3 ] || [ "$1" -lt 2 ]; then usage; fi
 
 awk -v n="$1" '
 function dist(i, j) {

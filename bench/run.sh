@@ -192,6 +192,7 @@ if [ "$PROFILE_N" -gt 0 ]; then
   valgrind --tool=callgrind --callgrind-out-file="$work/callgrind.out" \
     "$DAEC" "$work/chain$PROFILE_N.dae" -o "$work/profiled.cpp" >/dev/null 2>"$work/callgrind.log"
   # "Ir (pct) file:function [object]" -> "pct | function" with the argument lists dropped.
+  # shellcheck disable=SC2016 # an awk program
   shorten='{ ir = $1; line = $0; match(line, /\( *[0-9.]+%\)/); pct = substr(line, RSTART + 1, RLENGTH - 3)
              sub(/^ *[0-9,]+ \( *[0-9.]+%\) +/, "", line); sub(/ \[[^]]*\]$/, "", line)
              sub(/^[^:]*:/, "", line); gsub(/\(anonymous namespace\)/, "{anon}", line)
@@ -364,6 +365,7 @@ EOF
   while read -r n t m b o j s a d c; do
     row=$(awk -v n="$n" '$1 == n' "$work/never.tsv")
     [ -n "$row" ] || continue
+    # shellcheck disable=SC2086 # split the row into its fields
     set -- $row
     printf '| %s | %s | %s | %s | %s | %s | %s | %s | %s |\n' "$n" "$o" "$5" "$(ratio "$5" "$o")" \
       "$t" "$2" "$(ratio "$2" "$t")" "$(kib "$b")" "$(kib "$4")"
@@ -383,7 +385,7 @@ is the model's, not daec's.
 | N | states | algebraic | time (s) | peak memory (MiB) | generated file (KiB) | rhs operations | time never (s) | rhs operations never | never / dummies (operations) |
 | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |
 EOF
-  while read -r n t m b o j s a d c t2 m2 b2 o2 j2 s2 a2 d2 c2; do
+  while read -r n t m b o j s a d c t2 _ _ o2 _; do
     printf '| %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |\n' "$n" "$s" "$a" "$t" "$(mib "$m")" "$(kib "$b")" "$o" "$t2" "$o2" "$(ratio "$o2" "$o")"
   done <"$work/fekete.tsv"
   cat <<EOF
@@ -412,8 +414,8 @@ states of the chain and compares them by name —
 | N | daec (s) | sympy peer, symbolic work (s) | sympy peer, whole process (s) | import sympy (s) | peer / daec (work) | peer / daec (process) | peer peak memory (MiB) |
 | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |
 EOF
-  while read -r n d total sw imp mem bytes; do
-    printf '| %s | %s | %s | %s | %s | %s | %s | %s |\n' "$n" "$d" "$sw" "$total" "$imp" "$(ratio "$sw" "$d")" "$(ratio "$total" "$d")" "$(mib "$mem")"
+  while read -r n d whole sw imp mem _; do
+    printf '| %s | %s | %s | %s | %s | %s | %s | %s |\n' "$n" "$d" "$sw" "$whole" "$imp" "$(ratio "$sw" "$d")" "$(ratio "$whole" "$d")" "$(mib "$mem")"
   done <"$work/peer.tsv"
   cat <<EOF
 

@@ -64,6 +64,24 @@ TEST(LinearSolve, FullTwoByTwoBlock) {
   EXPECT_EQ(11u, lu_operation_count(plan));
 }
 
+TEST(LinearSolve, ConstantPivotNeedsNoSearch) {
+  // A dummy variable's equation has a 1 on the diagonal: that pivot cannot vanish, so the step
+  // takes it without a search, and the rows below take in only the pivot row's pattern.
+  SparsityPattern a = SparsityPattern::from_text("1 1 0\n1 1 1\n0 1 1\n");
+  SparsityPattern constant = SparsityPattern::from_text("1 0 0\n0 0 0\n0 0 0\n");
+  LinearSolvePlan plan = plan_linear_solve(a, block_triangular_form(a), constant);
+  ASSERT_EQ(3u, plan.steps.size());
+  EXPECT_TRUE(plan.steps.front().fixed_pivot);
+  EXPECT_EQ(2u, plan.steps.front().candidates.size());
+  std::string factor = factor_code(plan);
+  EXPECT_EQ(std::string::npos, factor.find("pivot among 2 rows\n    int q = 0;"));
+  EXPECT_EQ(0u, factor.find("  if (!(std::fabs(a[0]) > 0.0)) return 1;\n  a[0] = 1.0 / a[0];\n"));
+  EXPECT_EQ(std::string::npos, solve_code(plan).find("std::swap(r[0]"));
+  LinearSolvePlan searched = plan_linear_solve(a, block_triangular_form(a));
+  EXPECT_FALSE(searched.steps.front().fixed_pivot);
+  EXPECT_LE(plan.storage.size(), searched.storage.size());
+}
+
 TEST(LinearSolve, OffDiagonalBlocksAreSubtractedBeforeTheBlock) {
   // x0 alone, then x1 from an equation that also holds x0.
   LinearSolvePlan plan = plan_for("1 0\n1 1\n");

@@ -169,6 +169,20 @@ SparsityPattern pattern_of_A(const ReducedSystem& s) {
   return pattern_of(s.A, s.algebraic.size());
 }
 
+// The entries of A that are nonzero numbers: pivots that cannot vanish.
+SparsityPattern constant_entries(const ReducedSystem& s) {
+  std::vector<std::pair<int, int>> entries;
+  for (size_t r = 0; r < s.A.size(); ++r) {
+    for (size_t c = 0; c < s.A[r].size(); ++c) {
+      if (GiNaC::is_a<GiNaC::numeric>(s.A[r][c]) && !s.A[r][c].is_zero()) {
+        entries.push_back({static_cast<int>(r), static_cast<int>(c)});
+      }
+    }
+  }
+  int n = static_cast<int>(s.algebraic.size());
+  return SparsityPattern::from_entries(n, n, entries);
+}
+
 }  // namespace
 
 GeneratedCode generate_code(const ReducedSystem& s, const CodegenOptions& options) {
@@ -176,7 +190,8 @@ GeneratedCode generate_code(const ReducedSystem& s, const CodegenOptions& option
   result.name_space =
       options.name_space.empty() ? cpp_identifier(s.context.name) : options.name_space;
   std::optional<LinearSolvePlan> plan;
-  if (!s.algebraic.empty()) plan = plan_linear_solve(pattern_of_A(s), s.blocks);
+  if (!s.algebraic.empty())
+    plan = plan_linear_solve(pattern_of_A(s), s.blocks, constant_entries(s));
   FunctionBodies bodies = function_bodies(s, plan);
   result.rhs_operations = bodies.rhs_operations + (plan ? lu_operation_count(*plan) : 0);
   result.lu_entries = plan ? plan->storage.size() : 0;

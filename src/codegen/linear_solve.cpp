@@ -28,23 +28,40 @@ std::vector<int> inverse(const std::vector<int>& order) {
   return position;
 }
 
-// One pivot step: every candidate row gets the union of the candidates' patterns right of k.
+// What the planner knows of the entries while it eliminates: which stay the numbers they were
+// in A (a nonzero number on the diagonal is a pivot that can never vanish).
+struct EntryState {
+  std::set<std::pair<int, int>> constant;  ///< (row position, column position), nonzero numbers
+  std::set<std::pair<int, int>> modified;  ///< entries an earlier step changed
+  std::set<int> exchanged;                 ///< rows that took part in a row exchange
+  bool fixed(int k) const {
+    return constant.count({k, k}) && !modified.count({k, k}) && !exchanged.count(k);
+  }
+};
+
+// One pivot step. With a pivot that may vanish, every row that may be chosen gets the union of
+// the candidates' patterns (partial pivoting, George and Ng's bound); with a constant pivot the
+// row stays in place and each row below only takes in the pivot row's pattern.
 PivotStep eliminate(int k, int block_end, std::vector<RowPattern>& rows,
-                    std::set<std::pair<int, int>>& stored) {
+                    std::set<std::pair<int, int>>& stored, EntryState& state) {
   PivotStep step;
   step.position = k;
+  step.fixed_pivot = state.fixed(k);
   if (rows[k].count(k) == 0) throw std::logic_error("unmatched diagonal in the block form");
-  RowPattern right;
+  RowPattern right(rows[k].upper_bound(k), rows[k].end());
   for (int i = k; i < block_end; ++i) {
     if (rows[i].count(k) == 0) continue;
     step.candidates.push_back(i);
-    right.insert(rows[i].upper_bound(k), rows[i].end());
+    if (!step.fixed_pivot) right.insert(rows[i].upper_bound(k), rows[i].end());
   }
   step.columns.assign(right.begin(), right.end());
   for (int i : step.candidates) {
     stored.insert({i, k});
     for (int j : right) stored.insert({i, j});
+    if (i == k && step.fixed_pivot) continue;
     rows[i].insert(right.begin(), right.end());
+    for (int j : right) state.modified.insert({i, j});
+    if (!step.fixed_pivot && step.candidates.size() > 1) state.exchanged.insert(i);
   }
   return step;
 }
@@ -92,14 +109,21 @@ std::vector<int> bandwidth_order(const SparsityPattern& a, const BlockTriangular
 }
 
 // The block triangular form with each block's positions in bandwidth order (matched pairs stay
-// together, so the diagonal stays matched and the blocks stay lower triangular).
-BlockTriangularForm banded(const SparsityPattern& a, BlockTriangularForm blocks) {
+// together, so the diagonal stays matched and the blocks stay lower triangular), except that
+// positions whose diagonal entry is a nonzero number (a dummy variable's defining equation) come
+// first: eliminated with that constant pivot, they leave the rest of the block as small as
+// substituting the dummy variable would.
+BlockTriangularForm banded(const SparsityPattern& a, const SparsityPattern& constant,
+                           BlockTriangularForm blocks) {
   std::vector<int> column_position = inverse(blocks.col_order);
   BlockTriangularForm result = blocks;
   for (int b = 0; b < blocks.block_count(); ++b) {
     int begin = blocks.block_start[b], end = blocks.block_start[b + 1];
     if (end - begin < 3) continue;
     std::vector<int> order = bandwidth_order(a, blocks, column_position, begin, end);
+    std::stable_partition(order.begin(), order.end(), [&](int k) {
+      return constant.has(blocks.row_order[k], blocks.col_order[k]);
+    });
     for (int k = 0; k < end - begin; ++k) {
       result.row_order[begin + k] = blocks.row_order[order[k]];
       result.col_order[begin + k] = blocks.col_order[order[k]];
@@ -110,10 +134,11 @@ BlockTriangularForm banded(const SparsityPattern& a, BlockTriangularForm blocks)
 
 }  // namespace
 
-LinearSolvePlan plan_linear_solve(const SparsityPattern& a, const BlockTriangularForm& form) {
+LinearSolvePlan plan_linear_solve(const SparsityPattern& a, const BlockTriangularForm& form,
+                                  const SparsityPattern& constant) {
   LinearSolvePlan plan;
   plan.size = a.rows();
-  plan.blocks = banded(a, form);
+  plan.blocks = banded(a, constant, form);
   const BlockTriangularForm& blocks = plan.blocks;
   std::vector<int> column_position = inverse(blocks.col_order);
   std::vector<int> block_of(plan.size);
@@ -121,6 +146,11 @@ LinearSolvePlan plan_linear_solve(const SparsityPattern& a, const BlockTriangula
     for (int i = blocks.block_start[b]; i < blocks.block_start[b + 1]; ++i) block_of[i] = b;
   }
   std::set<std::pair<int, int>> stored;
+  EntryState state;
+  std::vector<int> row_position = inverse(blocks.row_order);
+  for (const auto& [row, column] : constant.entries()) {
+    state.constant.insert({row_position[row], column_position[column]});
+  }
   std::vector<RowPattern> rows(plan.size);
   plan.earlier_columns.resize(plan.size);
   for (int i = 0; i < plan.size; ++i) {
@@ -139,7 +169,7 @@ LinearSolvePlan plan_linear_solve(const SparsityPattern& a, const BlockTriangula
   for (int b = 0; b < blocks.block_count(); ++b) {
     int end = blocks.block_start[b + 1];
     for (int k = blocks.block_start[b]; k < end; ++k) {
-      plan.steps.push_back(eliminate(k, end, rows, stored));
+      plan.steps.push_back(eliminate(k, end, rows, stored, state));
     }
   }
   plan.storage.assign(stored.begin(), stored.end());
@@ -213,9 +243,10 @@ std::string factor_code(const LinearSolvePlan& plan) {
   bool pivoting = false;
   for (const PivotStep& step : plan.steps) {
     int k = step.position;
-    if (step.candidates.size() == 1) {
+    if (step.candidates.size() == 1 || step.fixed_pivot) {
       code += fmt::format("  if (!(std::fabs({0}) > 0.0)) return 1;\n  {0} = 1.0 / {0};\n",
                           entry(plan, k, k));
+      if (step.candidates.size() > 1) code += "  {\n" + elimination(plan, step) + "  }\n";
       continue;
     }
     pivoting = true;
@@ -250,8 +281,10 @@ std::string solve_code(const LinearSolvePlan& plan) {
     for (size_t s = first_step; s < last_step; ++s) {
       const PivotStep& step = plan.steps[s];
       if (step.candidates.size() == 1) continue;
-      pivoting = true;
-      code += fmt::format("  std::swap(r[{0}], r[pivot[{0}]]);\n", step.position);
+      if (!step.fixed_pivot) {
+        pivoting = true;
+        code += fmt::format("  std::swap(r[{0}], r[pivot[{0}]]);\n", step.position);
+      }
       for (size_t c = 1; c < step.candidates.size(); ++c) {
         int i = step.candidates[c];
         code += fmt::format("  r[{}] -= {} * r[{}];\n", i, entry(plan, i, step.position),

@@ -22,6 +22,7 @@ struct PivotStep {
   int position = 0;             ///< the diagonal position eliminated at this step
   std::vector<int> candidates;  ///< positions that may hold the pivot; candidates[0] == position
   std::vector<int> columns;     ///< pattern of the pivot row right of `position` after the step
+  bool fixed_pivot = false;     ///< the pivot is a nonzero number of A: no row exchange
 };
 
 struct LinearSolvePlan {
@@ -39,14 +40,19 @@ struct LinearSolvePlan {
   int index(int row, int column) const;
 
  private:
-  friend LinearSolvePlan plan_linear_solve(const SparsityPattern&, const BlockTriangularForm&);
+  friend LinearSolvePlan plan_linear_solve(const SparsityPattern&, const BlockTriangularForm&,
+                                           const SparsityPattern&);
   std::map<std::pair<int, int>, int> index_;
 };
 
 /// Plans the factorisation of a square matrix with pattern `a` (rows = equations, columns =
 /// unknowns) in block lower-triangular form `form`. The plan's own `blocks` reorder the
-/// positions inside each block (reverse Cuthill-McKee) to keep the fill-in small.
-LinearSolvePlan plan_linear_solve(const SparsityPattern& a, const BlockTriangularForm& form);
+/// positions inside each block (reverse Cuthill-McKee) to keep the fill-in small. `constant`
+/// marks the entries that are nonzero numbers (the 1 of a dummy variable's defining equation):
+/// where one is still on the diagonal when its step comes, it is the pivot, with no search and
+/// no fill beyond the pivot row's pattern.
+LinearSolvePlan plan_linear_solve(const SparsityPattern& a, const BlockTriangularForm& form,
+                                  const SparsityPattern& constant = {});
 
 /// Arithmetic operations of one factorisation plus one solve (what each rhs call spends).
 size_t lu_operation_count(const LinearSolvePlan& plan);

@@ -23,6 +23,8 @@ struct Generator {
   const std::optional<LinearSolvePlan>& plan;
   std::vector<int> position;  ///< Z index -> position in the block triangular form
   size_t n, m;
+  /// dF/dX, dF/dZ and dg/dX, which rhs_jacobian and residual_jacobian both need: computed once.
+  Matrix dF_dX, dF_dZ, dg_dX;
 
   Generator(const ReducedSystem& s, const std::optional<LinearSolvePlan>& p)
       : system(s), plan(p), n(s.states.size()), m(s.algebraic.size()) {
@@ -248,9 +250,9 @@ SparseColumns by_columns(const ExpressionCompiler& compiler,
 // not with the (dense) size of J.
 std::string rhs_jacobian(const Generator& gen) {
   ExpressionCompiler compiler(gen.symbols(true));
-  auto fx = add_matrix(compiler, jacobian_of(gen, gen.n, &Generator::F, gen.system.states));
-  auto fz = add_matrix(compiler, jacobian_of(gen, gen.n, &Generator::F, gen.system.algebraic));
-  auto gx = add_matrix(compiler, jacobian_of(gen, gen.m, &Generator::g, gen.system.states), -1);
+  auto fx = add_matrix(compiler, gen.dF_dX);
+  auto fz = add_matrix(compiler, gen.dF_dZ);
+  auto gx = add_matrix(compiler, gen.dg_dX, -1);
   std::string code;
   if (gen.m > 0) code += solve_prologue(gen, "return status;");
   code += statements_of(compiler);
@@ -326,9 +328,9 @@ std::string assign_matrix(ExpressionCompiler& compiler, const std::string& array
 std::string residual_jacobian(const Generator& gen) {
   size_t rows = gen.n + gen.m;
   ExpressionCompiler compiler(gen.symbols(false));
-  auto fx = add_matrix(compiler, jacobian_of(gen, gen.n, &Generator::F, gen.system.states), -1);
-  auto gx = add_matrix(compiler, jacobian_of(gen, gen.m, &Generator::g, gen.system.states));
-  auto fz = add_matrix(compiler, jacobian_of(gen, gen.n, &Generator::F, gen.system.algebraic), -1);
+  auto fx = add_matrix(compiler, gen.dF_dX, -1);
+  auto gx = add_matrix(compiler, gen.dg_dX);
+  auto fz = add_matrix(compiler, gen.dF_dZ, -1);
   auto gz = add_matrix(compiler, jacobian_of(gen, gen.m, &Generator::g, gen.system.algebraic));
   std::string code = statements_of(compiler);
   code +=
@@ -391,6 +393,9 @@ std::string outputs(const Generator& gen) {
 FunctionBodies function_bodies(const ReducedSystem& system,
                                const std::optional<LinearSolvePlan>& plan) {
   Generator gen(system, plan);
+  gen.dF_dX = jacobian_of(gen, gen.n, &Generator::F, system.states);
+  gen.dF_dZ = jacobian_of(gen, gen.n, &Generator::F, system.algebraic);
+  gen.dg_dX = jacobian_of(gen, gen.m, &Generator::g, system.states);
   FunctionBodies bodies;
   bodies.initial_state = initial_state(gen);
   if (plan) bodies.evaluate_algebraic = evaluate_algebraic(gen, bodies.rhs_operations);

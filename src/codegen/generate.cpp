@@ -169,14 +169,15 @@ SparsityPattern pattern_of_A(const ReducedSystem& s) {
   return pattern_of(s.A, s.algebraic.size());
 }
 
-// The entries of A that are nonzero numbers: pivots that cannot vanish.
-SparsityPattern constant_entries(const ReducedSystem& s) {
+// The entries of A that are nonzero numbers (pivots that cannot vanish), or only those that are 1.
+SparsityPattern constant_entries(const ReducedSystem& s, bool only_ones) {
   std::vector<std::pair<int, int>> entries;
   for (size_t r = 0; r < s.A.size(); ++r) {
     for (size_t c = 0; c < s.A[r].size(); ++c) {
-      if (GiNaC::is_a<GiNaC::numeric>(s.A[r][c]) && !s.A[r][c].is_zero()) {
-        entries.push_back({static_cast<int>(r), static_cast<int>(c)});
-      }
+      const GiNaC::ex& value = s.A[r][c];
+      if (!GiNaC::is_a<GiNaC::numeric>(value) || value.is_zero()) continue;
+      if (only_ones && !value.is_equal(1)) continue;
+      entries.push_back({static_cast<int>(r), static_cast<int>(c)});
     }
   }
   int n = static_cast<int>(s.algebraic.size());
@@ -191,7 +192,8 @@ GeneratedCode generate_code(const ReducedSystem& s, const CodegenOptions& option
       options.name_space.empty() ? cpp_identifier(s.context.name) : options.name_space;
   std::optional<LinearSolvePlan> plan;
   if (!s.algebraic.empty())
-    plan = plan_linear_solve(pattern_of_A(s), s.blocks, constant_entries(s));
+    plan = plan_linear_solve(pattern_of_A(s), s.blocks, constant_entries(s, false),
+                             constant_entries(s, true));
   FunctionBodies bodies = function_bodies(s, plan);
   result.rhs_operations = bodies.rhs_operations + (plan ? lu_operation_count(*plan) : 0);
   result.lu_entries = plan ? plan->storage.size() : 0;

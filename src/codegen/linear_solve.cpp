@@ -32,6 +32,7 @@ std::vector<int> inverse(const std::vector<int>& order) {
 // in A (a nonzero number on the diagonal is a pivot that can never vanish).
 struct EntryState {
   std::set<std::pair<int, int>> constant;  ///< (row position, column position), nonzero numbers
+  std::set<std::pair<int, int>> ones;      ///< those of them that are 1
   std::set<std::pair<int, int>> modified;  ///< entries an earlier step changed
   std::set<int> exchanged;                 ///< rows that took part in a row exchange
   bool fixed(int k) const {
@@ -47,6 +48,7 @@ PivotStep eliminate(int k, int block_end, std::vector<RowPattern>& rows,
   PivotStep step;
   step.position = k;
   step.fixed_pivot = state.fixed(k);
+  step.unit_pivot = step.fixed_pivot && state.ones.count({k, k});
   if (rows[k].count(k) == 0) throw std::logic_error("unmatched diagonal in the block form");
   RowPattern right(rows[k].upper_bound(k), rows[k].end());
   for (int i = k; i < block_end; ++i) {
@@ -66,21 +68,11 @@ PivotStep eliminate(int k, int block_end, std::vector<RowPattern>& rows,
   return step;
 }
 
-// Reverse Cuthill-McKee on the symmetric graph of one diagonal block (node = position, edge =
-// an entry at (i, j) or (j, i)): a small bandwidth keeps the fill-in of partial pivoting small.
-// Returns the block's positions in their new order. Deterministic: ties go to the lower position.
-std::vector<int> bandwidth_order(const SparsityPattern& a, const BlockTriangularForm& blocks,
-                                 const std::vector<int>& column_position, int begin, int end) {
-  int size = end - begin;
-  std::vector<std::set<int>> neighbours(size);
-  for (int i = begin; i < end; ++i) {
-    for (int column : a.row(blocks.row_order[i])) {
-      int j = column_position[column];
-      if (j < begin || j >= end || j == i) continue;
-      neighbours[i - begin].insert(j - begin);
-      neighbours[j - begin].insert(i - begin);
-    }
-  }
+// Reverse Cuthill-McKee on a symmetric graph (node = position, edge = an entry at (i, j) or
+// (j, i)): a small bandwidth keeps the fill-in of partial pivoting small. Returns the nodes in
+// their new order. Deterministic: ties go to the lower node.
+std::vector<int> bandwidth_order(const std::vector<std::set<int>>& neighbours) {
+  int size = static_cast<int>(neighbours.size());
   auto degree = [&](int v) { return neighbours[v].size(); };
   std::vector<int> order;
   std::vector<bool> seen(size, false);
@@ -104,41 +96,117 @@ std::vector<int> bandwidth_order(const SparsityPattern& a, const BlockTriangular
     }
   }
   std::reverse(order.begin(), order.end());
-  for (int& v : order) v += begin;
   return order;
 }
 
-// The block triangular form with each block's positions in bandwidth order (matched pairs stay
-// together, so the diagonal stays matched and the blocks stay lower triangular), except that
-// positions whose diagonal entry is a nonzero number (a dummy variable's defining equation) come
-// first: eliminated with that constant pivot, they leave the rest of the block as small as
-// substituting the dummy variable would.
-BlockTriangularForm banded(const SparsityPattern& a, const SparsityPattern& constant,
-                           BlockTriangularForm blocks) {
-  std::vector<int> column_position = inverse(blocks.col_order);
-  BlockTriangularForm result = blocks;
-  for (int b = 0; b < blocks.block_count(); ++b) {
-    int begin = blocks.block_start[b], end = blocks.block_start[b + 1];
-    if (end - begin < 3) continue;
-    std::vector<int> order = bandwidth_order(a, blocks, column_position, begin, end);
-    std::stable_partition(order.begin(), order.end(), [&](int k) {
-      return constant.has(blocks.row_order[k], blocks.col_order[k]);
-    });
-    for (int k = 0; k < end - begin; ++k) {
-      result.row_order[begin + k] = blocks.row_order[order[k]];
-      result.col_order[begin + k] = blocks.col_order[order[k]];
+// One diagonal block of A while its order is chosen: rows and columns by their offset in the
+// block, each row's pattern growing with the fill of the pivots chosen so far.
+struct BlockOrdering {
+  std::vector<RowPattern> rows;
+  std::vector<std::pair<int, int>> pivots;  ///< (row, column) in the order chosen
+  std::set<std::pair<int, int>> modified;   ///< entries a chosen pivot's elimination changed
+  std::vector<bool> row_done, column_done;
+
+  // Eliminates column `column` from the other open rows with the pivot row `row`.
+  void choose(int row, int column) {
+    pivots.push_back({row, column});
+    row_done[row] = true;
+    column_done[column] = true;
+    for (size_t r = 0; r < rows.size(); ++r) {
+      if (row_done[r] || rows[r].erase(column) == 0) continue;
+      for (int c : rows[row]) {
+        if (column_done[c]) continue;
+        rows[r].insert(c);
+        modified.insert({static_cast<int>(r), c});
+      }
     }
   }
-  return result;
+};
+
+// Orders the positions of block [begin, end). Entries of A that are nonzero numbers (the 1 of a
+// dummy variable's defining equation) are taken first as pivots, wherever they are: eliminating
+// a dummy variable this way costs what substituting it would, and the pivot needs no search.
+// The rows and columns left are then matched on the pattern that remains after those
+// eliminations (it has a perfect matching: eliminating nonzero pivots keeps A nonsingular) and
+// put in bandwidth order.
+void order_block(const SparsityPattern& a, const SparsityPattern& constant, int begin, int end,
+                 BlockTriangularForm& blocks) {
+  int size = end - begin;
+  std::vector<int> rows(blocks.row_order.begin() + begin, blocks.row_order.begin() + end);
+  std::vector<int> columns(blocks.col_order.begin() + begin, blocks.col_order.begin() + end);
+  std::vector<int> offset(a.cols(), -1);
+  for (int k = 0; k < size; ++k) offset[columns[k]] = k;
+  BlockOrdering block{std::vector<RowPattern>(size),
+                      {},
+                      {},
+                      std::vector<bool>(size, false),
+                      std::vector<bool>(size, false)};
+  for (int r = 0; r < size; ++r) {
+    for (int column : a.row(rows[r])) {
+      if (offset[column] >= 0) block.rows[r].insert(offset[column]);
+    }
+  }
+  for (int r = 0; r < size; ++r) {
+    for (int column : a.row(rows[r])) {
+      int c = offset[column];
+      if (c < 0 || block.column_done[c] || !constant.has(rows[r], column)) continue;
+      if (block.modified.count({r, c}) || block.rows[r].count(c) == 0) continue;
+      block.choose(r, c);
+      break;
+    }
+  }
+  // The rest: a perfect matching of what remains, then reverse Cuthill-McKee on it.
+  std::vector<int> open_rows, open_columns, open_offset(size, -1);
+  for (int k = 0; k < size; ++k) {
+    if (!block.row_done[k]) open_rows.push_back(k);
+    if (block.column_done[k]) continue;
+    open_offset[k] = static_cast<int>(open_columns.size());
+    open_columns.push_back(k);
+  }
+  int rest = static_cast<int>(open_rows.size());
+  std::vector<std::pair<int, int>> entries;
+  for (int i = 0; i < rest; ++i) {
+    for (int c : block.rows[open_rows[i]]) {
+      if (open_offset[c] >= 0) entries.push_back({i, open_offset[c]});
+    }
+  }
+  SparsityPattern remaining = SparsityPattern::from_entries(rest, rest, entries);
+  Matching matching = maximum_matching(remaining);
+  if (matching.size != rest) throw std::logic_error("a block of A is structurally singular");
+  std::vector<std::set<int>> neighbours(rest);
+  for (const auto& [i, j] : entries) {
+    int other = matching.col_to_row[j];
+    if (other == i) continue;
+    neighbours[i].insert(other);
+    neighbours[other].insert(i);
+  }
+  for (int i : bandwidth_order(neighbours)) {
+    block.pivots.push_back({open_rows[i], open_columns[matching.row_to_col[i]]});
+  }
+  for (int k = 0; k < size; ++k) {
+    blocks.row_order[begin + k] = rows[block.pivots[k].first];
+    blocks.col_order[begin + k] = columns[block.pivots[k].second];
+  }
+}
+
+// The block triangular form with each block's positions ordered by order_block (the blocks and
+// their order stay; only the pairing and order of rows and columns inside a block change).
+BlockTriangularForm ordered(const SparsityPattern& a, const SparsityPattern& constant,
+                            BlockTriangularForm blocks) {
+  for (int b = 0; b < blocks.block_count(); ++b) {
+    int begin = blocks.block_start[b], end = blocks.block_start[b + 1];
+    if (end - begin >= 2) order_block(a, constant, begin, end, blocks);
+  }
+  return blocks;
 }
 
 }  // namespace
 
 LinearSolvePlan plan_linear_solve(const SparsityPattern& a, const BlockTriangularForm& form,
-                                  const SparsityPattern& constant) {
+                                  const SparsityPattern& constant, const SparsityPattern& ones) {
   LinearSolvePlan plan;
   plan.size = a.rows();
-  plan.blocks = banded(a, constant, form);
+  plan.blocks = ordered(a, constant, form);
   const BlockTriangularForm& blocks = plan.blocks;
   std::vector<int> column_position = inverse(blocks.col_order);
   std::vector<int> block_of(plan.size);
@@ -150,6 +218,9 @@ LinearSolvePlan plan_linear_solve(const SparsityPattern& a, const BlockTriangula
   std::vector<int> row_position = inverse(blocks.row_order);
   for (const auto& [row, column] : constant.entries()) {
     state.constant.insert({row_position[row], column_position[column]});
+  }
+  for (const auto& [row, column] : ones.entries()) {
+    state.ones.insert({row_position[row], column_position[column]});
   }
   std::vector<RowPattern> rows(plan.size);
   plan.earlier_columns.resize(plan.size);
@@ -216,8 +287,12 @@ static std::string elimination(const LinearSolvePlan& plan, const PivotStep& ste
   std::string code;
   for (size_t c = 1; c < step.candidates.size(); ++c) {
     int i = step.candidates[c];
-    code += fmt::format("    {{\n      const double m = {} * {};\n      {} = m;\n",
-                        entry(plan, i, k), entry(plan, k, k), entry(plan, i, k));
+    if (step.unit_pivot) {  // the multiplier is the entry itself
+      code += fmt::format("    {{\n      const double m = {};\n", entry(plan, i, k));
+    } else {
+      code += fmt::format("    {{\n      const double m = {} * {};\n      {} = m;\n",
+                          entry(plan, i, k), entry(plan, k, k), entry(plan, i, k));
+    }
     for (int j : step.columns) {
       code += fmt::format("      {} -= m * {};\n", entry(plan, i, j), entry(plan, k, j));
     }
@@ -230,9 +305,10 @@ size_t lu_operation_count(const LinearSolvePlan& plan) {
   size_t operations = 0;
   for (const PivotStep& step : plan.steps) {
     size_t below = step.candidates.size() - 1;
-    operations += 1 + below * (1 + 2 * step.columns.size());  // 1/pivot, multipliers, updates
-    operations += 2 * below;                                  // forward substitution
-    operations += 1 + 2 * step.columns.size();                // back substitution
+    size_t divide = step.unit_pivot ? 0 : 1;  // 1/pivot, a multiplier, r[k] * 1/pivot
+    operations += divide + below * (divide + 2 * step.columns.size());
+    operations += 2 * below;                         // forward substitution
+    operations += divide + 2 * step.columns.size();  // back substitution
   }
   for (const std::vector<int>& earlier : plan.earlier_columns) operations += 2 * earlier.size();
   return operations;
@@ -243,9 +319,15 @@ std::string factor_code(const LinearSolvePlan& plan) {
   bool pivoting = false;
   for (const PivotStep& step : plan.steps) {
     int k = step.position;
-    if (step.candidates.size() == 1 || step.fixed_pivot) {
+    if (step.unit_pivot) {
+      code += fmt::format("  // position {}: the pivot is 1\n", k);
+    } else if (step.fixed_pivot) {  // a nonzero number: no test needed
+      code += fmt::format("  {0} = 1.0 / {0};\n", entry(plan, k, k));
+    } else if (step.candidates.size() == 1) {
       code += fmt::format("  if (!(std::fabs({0}) > 0.0)) return 1;\n  {0} = 1.0 / {0};\n",
                           entry(plan, k, k));
+    }
+    if (step.candidates.size() == 1 || step.fixed_pivot) {
       if (step.candidates.size() > 1) code += "  {\n" + elimination(plan, step) + "  }\n";
       continue;
     }
@@ -253,16 +335,18 @@ std::string factor_code(const LinearSolvePlan& plan) {
     code += fmt::format("  {{  // position {}: pivot among {} rows\n", k, step.candidates.size());
     code += pivot_search(plan, step) + elimination(plan, step) + "  }\n";
   }
+  if (code.find("a[") == std::string::npos) code = "  (void)a;  // A is the identity\n" + code;
   if (!pivoting) code = "  (void)pivot;  // every block is solved without row exchanges\n" + code;
   return code + "  return 0;\n";
 }
 
 static std::string back_substitution(const LinearSolvePlan& plan, const PivotStep& step) {
   int k = step.position;
-  if (step.columns.empty()) return fmt::format("  r[{}] *= {};\n", k, entry(plan, k, k));
-  std::string sum = fmt::format("r[{}]", k);
+  std::string sum;
   for (int j : step.columns) sum += fmt::format(" - {} * r[{}]", entry(plan, k, j), j);
-  return fmt::format("  r[{}] = ({}) * {};\n", k, sum, entry(plan, k, k));
+  if (step.unit_pivot) return sum.empty() ? "" : fmt::format("  r[{}] = r[{}]{};\n", k, k, sum);
+  if (sum.empty()) return fmt::format("  r[{}] *= {};\n", k, entry(plan, k, k));
+  return fmt::format("  r[{}] = (r[{}]{}) * {};\n", k, k, sum, entry(plan, k, k));
 }
 
 std::string solve_code(const LinearSolvePlan& plan) {
@@ -294,6 +378,8 @@ std::string solve_code(const LinearSolvePlan& plan) {
     for (size_t s = last_step; s-- > first_step;) code += back_substitution(plan, plan.steps[s]);
     first_step = last_step;
   }
+  if (code.find("r[") == std::string::npos)
+    code = "  (void)a;  // A is the identity: Z = b\n  (void)r;\n" + code;
   if (!pivoting) code = "  (void)pivot;  // every block is solved without row exchanges\n" + code;
   return code;
 }

@@ -23,6 +23,7 @@ struct PivotStep {
   std::vector<int> candidates;  ///< positions that may hold the pivot; candidates[0] == position
   std::vector<int> columns;     ///< pattern of the pivot row right of `position` after the step
   bool fixed_pivot = false;     ///< the pivot is a nonzero number of A: no row exchange
+  bool unit_pivot = false;      ///< ... and that number is 1: nothing to divide by
 };
 
 struct LinearSolvePlan {
@@ -41,7 +42,7 @@ struct LinearSolvePlan {
 
  private:
   friend LinearSolvePlan plan_linear_solve(const SparsityPattern&, const BlockTriangularForm&,
-                                           const SparsityPattern&);
+                                           const SparsityPattern&, const SparsityPattern&);
   std::map<std::pair<int, int>, int> index_;
 };
 
@@ -50,9 +51,11 @@ struct LinearSolvePlan {
 /// positions inside each block (reverse Cuthill-McKee) to keep the fill-in small. `constant`
 /// marks the entries that are nonzero numbers (the 1 of a dummy variable's defining equation):
 /// where one is still on the diagonal when its step comes, it is the pivot, with no search and
-/// no fill beyond the pivot row's pattern.
+/// no fill beyond the pivot row's pattern. `ones` marks those of them that are 1: such a pivot
+/// needs no reciprocal and its multipliers no multiplication.
 LinearSolvePlan plan_linear_solve(const SparsityPattern& a, const BlockTriangularForm& form,
-                                  const SparsityPattern& constant = {});
+                                  const SparsityPattern& constant = {},
+                                  const SparsityPattern& ones = {});
 
 /// Arithmetic operations of one factorisation plus one solve (what each rhs call spends).
 size_t lu_operation_count(const LinearSolvePlan& plan);

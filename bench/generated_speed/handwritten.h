@@ -44,8 +44,8 @@ class CoupledPendulums {
   mutable std::vector<double> b_, dr_;
 };
 
-// The N-link planar pendulum chain of make_chain.sh. X = [x_i y_i u_i v_i] for i = 1..N,
-// Z = [lambda_1 .. lambda_N, u1_dot v1_dot .. uN_dot vN_dot]. The rows of A are the rods'
+// The N-link planar pendulum chain of bench/make_pendulum_chain.sh. X = [x_i y_i u_i v_i] for
+// i = 1..N, Z = [l_1 .. l_N, u1_dot v1_dot .. uN_dot vN_dot]. The rows of A are the rods'
 // second derivatives (halved, as in the seed) and then the equations of motion of each mass.
 class PendulumChain {
  public:

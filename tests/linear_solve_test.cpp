@@ -49,7 +49,7 @@ TEST(LinearSolve, FullTwoByTwoBlock) {
       "      a[3] -= m * a[1];\n"
       "    }\n"
       "  }\n"
-      "  if (!(std::fabs(a[3]) > 0.0)) return 1;\n"
+      "  if (!(std::fabs(a[3]) > 0.0)) return 2;\n"
       "  a[3] = 1.0 / a[3];\n"
       "  return 0;\n",
       factor_code(plan));
@@ -112,7 +112,7 @@ TEST(LinearSolve, UnitPivotsOffTheMatchingAreEliminatedFirst) {
       "      a[6] -= m * a[3];\n"
       "    }\n"
       "  }\n"
-      "  if (!(std::fabs(a[6]) > 0.0)) return 1;\n"
+      "  if (!(std::fabs(a[6]) > 0.0)) return 3;\n"
       "  a[6] = 1.0 / a[6];\n"
       "  return 0;\n",
       factor_code(plan));

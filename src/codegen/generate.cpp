@@ -157,12 +157,40 @@ std::string algebraic_solver(const ReducedSystem& s, const std::optional<LinearS
   TemplateValues values = {
       {"position_table", position_table(s, *plan)},
       {"lu_entries", std::to_string(plan->storage.size())},
+      {"row_start", bodies.row_start},
+      {"unknown_at", bodies.unknown_at},
       {"factor", factor_code(*plan)},
       {"solve", solve_code(*plan)},
       {"evaluate", bodies.evaluate_algebraic},
   };
   return render_template("algebraic_solver.cpp.in", embedded_template("algebraic_solver.cpp.in"),
                          values);
+}
+
+// For each algebraic unknown, the block of A Z = b it is solved in (0-based, in solving order)
+// and the label of the equation it is paired with.
+std::string algebraic_blocks(const std::optional<LinearSolvePlan>& plan) {
+  std::vector<int> block;
+  if (plan) {
+    block.resize(plan->blocks.col_order.size());
+    for (int b = 0; b < plan->blocks.block_count(); ++b) {
+      for (int i = plan->blocks.block_start[b]; i < plan->blocks.block_start[b + 1]; ++i)
+        block[plan->blocks.col_order[i]] = b;
+    }
+  }
+  return initializer(
+      block, [](int b) { return std::to_string(b); }, "0");
+}
+
+std::string algebraic_equations(const ReducedSystem& s,
+                                const std::optional<LinearSolvePlan>& plan) {
+  std::vector<std::string> label;
+  if (plan) {
+    label.resize(plan->blocks.col_order.size());
+    for (size_t i = 0; i < label.size(); ++i)
+      label[plan->blocks.col_order[i]] = s.constraints[plan->blocks.row_order[i]].label;
+  }
+  return initializer(label, quoted, "nullptr");
 }
 
 SparsityPattern pattern_of_A(const ReducedSystem& s) {
@@ -225,6 +253,9 @@ GeneratedCode generate_code(const ReducedSystem& s, const CodegenOptions& option
            s.context.outputs, [](const Output& o) { return quoted(o.name); }, "nullptr")},
       {"variable_names", initializer(s.context.variable_names, quoted, "nullptr")},
       {"variable_location", variable_locations(s)},
+      {"algebraic_block", algebraic_blocks(plan)},
+      {"algebraic_equation", algebraic_equations(s, plan)},
+      {"rhs_failure", bodies.rhs_failure},
       {"algebraic_solver", algebraic_solver(s, plan, bodies)},
       {"state_fixed",
        initializer(

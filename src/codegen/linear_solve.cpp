@@ -268,7 +268,7 @@ static std::string pivot_search(const LinearSolvePlan& plan, const PivotStep& st
         entry(plan, i, k), i);
   }
   code += fmt::format(
-      "    if (!(largest > 0.0)) return 1;\n    pivot[{}] = q;\n    switch (q) {{\n", k);
+      "    if (!(largest > 0.0)) return {};\n    pivot[{}] = q;\n    switch (q) {{\n", k + 1, k);
   for (size_t c = 1; c < step.candidates.size(); ++c) {
     int i = step.candidates[c];
     code += fmt::format("      case {}:\n", i);
@@ -324,8 +324,8 @@ std::string factor_code(const LinearSolvePlan& plan) {
     } else if (step.fixed_pivot) {  // a nonzero number: no test needed
       code += fmt::format("  {0} = 1.0 / {0};\n", entry(plan, k, k));
     } else if (step.candidates.size() == 1) {
-      code += fmt::format("  if (!(std::fabs({0}) > 0.0)) return 1;\n  {0} = 1.0 / {0};\n",
-                          entry(plan, k, k));
+      code += fmt::format("  if (!(std::fabs({0}) > 0.0)) return {1};\n  {0} = 1.0 / {0};\n",
+                          entry(plan, k, k), k + 1);
     }
     if (step.candidates.size() == 1 || step.fixed_pivot) {
       if (step.candidates.size() > 1) code += "  {\n" + elimination(plan, step) + "  }\n";

@@ -62,8 +62,8 @@ size_t lu_operation_count(const LinearSolvePlan& plan);
 
 /// The body of `int factor_A(double* a, int* pivot)`: factors the stored entries in place
 /// (multipliers below the diagonal, U above it and the reciprocals of U's diagonal on it, so that
-/// the solve multiplies instead of dividing) and records each step's pivot position; returns 1 as
-/// soon as a pivot is zero or not a number.
+/// the solve multiplies instead of dividing) and records each step's pivot position; returns 0, or
+/// 1 + the position as soon as a pivot is zero or not a number (Model::rhs_failure names it).
 std::string factor_code(const LinearSolvePlan& plan);
 
 /// The body of `void solve_A(const double* a, const int* pivot, double* r)`: on entry r holds

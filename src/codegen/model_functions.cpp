@@ -223,6 +223,25 @@ std::string value_table(const char* name, const std::vector<std::string>& values
                      braced(values, "0.0"));
 }
 
+// The tables locate_algebraic_failure reads: the storage of A is sorted by row position, so
+// that each position's row is one range of a.
+void solver_tables(const Generator& gen, FunctionBodies& bodies) {
+  const LinearSolvePlan& plan = *gen.plan;
+  std::vector<std::string> starts, unknowns;
+  size_t s = 0;
+  for (size_t k = 0; k <= gen.m; ++k) {
+    while (s < plan.storage.size() && plan.storage[s].first < static_cast<int>(k)) ++s;
+    starts.push_back(std::to_string(s));
+  }
+  for (size_t k = 0; k < gen.m; ++k) unknowns.push_back(std::to_string(plan.blocks.col_order[k]));
+  bodies.row_start =
+      fmt::format("constexpr int kRowStart[{}] = {};", starts.size(), braced(starts, "0"));
+  bodies.unknown_at =
+      fmt::format("constexpr int kUnknownAt[{}] = {};", unknowns.size(), braced(unknowns, "0"));
+  bodies.rhs_failure =
+      "  if (const int status = locate_algebraic_failure(p, t, x, index)) return status;\n";
+}
+
 // The nonzeros of a Jacobian, column by column (compressed sparse columns).
 struct SparseColumns {
   std::vector<int> start{0}, row;
@@ -398,7 +417,10 @@ FunctionBodies function_bodies(const ReducedSystem& system,
   gen.dg_dX = jacobian_of(gen, gen.m, &Generator::g, system.states);
   FunctionBodies bodies;
   bodies.initial_state = initial_state(gen);
-  if (plan) bodies.evaluate_algebraic = evaluate_algebraic(gen, bodies.rhs_operations);
+  if (plan) {
+    bodies.evaluate_algebraic = evaluate_algebraic(gen, bodies.rhs_operations);
+    solver_tables(gen, bodies);
+  }
   bodies.rhs = rhs(gen, bodies.rhs_operations);
   bodies.rhs_jacobian = rhs_jacobian(gen);
   bodies.residual = residual(gen);

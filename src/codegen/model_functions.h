@@ -16,7 +16,11 @@ struct FunctionBodies {
   std::string initial_state, rhs, rhs_jacobian, residual, residual_jacobian, invariants,
       invariants_jacobian, outputs;
   std::string evaluate_algebraic;  ///< fills a (A by storage index) and r (b by position)
-  size_t rhs_operations = 0;       ///< in evaluating A, b and F (the LU not counted)
+  /// The solver's tables (namespace scope): kRowStart, where each position's row of A starts in
+  /// a, and kUnknownAt, the algebraic unknown solved at each position. Empty without unknowns.
+  std::string row_start, unknown_at;
+  std::string rhs_failure;    ///< the part of Model::rhs_failure that locates A Z = b failing
+  size_t rhs_operations = 0;  ///< in evaluating A, b and F (the LU not counted)
 };
 
 /// `plan` is the LU plan of system.A, or nullopt when there are no algebraic unknowns.

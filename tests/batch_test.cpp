@@ -178,6 +178,70 @@ TEST_F(Batch, SameBytesWithOneOrTwoJobs) {
   EXPECT_EQ(one.err, two.err);
 }
 
+// The whole model library — every bundled model and pendulum chains of a few sizes, as
+// scripts/library_run.sh converts it with larger chains — converted twice with -j 2 and once with
+// -j 1: the same files, byte for byte, and the same progress lines apart from their order. The
+// chain sizes keep the test within seconds in Release (and under a minute with the sanitizers).
+TEST_F(Batch, ModelLibraryIsDeterministic) {
+  std::vector<std::string> models = bundled_models();
+  copy_models(models);
+  for (int n : {2, 5, 12}) {
+    std::string name = "pendulum_chain" + std::to_string(n) + ".dae";
+    CommandResult made = daec::test::run_command(
+        "sh '" + daec::test::source_dir() + "/bench/make_pendulum_chain.sh' " + std::to_string(n) +
+        " > '" + (dir_ / name).string() + "'");
+    ASSERT_EQ(0, made.status) << made.err;
+    models.push_back(name);
+  }
+  std::string inputs;
+  for (const std::string& model : models) inputs += " " + model;
+  CommandResult a = daec(inputs + " --output-dir a -j 2");
+  CommandResult b = daec(inputs + " --output-dir b -j 2");
+  CommandResult c = daec(inputs + " --output-dir c -j 1");
+  std::string total = std::to_string(models.size());
+  for (const CommandResult* r : {&a, &b, &c}) {
+    EXPECT_EQ(0, r->status) << r->err;
+    EXPECT_EQ("", r->err);
+    std::vector<std::string> lines = lines_of(mask_times(r->out));
+    ASSERT_EQ(models.size() + 1, lines.size()) << r->out;
+    EXPECT_EQ("converted " + total + " of " + total + " models in T s", lines.back());
+    // One line per model, counted 1..N in the order they finished.
+    static const std::regex progress(
+        "\\[([0-9]+)/([0-9]+)\\] (\\S+) -> [abc]/(\\S+)\\.cpp "
+        "\\(index [0-9]+, T s\\)");
+    for (size_t i = 0; i + 1 < lines.size(); ++i) {
+      std::smatch m;
+      ASSERT_TRUE(std::regex_match(lines[i], m, progress)) << lines[i];
+      EXPECT_EQ(std::to_string(i + 1), m[1].str());
+      EXPECT_EQ(total, m[2].str());
+      EXPECT_EQ(fs::path(m[3].str()).stem().string(), m[4].str());
+    }
+  }
+  std::vector<std::string> written = files("a");
+  EXPECT_EQ(models.size(), written.size());
+  EXPECT_EQ(written, files("b"));
+  EXPECT_EQ(written, files("c"));
+  for (const std::string& name : written) {
+    std::string first = read("a/" + name);
+    EXPECT_FALSE(first.empty()) << name;
+    for (const char* other : {"b/", "c/"}) {
+      std::string second = read(other + name);
+      EXPECT_TRUE(first == second)
+          << other << name << " differs from a/" << name << ": " << first_difference(first, second);
+    }
+  }
+  // The same progress lines in the three runs, but for the order, the counter and the directory.
+  auto normalised = [](const CommandResult& r) {
+    std::string text = std::regex_replace(mask_times(r.out), std::regex("\\[[0-9]+/"), "[");
+    text = std::regex_replace(text, std::regex(" -> [abc]/"), " -> DIR/");
+    std::vector<std::string> lines = lines_of(text);
+    std::sort(lines.begin(), lines.end());
+    return lines;
+  };
+  EXPECT_EQ(normalised(a), normalised(b));
+  EXPECT_EQ(normalised(a), normalised(c));
+}
+
 // With too few file descriptors for N children at once, daec runs fewer at a time instead of
 // failing models. The limit leaves room above the descriptors the shell already holds (the test
 // runner's among them) for the pipes of one child (six while they are made) but not of two.

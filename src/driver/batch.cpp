@@ -198,7 +198,7 @@ bool reap(Job& job, const std::string& path) {
   return false;
 }
 
-// A child that died while writing may leave the temporary file of write_file_atomically
+// A child that died while writing may leave the temporary file of its OutputFiles
 // (OUTPUT.tmp.XXXXXX) behind; the batch promises that no temporary remains.
 void remove_temporaries(const std::string& output) {
   fs::path target(output);

@@ -1,4 +1,9 @@
 // The daec command: parses the command line and runs the pipeline on each model.
+#include <fcntl.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <filesystem>
 #include <iostream>
 #include <map>
 #include <memory>
@@ -49,6 +54,61 @@ std::string check_distinct_outputs(const daec::Options& o) {
   return {};
 }
 
+// One file a run writes, and what asked for it (for messages).
+struct Output {
+  std::string what;
+  std::string path;
+};
+
+std::vector<Output> outputs_of(const daec::Options& o) {
+  std::vector<Output> outputs;
+  if (daec::generates_code(o)) {
+    for (const std::string& input : o.inputs) {
+      if (!o.output_dir.empty()) {
+        outputs.push_back({"--output-dir", daec::batch_output_path(o.output_dir, input)});
+      } else {
+        outputs.push_back({o.output.empty() ? "the code" : "-o", daec::code_output_path(input, o)});
+      }
+    }
+  }
+  if (!o.header.empty()) outputs.push_back({"--header", o.header});
+  if (!o.report.empty()) {
+    outputs.push_back({"--report", o.report});
+    outputs.push_back({"the picture of --report", daec::spy_path_for(o.report)});
+  }
+  if (!o.report_json.empty()) outputs.push_back({"--report-json", o.report_json});
+  return outputs;
+}
+
+// Whether two paths name one file: the same words, the same path once "./" and ".." are
+// resolved, or (for files that exist) the same inode, whatever links lead there.
+bool same_file(const std::string& a, const std::string& b) {
+  if (a == "-" || b == "-") return a == b;
+  namespace fs = std::filesystem;
+  if (fs::path(a).lexically_normal() == fs::path(b).lexically_normal()) return true;
+  std::error_code ec;
+  return fs::equivalent(a, b, ec) && !ec;
+}
+
+// Two outputs on one file would leave only the last; an output on an input model would replace
+// the model by generated text.
+std::string check_outputs(const daec::Options& o) {
+  std::vector<Output> outputs = outputs_of(o);
+  for (size_t i = 0; i < outputs.size(); ++i) {
+    for (size_t j = i + 1; j < outputs.size(); ++j) {
+      if (!same_file(outputs[i].path, outputs[j].path)) continue;
+      std::string where =
+          outputs[i].path == "-" ? "to standard output ('-')" : "'" + outputs[j].path + "'";
+      return outputs[i].what + " and " + outputs[j].what + " would both write " + where;
+    }
+    for (const std::string& input : o.inputs) {
+      if (input == "-" || !same_file(input, outputs[i].path)) continue;
+      return outputs[i].what + " would overwrite the input model '" + input + "'";
+    }
+  }
+  return {};
+}
+
 std::string validate(const daec::Options& o) {
   if (o.inputs.empty()) return "no input model given";
   if (o.inputs.size() > 1 && !o.output.empty()) {
@@ -69,15 +129,34 @@ std::string validate(const daec::Options& o) {
   int from_stdin = 0;
   for (const std::string& input : o.inputs) from_stdin += input == "-";
   if (from_stdin > 1) return "standard input ('-') can be read only once";
+  // The Markdown report links to its picture by file name; '-' would put it in "-.spy.svg".
+  if (o.report == "-") return "--report needs a file name: its picture is written beside it";
   std::string error = check_one_report_per_file(o);
   if (error.empty()) error = check_distinct_outputs(o);
   if (error.empty() && !o.output_dir.empty()) error = daec::check_batch_usage(o);
+  if (error.empty()) error = check_outputs(o);
   return error;
+}
+
+// A descriptor 0, 1 or 2 closed by the caller (`daec ... >&-`) would be handed to the next file
+// daec opens, an output's temporary, and text meant for stdout or stderr would land in it. Each
+// closed one is taken by /dev/null opened the other way round, so that using it still fails
+// (EBADF) as it would have.
+void hold_closed_standard_descriptors() {
+  for (int fd = STDIN_FILENO; fd <= STDERR_FILENO; ++fd) {
+    if (::fcntl(fd, F_GETFD) >= 0 || errno != EBADF) continue;
+    int held = ::open("/dev/null", fd == STDIN_FILENO ? O_WRONLY : O_RDONLY);
+    if (held >= 0 && held != fd) {
+      ::dup2(held, fd);
+      ::close(held);
+    }
+  }
 }
 
 }  // namespace
 
 int main(int argc, char** argv) {
+  hold_closed_standard_descriptors();
   std::string error;
   std::optional<daec::Options> options = daec::parse_options(argc, argv, error);
   if (!options) return usage_error(error);
@@ -97,18 +176,25 @@ int main(int argc, char** argv) {
     auto file = daec::SourceFile::load(input, error);
     if (!file) {
       // Still a usage error (status 2), but --help would not help with a missing file.
-      std::cerr << "daec: error: cannot read '" << input << "': " << error << "\n";
+      std::string what = input == "-" ? "standard input" : "'" + input + "'";
+      std::cerr << "daec: error: cannot read " << what << ": " << error << "\n";
       return kExitUsageError;
     }
     files.push_back(std::move(file));
   }
+  // Standard output carries only an output written to '-' when there is one.
+  bool stdout_taken = false;
+  for (const std::string& input : options->inputs) {
+    stdout_taken = stdout_taken || daec::writes_to_stdout(input, *options);
+  }
+  std::ostream& summaries = stdout_taken ? std::cerr : std::cout;
   int status = 0;
   bool printed = false;
   for (const auto& file : files) {
     std::ostringstream summary;
     if (!daec::process_model(*file, *options, summary, std::cerr)) status = kExitModelError;
     if (summary.str().empty()) continue;
-    std::cout << (printed ? "\n" : "") << summary.str() << std::flush;  // blank line between models
+    summaries << (printed ? "\n" : "") << summary.str() << std::flush;  // blank line between models
     printed = true;
   }
   return status;

@@ -31,12 +31,14 @@ static po::options_description visible_options(Options& o, std::string& dummies)
      "C++ namespace of the generated code, e.g. 'mech::arm' (default: the model name, renamed "
      "if it is a C++ keyword, such as class -> class_model)")
     ("header", po::value(&o.header)->value_name("FILE"),
-     "also write FILE, a header declaring NS::Model, for linking the generated code as a library")
+     "also write FILE, a header declaring NS::Model, for linking the generated code as a library "
+     "('-' for stdout)")
     ("report", po::value(&o.report)->value_name("FILE"),
      "write a Markdown report of the reduction to FILE, and its sparsity picture beside it "
      "(FILE without .md, plus .spy.svg)")
     ("report-json", po::value(&o.report_json)->value_name("FILE"),
-     "write the reduction as JSON (model, index, states, algebraic, dummies, invariants, rounds)")
+     "write the reduction as JSON (model, index, states, algebraic, dummies, invariants, rounds; "
+     "'-' for stdout)")
     ("dummies", po::value(&dummies)->value_name("MODE"),
      "'auto' (default): dummy variables for derivatives whose equation holds algebraic unknowns; "
      "'never': substitute the derivatives instead")
@@ -124,8 +126,11 @@ std::string help_text() {
          "finishes, then a summary; a model that fails or cannot be read does not stop the rest\n"
          "(exit status 1). It does not combine with --check; --report, --report-json and\n"
          "--header take a single model.\n\n"
-         "Exit status: 0 success, 1 errors in a model (diagnostics on stderr),\n"
-         "2 usage errors (bad options, unreadable input files).\n"
+         "Outputs are written all or none, each to a temporary file renamed over its target: a\n"
+         "model with errors or an output that cannot be written leaves existing files as they "
+         "were.\n\n"
+         "Exit status: 0 success, 1 errors in a model (diagnostics on stderr) or an output\n"
+         "that cannot be written, 2 usage errors (bad options, unreadable input files).\n"
          "The language and the generated code are documented in docs/ and README.md.\n";
   return out.str();
 }

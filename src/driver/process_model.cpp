@@ -1,7 +1,9 @@
 // Running the pipeline on one model and writing what was asked for.
 #include "driver/process_model.h"
 
+#include <optional>
 #include <ostream>
+#include <vector>
 
 #include <fmt/format.h>
 
@@ -30,10 +32,20 @@ static std::string base_name(const std::string& path) {
   return slash == std::string::npos ? path : path.substr(slash + 1);
 }
 
-static bool write_output(const std::string& path, const std::string& contents, std::ostream& err) {
+static void print_write_error(const std::string& path, const std::string& error,
+                              std::ostream& err) {
+  if (path == "-") {
+    err << "daec: error: cannot write to standard output: " << error << "\n";
+  } else {
+    err << "daec: error: cannot write '" << path << "': " << error << "\n";
+  }
+}
+
+static bool stage_output(OutputFiles& files, const std::string& path, std::string contents,
+                         std::ostream& err) {
   std::string error;
-  if (write_file_atomically(path, contents, error)) return true;
-  err << "daec: error: cannot write '" << path << "': " << error << "\n";
+  if (files.stage(path, std::move(contents), error)) return true;
+  print_write_error(path, error, err);
   return false;
 }
 
@@ -65,16 +77,18 @@ static std::string dummy_comparison(const Model& model, const ReducedSystem& aut
          row("expression nodes (F, A, b)", system_size(automatic), system_size(*substituted));
 }
 
-static bool write_reports(const Model& model, const ReducedSystem& reduced, const Options& options,
-                          std::ostream& err) {
+static bool stage_reports(OutputFiles& files, const Model& model, const ReducedSystem& reduced,
+                          const Options& options, std::ostream& err) {
   bool ok = true;
   if (!options.report.empty()) {
     std::string spy = spy_path_for(options.report);
-    ok = write_output(spy, final_spy_svg(reduced), err) && ok;
-    ok = write_output(options.report, markdown_report(model, reduced, base_name(spy)), err) && ok;
+    ok = stage_output(files, spy, final_spy_svg(reduced), err) && ok;
+    ok =
+        stage_output(files, options.report, markdown_report(model, reduced, base_name(spy)), err) &&
+        ok;
   }
   if (!options.report_json.empty()) {
-    ok = write_output(options.report_json, json_report(model, reduced), err) && ok;
+    ok = stage_output(files, options.report_json, json_report(model, reduced), err) && ok;
   }
   return ok;
 }
@@ -93,10 +107,20 @@ std::string default_output_path(const std::string& input) {
   return stem + ".cpp";
 }
 
-// Generates and writes the code; the one-line summary goes to `out`, or to `err` when the code
-// itself goes to standard output.
-static bool write_code(const SourceFile& file, const ReducedSystem& reduced, const Options& options,
-                       std::ostream& out, std::ostream& err) {
+std::string code_output_path(const std::string& input, const Options& options) {
+  return options.output.empty() ? default_output_path(input) : options.output;
+}
+
+bool writes_to_stdout(const std::string& input, const Options& options) {
+  bool code = generates_code(options) && code_output_path(input, options) == "-";
+  return code || options.header == "-" || options.report_json == "-";
+}
+
+// Generates the code and stages it (and the header). Returns the rhs operation count, or nullopt
+// when it failed.
+static std::optional<size_t> stage_code(OutputFiles& files, const SourceFile& file,
+                                        const ReducedSystem& reduced, const Options& options,
+                                        std::ostream& err) {
   CodegenOptions codegen{options.name_space, options.main, file.name()};
   GeneratedCode code;
   try {
@@ -104,18 +128,29 @@ static bool write_code(const SourceFile& file, const ReducedSystem& reduced, con
   } catch (const std::exception& e) {
     err << "daec: internal error while generating code for " << file.name() << ": " << e.what()
         << "\n";
-    return false;
+    return std::nullopt;
   }
-  std::string path = options.output.empty() ? default_output_path(file.name()) : options.output;
-  bool ok = write_output(path, code.source, err);
-  if (!options.header.empty()) ok = write_output(options.header, code.header, err) && ok;
-  if (!ok) return false;
-  (path == "-" ? err : out) << fmt::format(
-      "{}: index {}; {}; wrote {} (rhs: {})\n", file.name(), reduced.index, format_counts(reduced),
-      path == "-" ? "<stdout>" : path, count_of(code.rhs_operations, "operation", "operations"));
-  return true;
+  bool ok =
+      stage_output(files, code_output_path(file.path(), options), std::move(code.source), err);
+  if (!options.header.empty()) {
+    ok = stage_output(files, options.header, std::move(code.header), err) && ok;
+  }
+  if (!ok) return std::nullopt;
+  return code.rhs_operations;
 }
 
+// Puts the staged outputs in place; every output that failed is named.
+static bool commit_outputs(OutputFiles& files, std::ostream& err) {
+  std::vector<OutputFiles::Failure> failures = files.commit();
+  for (const OutputFiles::Failure& failure : failures) {
+    print_write_error(failure.path, failure.error, err);
+  }
+  return failures.empty();
+}
+
+// All outputs of a model or none: each is staged first, and only when every one of them could be
+// are they put in place, so that a header or report that cannot be written does not leave a new
+// code file beside an old header.
 bool process_model(const SourceFile& file, const Options& options, std::ostream& out,
                    std::ostream& err, ModelOutcome* outcome) {
   DiagnosticEngine diags;
@@ -128,14 +163,27 @@ bool process_model(const SourceFile& file, const Options& options, std::ostream&
   diags.print(err);
   if (!reduced) return false;
   if (outcome) outcome->index = reduced->index;
+  // Standard output carries only the output written to '-'; summaries then go to `err`.
+  std::ostream& summary = writes_to_stdout(file.path(), options) ? err : out;
   if (options.check) {
-    out << format_check_summary(*model, classify(*model)) << "\n"
-        << format_reduction_summary(*reduced);
-    if (options.compare_dummies) out << "\n" << dummy_comparison(*model, *reduced, options);
+    summary << format_check_summary(*model, classify(*model)) << "\n"
+            << format_reduction_summary(*reduced);
+    if (options.compare_dummies) summary << "\n" << dummy_comparison(*model, *reduced, options);
   }
-  bool ok = write_reports(*model, *reduced, options, err);
-  if (generates_code(options)) ok = write_code(file, *reduced, options, out, err) && ok;
-  return ok;
+  OutputFiles files;
+  bool ok = stage_reports(files, *model, *reduced, options, err);
+  std::optional<size_t> rhs_operations;
+  if (generates_code(options)) {
+    rhs_operations = stage_code(files, file, *reduced, options, err);
+    ok = rhs_operations.has_value() && ok;
+  }
+  if (!ok || !commit_outputs(files, err)) return false;
+  if (!rhs_operations) return true;
+  std::string path = code_output_path(file.path(), options);
+  summary << fmt::format("{}: index {}; {}; wrote {} (rhs: {})\n", file.name(), reduced->index,
+                         format_counts(*reduced), path == "-" ? "<stdout>" : path,
+                         count_of(*rhs_operations, "operation", "operations"));
+  return true;
 }
 
 }  // namespace daec

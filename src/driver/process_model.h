@@ -28,6 +28,13 @@ bool generates_code(const Options& options);
 /// (models/pendulum.dae -> pendulum.cpp); standard input goes to standard output.
 std::string default_output_path(const std::string& input);
 
+/// Where the code of `input` goes: -o, or default_output_path(input).
+std::string code_output_path(const std::string& input, const Options& options);
+
+/// Whether the run of `input` writes an output to standard output ('-'). Summaries then go to
+/// standard error, so that standard output holds exactly that output.
+bool writes_to_stdout(const std::string& input, const Options& options);
+
 /// The path of the spy picture written beside a Markdown report: r.md -> r.spy.svg.
 std::string spy_path_for(const std::string& report_path);
 

@@ -1,15 +1,15 @@
-// Atomic file output through a temporary file and rename(2).
+// Output files written all or none, through temporary files and rename(2).
 #include "support/atomic_file.h"
 
 #include <fcntl.h>
+#include <stdlib.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 #include <cerrno>
-#include <cstdio>
+#include <climits>
 #include <cstring>
 #include <iostream>
-#include <vector>
 
 namespace daec {
 
@@ -18,39 +18,123 @@ static bool write_all(int fd, const std::string& contents) {
   while (written < contents.size()) {
     ssize_t n = ::write(fd, contents.data() + written, contents.size() - written);
     if (n < 0 && errno == EINTR) continue;
-    if (n <= 0) return false;
+    if (n < 0) return false;
+    if (n == 0) {
+      errno = EIO;
+      return false;
+    }
     written += static_cast<size_t>(n);
   }
   return true;
 }
 
-bool write_file_atomically(const std::string& path, const std::string& contents,
-                           std::string& error) {
-  if (path == "-") {
-    std::cout << contents << std::flush;
-    if (std::cout) return true;
-    error = "cannot write to standard output";
-    return false;
-  }
-  std::string pattern = path + ".tmp.XXXXXX";
-  std::vector<char> temporary(pattern.begin(), pattern.end());
-  temporary.push_back('\0');
-  int fd = ::mkstemp(temporary.data());
-  if (fd < 0) {
-    error = std::strerror(errno);
-    return false;
-  }
-  // mkstemp creates the file 0600; outputs should get the usual permissions.
+// mkstemp creates the file 0600; outputs get the permissions of any new file (0666 & ~umask).
+// daec is single-threaded (batch mode forks), so reading the umask by setting it is safe here.
+static mode_t new_file_mode() {
   mode_t mask = ::umask(0);
   ::umask(mask);
-  ::fchmod(fd, 0666 & ~mask);
-  bool ok = write_all(fd, contents);
-  int saved = errno;
-  ok = (::close(fd) == 0) && ok;
-  if (ok && ::rename(temporary.data(), path.c_str()) == 0) return true;
-  error = std::strerror(ok ? errno : (saved ? saved : EIO));
-  ::unlink(temporary.data());
-  return false;
+  return 0666 & ~mask;
+}
+
+// Where the temporary of `path` goes and what it replaces: `path` itself, or the regular file a
+// symbolic link points to (renaming over the link would turn it into a copy).
+static std::string rename_target(const std::string& path) {
+  struct stat link;
+  if (::lstat(path.c_str(), &link) != 0 || !S_ISLNK(link.st_mode)) return path;
+  char resolved[PATH_MAX];
+  return ::realpath(path.c_str(), resolved) ? std::string(resolved) : path;
+}
+
+// Writes `contents` to a new temporary file beside `target`. Returns its name, or "" with errno
+// set.
+static std::string write_temporary(const std::string& target, const std::string& contents) {
+  std::string name = target + ".tmp.XXXXXX";
+  int fd = ::mkstemp(name.data());
+  if (fd < 0) return {};
+  bool ok = ::fchmod(fd, new_file_mode()) == 0 && write_all(fd, contents);
+  int saved = ok ? 0 : errno;
+  if (::close(fd) != 0 && ok) {  // a full disk may show only now
+    ok = false;
+    saved = errno;
+  }
+  if (ok) return name;
+  ::unlink(name.c_str());
+  errno = saved;
+  return {};
+}
+
+OutputFiles::~OutputFiles() {
+  discard();
+}
+
+void OutputFiles::discard() {
+  for (Staged& output : staged_) {
+    if (!output.temporary.empty()) ::unlink(output.temporary.c_str());
+    if (output.fd >= 0) ::close(output.fd);
+  }
+  staged_.clear();
+}
+
+bool OutputFiles::stage(const std::string& path, std::string contents, std::string& error) {
+  Staged output;
+  output.path = path;
+  struct stat existing;
+  bool exists = path != "-" && ::stat(path.c_str(), &existing) == 0;
+  if (exists && S_ISDIR(existing.st_mode)) {
+    error = std::strerror(EISDIR);
+    return false;
+  }
+  if (path == "-" || (exists && !S_ISREG(existing.st_mode))) {
+    // O_NONBLOCK is not used: writing into a FIFO waits for its reader, as with any writer.
+    if (path != "-") output.fd = ::open(path.c_str(), O_WRONLY | O_NOCTTY | O_CLOEXEC);
+    if (path != "-" && output.fd < 0) {
+      error = std::strerror(errno);
+      return false;
+    }
+    output.contents = std::move(contents);
+  } else {
+    output.target = rename_target(path);
+    output.temporary = write_temporary(output.target, contents);
+    if (output.temporary.empty()) {
+      error = std::strerror(errno);
+      return false;
+    }
+  }
+  staged_.push_back(std::move(output));
+  return true;
+}
+
+std::vector<OutputFiles::Failure> OutputFiles::commit() {
+  std::vector<Failure> failures;
+  // Files first: they are the outputs that can still be kept as they were if a rename fails.
+  for (Staged& output : staged_) {
+    if (output.temporary.empty()) continue;
+    if (::rename(output.temporary.c_str(), output.target.c_str()) != 0) {
+      failures.push_back({output.path, std::strerror(errno)});
+      ::unlink(output.temporary.c_str());
+    }
+    output.temporary.clear();
+  }
+  for (Staged& output : staged_) {
+    if (output.path != "-" && output.fd < 0) continue;
+    bool ok = true;
+    if (output.path == "-") {
+      std::cout.flush();  // whatever daec printed before comes first
+      ok = write_all(STDOUT_FILENO, output.contents);
+    } else {
+      ok = write_all(output.fd, output.contents);
+      int saved = errno;
+      if (::close(output.fd) != 0 && ok) {
+        ok = false;
+        saved = errno;
+      }
+      errno = saved;
+      output.fd = -1;
+    }
+    if (!ok) failures.push_back({output.path, std::strerror(errno)});
+  }
+  staged_.clear();
+  return failures;
 }
 
 }  // namespace daec

@@ -1,24 +1,43 @@
 // Loading source text and mapping byte offsets to lines and columns.
 #include "support/source.h"
 
+#include <unistd.h>
+
 #include <cerrno>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
-#include <iostream>
 #include <iterator>
-#include <sstream>
 
 namespace daec {
 
-SourceFile::SourceFile(std::string name, std::string text)
-    : name_(std::move(name)), text_(std::move(text)) {}
+SourceFile::SourceFile(std::string name, std::string text, std::string path)
+    : name_(std::move(name)), text_(std::move(text)), path_(std::move(path)) {
+  if (path_.empty()) path_ = name_;
+}
+
+// Read with read(2) rather than std::cin, which cannot tell a closed or unreadable standard
+// input (a directory, `<&-`) from an empty one.
+static bool read_standard_input(std::string& text, std::string& error) {
+  char buffer[1 << 16];
+  for (;;) {
+    ssize_t n = ::read(STDIN_FILENO, buffer, sizeof buffer);
+    if (n > 0) {
+      text.append(buffer, static_cast<size_t>(n));
+    } else if (n == 0) {
+      return true;
+    } else if (errno != EINTR) {
+      error = std::strerror(errno);
+      return false;
+    }
+  }
+}
 
 std::unique_ptr<SourceFile> SourceFile::load(const std::string& path, std::string& error) {
   if (path == "-") {
-    std::ostringstream buffer;
-    buffer << std::cin.rdbuf();
-    return std::make_unique<SourceFile>("<stdin>", buffer.str());
+    std::string text;
+    if (!read_standard_input(text, error)) return nullptr;
+    return std::make_unique<SourceFile>("<stdin>", std::move(text), "-");
   }
   // Opening a directory succeeds; reading it then throws from inside the stream buffer.
   std::error_code ignored;

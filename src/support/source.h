@@ -23,13 +23,16 @@ struct SourceLocation {
 
 class SourceFile {
  public:
-  /// `name` is what diagnostics print: the path as given, or `<stdin>`.
-  SourceFile(std::string name, std::string text);
+  /// `name` is what diagnostics print: the path as given, or `<stdin>`. `path` is what the file
+  /// was loaded from ("-" for standard input); empty means the same as `name`.
+  SourceFile(std::string name, std::string text, std::string path = {});
 
   /// Reads `path` ("-" reads standard input). Returns nullptr and sets `error` when it cannot.
   static std::unique_ptr<SourceFile> load(const std::string& path, std::string& error);
 
   const std::string& name() const { return name_; }
+  /// The path as given on the command line: "-" for standard input, where name() is `<stdin>`.
+  const std::string& path() const { return path_; }
   const std::string& text() const { return text_; }
 
   /// The location of the byte at `offset` (offset == size() gives the end of the file).
@@ -40,6 +43,7 @@ class SourceFile {
  private:
   std::string name_;
   std::string text_;
+  std::string path_;
 };
 
 }  // namespace daec

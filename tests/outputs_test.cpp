@@ -1,0 +1,422 @@
+// Tests of what daec writes where (spec §3): outputs written atomically and all or none — a
+// missing or read-only directory, a directory in the way, a model with errors leave every existing
+// file byte-identical and no temporary behind; '-' for standard output and standard input.
+//
+// A read-only directory stops only an unprivileged user: as root (the usual case in containers)
+// those tests run daec as the user nobody through setpriv(1).
+#include <gtest/gtest.h>
+
+#include <sys/stat.h>
+#include <sys/types.h>
+#include <unistd.h>
+
+#include <filesystem>
+#include <string>
+#include <vector>
+
+#include "command_fixture.h"
+#include "test_util.h"
+
+namespace {
+
+namespace fs = std::filesystem;
+using daec::test::CommandResult;
+using daec::test::kTryHelp;
+
+const char kGoodModel[] =
+    "model decay \"Exponential decay\";\n"
+    "parameter k = 0.5;\n"
+    "variable x(start = 1);\n"
+    "equation\n"
+    "  x' = -k*x;\n"
+    "end\n";
+
+const char kBadModel[] =
+    "model broken;\n"
+    "variable x;\n"
+    "equation\n"
+    "  x = y1;\n"
+    "end\n";
+
+const char kDecaySummary[] =
+    "index 0; 1 state, 0 algebraic unknowns, 0 dummy variables, 0 invariants; wrote ";
+
+const char kOld[] = "// an earlier output, to be kept\n";
+
+class Outputs : public daec::test::DaecCommandTest {
+ protected:
+  void SetUp() override {
+    DaecCommandTest::SetUp();
+    write("decay.dae", kGoodModel);
+  }
+
+  // The code (or header) daec writes for decay.dae when all goes well.
+  std::string expected(const std::string& arguments, const std::string& file) {
+    CommandResult r = daec("decay.dae " + arguments);
+    EXPECT_EQ(0, r.status) << r.err;
+    std::string text = read(file);
+    fs::remove(dir_ / file);
+    return text;
+  }
+
+  // A directory that refuses new files to the user running daec as unprivileged().
+  void make_read_only_dir(const std::string& name) {
+    fs::create_directory(dir_ / name);
+    fs::permissions(dir_ / name, fs::perms::owner_read | fs::perms::owner_exec |
+                                     fs::perms::group_read | fs::perms::group_exec |
+                                     fs::perms::others_read | fs::perms::others_exec);
+  }
+
+  // How to run daec so that permissions hold: as is for an ordinary user, as nobody for root.
+  // Empty when root cannot drop its privileges here.
+  std::string unprivileged() {
+    if (::geteuid() != 0) return " ";
+    // nobody must reach the test directory and be able to write to it where the test says so.
+    fs::permissions(dir_, fs::perms::all);
+    CommandResult probe =
+        daec::test::run_command("setpriv --reuid=65534 --regid=65534 --clear-groups test -x '" +
+                                daec::test::daec_binary() + "' -a -w '" + dir_.string() + "'");
+    return probe.status == 0 ? "setpriv --reuid=65534 --regid=65534 --clear-groups " : "";
+  }
+
+  // Runs daec through `runner` (from unprivileged()).
+  CommandResult daec_via(const std::string& runner, const std::string& arguments) {
+    return daec::test::run_command("cd '" + dir_.string() + "' && " + runner + "'" +
+                                   daec::test::daec_binary() + "' " + arguments);
+  }
+};
+
+#define REQUIRE_UNPRIVILEGED(runner)                                                            \
+  if ((runner).empty()) {                                                                       \
+    GTEST_SKIP() << "running as root, and setpriv cannot run daec as nobody here: a read-only " \
+                    "directory would not stop daec";                                            \
+  }
+
+TEST_F(Outputs, MissingDirectoryFailsForEveryOutput) {
+  struct Case {
+    const char* arguments;
+    const char* err;
+  };
+  const Case cases[] = {
+      {"-o missing/x.cpp",
+       "daec: error: cannot write 'missing/x.cpp': No such file or directory\n"},
+      {"--main -o missing/sim.cpp",
+       "daec: error: cannot write 'missing/sim.cpp': No such file or directory\n"},
+      {"-o x.cpp --header missing/x.h",
+       "daec: error: cannot write 'missing/x.h': No such file or directory\n"},
+      {"-o x.cpp --report missing/r.md",
+       "daec: error: cannot write 'missing/r.spy.svg': No such file or directory\n"
+       "daec: error: cannot write 'missing/r.md': No such file or directory\n"},
+      {"-o x.cpp --report-json missing/r.json",
+       "daec: error: cannot write 'missing/r.json': No such file or directory\n"},
+  };
+  for (const Case& c : cases) {
+    CommandResult r = daec(std::string("decay.dae ") + c.arguments);
+    EXPECT_EQ(1, r.status) << c.arguments;
+    EXPECT_EQ("", r.out) << c.arguments;
+    EXPECT_EQ(c.err, r.err) << c.arguments;
+    // All or none: x.cpp, which could have been written, was not.
+    EXPECT_EQ((std::vector<std::string>{"decay.dae"}), files()) << c.arguments;
+  }
+}
+
+TEST_F(Outputs, ExistingFilesAreKeptWhenAnotherOutputFails) {
+  write("x.cpp", kOld);
+  write("r.json", kOld);
+  CommandResult r = daec("decay.dae -o x.cpp --report-json r.json --header missing/x.h");
+  EXPECT_EQ(1, r.status);
+  EXPECT_EQ("daec: error: cannot write 'missing/x.h': No such file or directory\n", r.err);
+  EXPECT_EQ(kOld, read("x.cpp"));
+  EXPECT_EQ(kOld, read("r.json"));
+  EXPECT_EQ((std::vector<std::string>{"decay.dae", "r.json", "x.cpp"}), files());
+}
+
+TEST_F(Outputs, ModelWithErrorsKeepsEveryExistingOutput) {
+  write("broken.dae", kBadModel);
+  for (const char* name : {"x.cpp", "x.h", "r.md", "r.spy.svg", "r.json"}) write(name, kOld);
+  CommandResult r =
+      daec("broken.dae -o x.cpp --header x.h --report r.md --report-json r.json --main");
+  EXPECT_EQ(1, r.status);
+  EXPECT_EQ(
+      "broken.dae:4:7: error: use of undeclared name 'y1'\n"
+      "  x = y1;\n"
+      "      ^\n",
+      r.err);
+  for (const char* name : {"x.cpp", "x.h", "r.md", "r.spy.svg", "r.json"}) {
+    EXPECT_EQ(kOld, read(name)) << name;
+  }
+  EXPECT_EQ((std::vector<std::string>{"broken.dae", "decay.dae", "r.json", "r.md", "r.spy.svg",
+                                      "x.cpp", "x.h"}),
+            files());
+}
+
+TEST_F(Outputs, ReadOnlyDirectoryIsRefused) {
+  std::string runner = unprivileged();
+  REQUIRE_UNPRIVILEGED(runner);
+  make_read_only_dir("ro");
+  CommandResult r = daec_via(runner, "decay.dae -o ro/x.cpp");
+  EXPECT_EQ(1, r.status);
+  EXPECT_EQ("", r.out);
+  EXPECT_EQ("daec: error: cannot write 'ro/x.cpp': Permission denied\n", r.err);
+  EXPECT_TRUE(files("ro").empty());
+  CommandResult report = daec_via(runner, "decay.dae --report-json ro/r.json");
+  EXPECT_EQ(1, report.status);
+  EXPECT_EQ("daec: error: cannot write 'ro/r.json': Permission denied\n", report.err);
+  EXPECT_TRUE(files("ro").empty());
+}
+
+TEST_F(Outputs, ExistingFileInAReadOnlyDirectoryIsKept) {
+  std::string runner = unprivileged();
+  REQUIRE_UNPRIVILEGED(runner);
+  write("ro/x.cpp", kOld);
+  make_read_only_dir("ro");
+  CommandResult r = daec_via(runner, "decay.dae -o ro/x.cpp");
+  EXPECT_EQ(1, r.status);
+  EXPECT_EQ("daec: error: cannot write 'ro/x.cpp': Permission denied\n", r.err);
+  EXPECT_EQ(kOld, read("ro/x.cpp"));
+  EXPECT_EQ((std::vector<std::string>{"x.cpp"}), files("ro"));
+}
+
+TEST_F(Outputs, ReadOnlyHeaderDirectoryKeepsTheCodeFileToo) {
+  std::string runner = unprivileged();
+  REQUIRE_UNPRIVILEGED(runner);
+  write("x.cpp", kOld);
+  make_read_only_dir("ro");
+  CommandResult r = daec_via(runner, "decay.dae -o x.cpp --header ro/x.h");
+  EXPECT_EQ(1, r.status);
+  EXPECT_EQ("daec: error: cannot write 'ro/x.h': Permission denied\n", r.err);
+  EXPECT_EQ(kOld, read("x.cpp"));
+  EXPECT_EQ((std::vector<std::string>{"decay.dae", "ro", "x.cpp"}), files());
+  EXPECT_TRUE(files("ro").empty());
+}
+
+TEST_F(Outputs, DeviceIsWrittenInPlace) {
+  // Renaming a temporary over /dev/null would replace the device by a file: as root that is
+  // possible, so it is tried only without the privilege.
+  std::string runner = unprivileged();
+  REQUIRE_UNPRIVILEGED(runner);
+  CommandResult r = daec_via(runner, "decay.dae -o /dev/null");
+  EXPECT_EQ(0, r.status) << r.err;
+  EXPECT_EQ(std::string("decay.dae: ") + kDecaySummary + "/dev/null (rhs: 1 operation)\n", r.out);
+  EXPECT_EQ("", r.err);
+}
+
+TEST_F(Outputs, FifoIsWrittenInPlace) {
+  std::string code = expected("-o x.cpp", "x.cpp");
+  ASSERT_EQ(0, ::mkfifo((dir_ / "fifo").c_str(), 0644));
+  CommandResult r =
+      daec::test::run_command("cd '" + dir_.string() + "' && { timeout 60 cat fifo > got & } && '" +
+                              daec::test::daec_binary() + "' decay.dae -o fifo && wait");
+  EXPECT_EQ(0, r.status) << r.err;
+  EXPECT_EQ(code, read("got"));
+  EXPECT_TRUE(fs::is_fifo(dir_ / "fifo"));
+}
+
+TEST_F(Outputs, DirectoryAsOutputIsRefused) {
+  fs::create_directory(dir_ / "sub");
+  for (const char* path : {"sub", "sub/"}) {
+    CommandResult r = daec(std::string("decay.dae -o ") + path);
+    EXPECT_EQ(1, r.status);
+    EXPECT_EQ(std::string("daec: error: cannot write '") + path + "': Is a directory\n", r.err);
+    EXPECT_EQ((std::vector<std::string>{"decay.dae", "sub"}), files());
+    EXPECT_TRUE(files("sub").empty());
+  }
+}
+
+TEST_F(Outputs, ReadOnlyFileIsReplacedLikeAnyOther) {
+  // As mv and compilers do: the permission bits of a file do not protect it from being replaced
+  // in a writable directory. The new file gets the permissions of any new output.
+  CommandResult fresh = daec("decay.dae -o fresh.cpp");
+  ASSERT_EQ(0, fresh.status) << fresh.err;
+  std::string code = read("fresh.cpp");
+  write("x.cpp", kOld);
+  fs::permissions(dir_ / "x.cpp", fs::perms::owner_read);
+  CommandResult r = daec("decay.dae -o x.cpp");
+  EXPECT_EQ(0, r.status) << r.err;
+  EXPECT_EQ(code, read("x.cpp"));
+  EXPECT_EQ(fs::status(dir_ / "fresh.cpp").permissions(), fs::status(dir_ / "x.cpp").permissions());
+  EXPECT_EQ((std::vector<std::string>{"decay.dae", "fresh.cpp", "x.cpp"}), files());
+}
+
+TEST_F(Outputs, SymbolicLinkIsFollowed) {
+  std::string code = expected("-o x.cpp", "x.cpp");
+  write("real/x.cpp", kOld);
+  fs::create_symlink("real/x.cpp", dir_ / "link.cpp");
+  CommandResult r = daec("decay.dae -o link.cpp");
+  EXPECT_EQ(0, r.status) << r.err;
+  EXPECT_TRUE(fs::is_symlink(dir_ / "link.cpp"));
+  EXPECT_EQ(code, read("real/x.cpp"));
+  EXPECT_EQ((std::vector<std::string>{"x.cpp"}), files("real"));
+}
+
+TEST_F(Outputs, OutputOntoAnInputIsAUsageError) {
+  fs::create_symlink("decay.dae", dir_ / "link.dae");
+  struct Case {
+    const char* arguments;
+    const char* message;
+  };
+  const Case cases[] = {
+      {"decay.dae -o decay.dae", "-o would overwrite the input model 'decay.dae'"},
+      {"decay.dae -o ./decay.dae", "-o would overwrite the input model 'decay.dae'"},
+      {"decay.dae -o link.dae", "-o would overwrite the input model 'decay.dae'"},
+      {"decay.dae -o x.cpp --header decay.dae",
+       "--header would overwrite the input model 'decay.dae'"},
+      {"decay.dae --report-json decay.dae",
+       "--report-json would overwrite the input model 'decay.dae'"},
+  };
+  for (const Case& c : cases) {
+    CommandResult r = daec(c.arguments);
+    EXPECT_EQ(2, r.status) << c.arguments;
+    EXPECT_EQ(std::string("daec: error: ") + c.message + "\n" + kTryHelp, r.err) << c.arguments;
+  }
+  // A model whose default output is itself: decay.cpp -> decay.cpp, in batch mode too.
+  write("sub/decay.cpp", kGoodModel);
+  CommandResult itself = daec("sub/decay.cpp -o sub/decay.cpp");
+  EXPECT_EQ(2, itself.status);
+  EXPECT_EQ(
+      std::string("daec: error: -o would overwrite the input model 'sub/decay.cpp'\n") + kTryHelp,
+      itself.err);
+  CommandResult batch = daec("sub/decay.cpp --output-dir sub");
+  EXPECT_EQ(2, batch.status);
+  EXPECT_EQ(std::string("daec: error: --output-dir would overwrite the input model "
+                        "'sub/decay.cpp'\n") +
+                kTryHelp,
+            batch.err);
+  EXPECT_EQ(kGoodModel, read("decay.dae"));
+  EXPECT_EQ(kGoodModel, read("sub/decay.cpp"));
+  EXPECT_EQ((std::vector<std::string>{"decay.dae", "link.dae", "sub"}), files());
+}
+
+TEST_F(Outputs, TwoOutputsOnOneFileAreAUsageError) {
+  struct Case {
+    const char* arguments;
+    const char* message;
+  };
+  const Case cases[] = {
+      {"decay.dae -o x.cpp --header x.cpp", "-o and --header would both write 'x.cpp'"},
+      {"decay.dae -o x.cpp --header ./x.cpp", "-o and --header would both write './x.cpp'"},
+      {"decay.dae --report r.md --report-json r.spy.svg",
+       "the picture of --report and --report-json would both write 'r.spy.svg'"},
+      {"decay.dae -o - --header -", "-o and --header would both write to standard output ('-')"},
+      {"- --header - < decay.dae",
+       "the code and --header would both write to standard output ('-')"},
+      {"decay.dae --report -", "--report needs a file name: its picture is written beside it"},
+  };
+  for (const Case& c : cases) {
+    CommandResult r = daec(c.arguments);
+    EXPECT_EQ(2, r.status) << c.arguments;
+    EXPECT_EQ("", r.out) << c.arguments;
+    EXPECT_EQ(std::string("daec: error: ") + c.message + "\n" + kTryHelp, r.err) << c.arguments;
+  }
+  EXPECT_EQ((std::vector<std::string>{"decay.dae"}), files());
+}
+
+TEST_F(Outputs, CodeToStandardOutputIsExactlyTheFile) {
+  std::string code = expected("-o x.cpp", "x.cpp");
+  CommandResult r = daec("decay.dae -o -");
+  EXPECT_EQ(0, r.status) << r.err;
+  EXPECT_EQ(code, r.out);
+  EXPECT_EQ(std::string("decay.dae: ") + kDecaySummary + "<stdout> (rhs: 1 operation)\n", r.err);
+  EXPECT_EQ((std::vector<std::string>{"decay.dae"}), files());
+}
+
+TEST_F(Outputs, HeaderToStandardOutput) {
+  std::string header = expected("-o x.cpp --header x.h", "x.h");
+  std::string code = read("x.cpp");
+  CommandResult r = daec("decay.dae -o y.cpp --header -");
+  EXPECT_EQ(0, r.status) << r.err;
+  EXPECT_EQ(header, r.out);
+  EXPECT_EQ(code, read("y.cpp"));
+  EXPECT_EQ(std::string("decay.dae: ") + kDecaySummary + "y.cpp (rhs: 1 operation)\n", r.err);
+}
+
+TEST_F(Outputs, JsonReportToStandardOutput) {
+  std::string json = expected("--report-json r.json", "r.json");
+  CommandResult r = daec("decay.dae --report-json -");
+  EXPECT_EQ(0, r.status) << r.err;
+  EXPECT_EQ(json, r.out);
+  EXPECT_EQ("", r.err);
+  // --check prints its summary too: on stderr, out of the report's way.
+  CommandResult check = daec("decay.dae --check --report-json -");
+  EXPECT_EQ(0, check.status) << check.err;
+  EXPECT_EQ(json, check.out);
+  EXPECT_EQ(0u, check.err.find("model decay \"Exponential decay\": ")) << check.err;
+}
+
+TEST_F(Outputs, ModelFromStandardInputToAFile) {
+  std::string code = expected("-o x.cpp --header x.h", "x.cpp");
+  std::string header = read("x.h");
+  CommandResult r = daec("- -o y.cpp --header y.h < decay.dae");
+  EXPECT_EQ(0, r.status) << r.err;
+  EXPECT_EQ(std::string("<stdin>: ") + kDecaySummary + "y.cpp (rhs: 1 operation)\n", r.out);
+  EXPECT_EQ("", r.err);
+  // The same bytes, but for the name of the source in the first line.
+  const std::string from_file = "// generated by daec from decay.dae;";
+  const std::string from_stdin = "// generated by daec from <stdin>;";
+  ASSERT_EQ(0u, code.find(from_file));
+  ASSERT_EQ(0u, header.find(from_file));
+  EXPECT_EQ(from_stdin + code.substr(from_file.size()), read("y.cpp"));
+  EXPECT_EQ(from_stdin + header.substr(from_file.size()), read("y.h"));
+}
+
+TEST_F(Outputs, ModelFromStandardInputToStandardOutput) {
+  CommandResult file = daec("- -o x.cpp < decay.dae");
+  ASSERT_EQ(0, file.status) << file.err;
+  CommandResult r = daec("- < decay.dae");
+  EXPECT_EQ(0, r.status) << r.err;
+  EXPECT_EQ(read("x.cpp"), r.out);
+  EXPECT_EQ(std::string("<stdin>: ") + kDecaySummary + "<stdout> (rhs: 1 operation)\n", r.err);
+  EXPECT_EQ((std::vector<std::string>{"decay.dae", "x.cpp"}), files());
+}
+
+TEST_F(Outputs, BadModelOnStandardInput) {
+  write("broken.dae", kBadModel);
+  write("x.cpp", kOld);
+  CommandResult r = daec("- -o x.cpp < broken.dae");
+  EXPECT_EQ(1, r.status);
+  EXPECT_EQ("", r.out);
+  EXPECT_EQ(
+      "<stdin>:4:7: error: use of undeclared name 'y1'\n"
+      "  x = y1;\n"
+      "      ^\n",
+      r.err);
+  EXPECT_EQ(kOld, read("x.cpp"));
+}
+
+TEST_F(Outputs, EmptyOrUnreadableStandardInput) {
+  CommandResult empty = daec("- -o x.cpp < /dev/null");
+  EXPECT_EQ(1, empty.status);
+  EXPECT_EQ(
+      "<stdin>:1:1: error: expected 'model NAME;' at the start of the file, found end of file\n"
+      "\n"
+      "^\n",
+      empty.err);
+  CommandResult closed = daec("- -o x.cpp <&-");
+  EXPECT_EQ(2, closed.status);
+  EXPECT_EQ("daec: error: cannot read standard input: Bad file descriptor\n", closed.err);
+  CommandResult directory = daec("- -o x.cpp < .");
+  EXPECT_EQ(2, directory.status);
+  EXPECT_EQ("daec: error: cannot read standard input: Is a directory\n", directory.err);
+  EXPECT_EQ((std::vector<std::string>{"decay.dae"}), files());
+}
+
+TEST_F(Outputs, UnwritableStandardOutput) {
+  CommandResult closed = daec("decay.dae -o - >&-");
+  EXPECT_EQ(1, closed.status);
+  EXPECT_EQ("daec: error: cannot write to standard output: Bad file descriptor\n", closed.err);
+  CommandResult full = daec("decay.dae -o - > /dev/full");
+  EXPECT_EQ(1, full.status);
+  EXPECT_EQ("daec: error: cannot write to standard output: No space left on device\n", full.err);
+  EXPECT_EQ((std::vector<std::string>{"decay.dae"}), files());
+}
+
+TEST_F(Outputs, ClosedStandardStreamsDoNotLeakIntoOutputs) {
+  // With descriptor 1 or 2 closed, the output's temporary would otherwise become stdout or stderr.
+  std::string code = expected("-o x.cpp", "x.cpp");
+  CommandResult r = daec("decay.dae -o x.cpp >&- 2>&-");
+  EXPECT_EQ(0, r.status);
+  EXPECT_EQ(code, read("x.cpp"));
+  EXPECT_EQ((std::vector<std::string>{"decay.dae", "x.cpp"}), files());
+}
+
+}  // namespace

@@ -349,6 +349,10 @@ TEST_F(Batch, OptionsThatDoNotApplyAreUsageErrors) {
       {"a.dae b.dae --output-dir out --report-json r.json",
        "--report-json names one report file, but 2 models were given (ask for reports one model "
        "at a time)"},
+      {"a.dae --output-dir out --header -",
+       "--header - would mix its file into the progress lines of --output-dir (name a file)"},
+      {"a.dae --output-dir out --report-json -",
+       "--report-json - would mix its file into the progress lines of --output-dir (name a file)"},
       {"a.dae b.dae -o x.cpp --output-dir out",
        "-o names one output file, but 2 models were given (use --output-dir for several)"},
       {"a.dae --output-dir out -j 0", "--jobs must be at least 1"},

@@ -327,6 +327,10 @@ std::string batch_output_path(const std::string& dir, const std::string& input) 
 }
 
 std::string check_batch_usage(const Options& options) {
+  if (options.header == "-" || options.report_json == "-") {
+    return std::string(options.header == "-" ? "--header" : "--report-json") +
+           " - would mix its file into the progress lines of --output-dir (name a file)";
+  }
   std::map<std::string, std::string> first_with_output;
   for (const std::string& input : options.inputs) {
     if (input == "-") {

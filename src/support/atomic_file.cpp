@@ -11,6 +11,8 @@
 #include <iostream>
 #include <vector>
 
+#include "support/watchdog.h"
+
 namespace daec {
 
 static bool write_all(int fd, const std::string& contents) {
@@ -35,7 +37,14 @@ bool write_file_atomically(const std::string& path, const std::string& contents,
   std::string pattern = path + ".tmp.XXXXXX";
   std::vector<char> temporary(pattern.begin(), pattern.end());
   temporary.push_back('\0');
-  int fd = ::mkstemp(temporary.data());
+  int fd;
+  {
+    // The watchdog's backstop removes the temporary if it stops daec while it exists: it must
+    // not come between creating the file and registering it.
+    BackstopHeldOff held;
+    fd = ::mkstemp(temporary.data());
+    if (fd >= 0) register_temporary_file(temporary.data());
+  }
   if (fd < 0) {
     error = std::strerror(errno);
     return false;
@@ -47,6 +56,8 @@ bool write_file_atomically(const std::string& path, const std::string& contents,
   bool ok = write_all(fd, contents);
   int saved = errno;
   ok = (::close(fd) == 0) && ok;
+  BackstopHeldOff held;  // renamed or removed, the temporary is no longer the backstop's
+  register_temporary_file(nullptr);
   if (ok && ::rename(temporary.data(), path.c_str()) == 0) return true;
   error = std::strerror(ok ? errno : (saved ? saved : EIO));
   ::unlink(temporary.data());

@@ -1,7 +1,9 @@
 // Running the pipeline on one model and writing what was asked for.
 #include "driver/process_model.h"
 
+#include <new>
 #include <ostream>
+#include <vector>
 
 #include <fmt/format.h>
 
@@ -16,6 +18,7 @@
 #include "report/reduction_summary.h"
 #include "support/atomic_file.h"
 #include "support/text.h"
+#include "support/watchdog.h"
 
 namespace daec {
 
@@ -48,12 +51,16 @@ static size_t system_size(const ReducedSystem& system) {
   return size;
 }
 
+// A limit exceeded while reducing without dummies is worth a line here, not a failed check.
 static std::string dummy_comparison(const Model& model, const ReducedSystem& automatic,
                                     const Options& options) {
-  DiagnosticEngine ignored;  // the same model already reduced once: nothing new to report
-  ReductionOptions never{DummyPolicy::Never, options.max_rounds};
-  std::optional<ReducedSystem> substituted = reduce_model(model, never, ignored);
-  if (!substituted) return "dummy variables versus substitution: substitution failed\n";
+  DiagnosticEngine diags;  // the same model already reduced once: only a limit can be new
+  ReductionOptions never{DummyPolicy::Never, options.max_rounds, options.max_expression_size};
+  std::optional<ReducedSystem> substituted = reduce_model(model, never, diags);
+  if (!substituted) {
+    std::string why = diags.diagnostics().empty() ? "" : ": " + diags.diagnostics()[0].message;
+    return "dummy variables versus substitution: substitution failed" + why + "\n";
+  }
   auto row = [](const char* what, size_t a, size_t b) {
     return fmt::format("  {:<28} {:>10} {:>10}\n", what, a, b);
   };
@@ -65,18 +72,45 @@ static std::string dummy_comparison(const Model& model, const ReducedSystem& aut
          row("expression nodes (F, A, b)", system_size(automatic), system_size(*substituted));
 }
 
-static bool write_reports(const Model& model, const ReducedSystem& reduced, const Options& options,
-                          std::ostream& err) {
-  bool ok = true;
+namespace {
+
+// A file to write once everything a model produces has been computed: a model that fails late
+// (a limit exceeded while generating code) writes no file at all.
+struct PendingFile {
+  std::string path, contents;
+};
+
+// One model's run: its diagnostics, printed once.
+struct ModelRun {
+  DiagnosticEngine diags;
+  bool printed = false;
+
+  void print(std::ostream& err) {
+    if (!printed) diags.print(err);
+    printed = true;
+  }
+};
+
+// Stops the watchdog however processing the model ends.
+struct WatchdogArmed {
+  WatchdogArmed(const std::string& file_name, int seconds) { arm_watchdog(file_name, seconds); }
+  ~WatchdogArmed() { disarm_watchdog(); }
+  WatchdogArmed(const WatchdogArmed&) = delete;
+  WatchdogArmed& operator=(const WatchdogArmed&) = delete;
+};
+
+}  // namespace
+
+static void add_reports(const Model& model, const ReducedSystem& reduced, const Options& options,
+                        std::vector<PendingFile>& files) {
   if (!options.report.empty()) {
     std::string spy = spy_path_for(options.report);
-    ok = write_output(spy, final_spy_svg(reduced), err) && ok;
-    ok = write_output(options.report, markdown_report(model, reduced, base_name(spy)), err) && ok;
+    files.push_back({spy, final_spy_svg(reduced)});
+    files.push_back({options.report, markdown_report(model, reduced, base_name(spy))});
   }
   if (!options.report_json.empty()) {
-    ok = write_output(options.report_json, json_report(model, reduced), err) && ok;
+    files.push_back({options.report_json, json_report(model, reduced)});
   }
-  return ok;
 }
 
 bool generates_code(const Options& options) {
@@ -93,39 +127,45 @@ std::string default_output_path(const std::string& input) {
   return stem + ".cpp";
 }
 
-// Generates and writes the code; the one-line summary goes to `out`, or to `err` when the code
-// itself goes to standard output.
-static bool write_code(const SourceFile& file, const ReducedSystem& reduced, const Options& options,
-                       std::ostream& out, std::ostream& err) {
-  CodegenOptions codegen{options.name_space, options.main, file.name()};
+// Generates the code into `files`; returns nullopt after reporting a failure.
+static std::optional<GeneratedCode> add_code(const SourceFile& file, const ReducedSystem& reduced,
+                                             const Options& options, const std::string& path,
+                                             std::vector<PendingFile>& files, std::ostream& err) {
+  CodegenOptions codegen{options.name_space, options.main, file.name(),
+                         options.max_expression_size};
   GeneratedCode code;
   try {
     code = generate_code(reduced, codegen);
+  } catch (const LimitExceeded& e) {
+    DiagnosticEngine diags;
+    SourceLocation location = e.location();
+    if (!location.file) location.file = &file;  // code generation as a whole
+    diags.error(location, e.what());
+    diags.print(err);
+    return std::nullopt;
+  } catch (const std::bad_alloc&) {
+    throw;  // reported by process_model, naming the stage
   } catch (const std::exception& e) {
     err << "daec: internal error while generating code for " << file.name() << ": " << e.what()
         << "\n";
-    return false;
+    return std::nullopt;
   }
-  std::string path = options.output.empty() ? default_output_path(file.name()) : options.output;
-  bool ok = write_output(path, code.source, err);
-  if (!options.header.empty()) ok = write_output(options.header, code.header, err) && ok;
-  if (!ok) return false;
-  (path == "-" ? err : out) << fmt::format(
-      "{}: index {}; {}; wrote {} (rhs: {})\n", file.name(), reduced.index, format_counts(reduced),
-      path == "-" ? "<stdout>" : path, count_of(code.rhs_operations, "operation", "operations"));
-  return true;
+  files.push_back({path, code.source});
+  if (!options.header.empty()) files.push_back({options.header, code.header});
+  return code;
 }
 
-bool process_model(const SourceFile& file, const Options& options, std::ostream& out,
-                   std::ostream& err, ModelOutcome* outcome) {
-  DiagnosticEngine diags;
-  std::optional<Model> model = run_frontend(file, diags);
+// Everything but the handling of running out of memory.
+static bool run_model(const SourceFile& file, const Options& options, std::ostream& out,
+                      std::ostream& err, ModelOutcome* outcome, ModelRun& run) {
+  enter_stage(SourceLocation{&file}, "reading the model");
+  std::optional<Model> model = run_frontend(file, run.diags);
   std::optional<ReducedSystem> reduced;
   if (model) {
-    ReductionOptions reduction{options.dummies, options.max_rounds};
-    reduced = reduce_model(*model, reduction, diags);
+    ReductionOptions reduction{options.dummies, options.max_rounds, options.max_expression_size};
+    reduced = reduce_model(*model, reduction, run.diags);
   }
-  diags.print(err);
+  run.print(err);
   if (!reduced) return false;
   if (outcome) outcome->index = reduced->index;
   if (options.check) {
@@ -133,9 +173,44 @@ bool process_model(const SourceFile& file, const Options& options, std::ostream&
         << format_reduction_summary(*reduced);
     if (options.compare_dummies) out << "\n" << dummy_comparison(*model, *reduced, options);
   }
-  bool ok = write_reports(*model, *reduced, options, err);
-  if (generates_code(options)) ok = write_code(file, *reduced, options, out, err) && ok;
-  return ok;
+  std::vector<PendingFile> files;
+  add_reports(*model, *reduced, options, files);
+  std::string path = options.output.empty() ? default_output_path(file.name()) : options.output;
+  std::optional<GeneratedCode> code;
+  if (generates_code(options)) {
+    code = add_code(file, *reduced, options, path, files, err);
+    if (!code) return false;
+  }
+  // The work is done: writing the files is not stopped half way by the time limit.
+  disarm_watchdog();
+  enter_stage(SourceLocation{&file}, "writing the output files");
+  bool ok = true;
+  for (const PendingFile& f : files) ok = write_output(f.path, f.contents, err) && ok;
+  if (!ok || !code) return ok;
+  (path == "-" ? err : out) << fmt::format(
+      "{}: index {}; {}; wrote {} (rhs: {})\n", file.name(), reduced->index,
+      format_counts(*reduced), path == "-" ? "<stdout>" : path,
+      count_of(code->rhs_operations, "operation", "operations"));
+  return true;
+}
+
+bool process_model(const SourceFile& file, const Options& options, std::ostream& out,
+                   std::ostream& err, ModelOutcome* outcome) {
+  WatchdogArmed watchdog(file.name(), options.time_limit);
+  ModelRun run;
+  try {
+    return run_model(file, options, out, err, outcome, run);
+  } catch (const std::bad_alloc&) {
+    // What was allocated for the stage has been freed while unwinding: reporting can allocate.
+    run.print(err);
+    SourceLocation location = current_stage_location();
+    if (!location.file) location.file = &file;
+    DiagnosticEngine diags;
+    diags.error(location, "out of memory while " + current_stage() +
+                              " (a lower --max-expression-size stops such a model sooner)");
+    diags.print(err);
+    return false;
+  }
 }
 
 }  // namespace daec

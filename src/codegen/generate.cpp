@@ -222,7 +222,7 @@ GeneratedCode generate_code(const ReducedSystem& s, const CodegenOptions& option
   if (!s.algebraic.empty())
     plan = plan_linear_solve(pattern_of_A(s), s.blocks, constant_entries(s, false),
                              constant_entries(s, true));
-  FunctionBodies bodies = function_bodies(s, plan);
+  FunctionBodies bodies = function_bodies(s, plan, options.max_expression_size);
   result.rhs_operations = bodies.rhs_operations + (plan ? lu_operation_count(*plan) : 0);
   result.lu_entries = plan ? plan->storage.size() : 0;
 

@@ -8,6 +8,7 @@
 #include <fmt/format.h>
 
 #include "codegen/expression_code.h"
+#include "reduction/limits.h"
 #include "reduction/symbolic.h"
 
 namespace daec {
@@ -23,6 +24,7 @@ struct Generator {
   const std::optional<LinearSolvePlan>& plan;
   std::vector<int> position;  ///< Z index -> position in the block triangular form
   size_t n, m;
+  size_t max_expression_size = 0;  ///< of a derivative; 0: no limit
   /// dF/dX, dF/dZ and dg/dX, which rhs_jacobian and residual_jacobian both need: computed once.
   Matrix dF_dX, dF_dZ, dg_dX;
 
@@ -170,14 +172,21 @@ std::string rhs(const Generator& gen, size_t& operations) {
 
 // d(row i)/d(unknown j), differentiating only by the symbols a row holds: rows of a large model
 // hold few of its unknowns, and differentiating by the others would cost O(N^2) tree walks.
-Matrix jacobian_of(const Generator& gen, size_t rows, ex (Generator::*row)(size_t) const,
-                   const std::vector<Unknown>& unknowns) {
-  Matrix J(rows, std::vector<ex>(unknowns.size()));
-  for (size_t i = 0; i < rows; ++i) {
-    ex e = (gen.*row)(i);
+// `Row` is StateEquation (expression rhs) or Constraint (residual); each derivative is checked
+// against the size limit, naming the row's equation and `name`, the Jacobian.
+template <typename Row>
+Matrix jacobian_of(const Generator& gen, const char* name, const std::vector<Row>& rows,
+                   ex Row::*expression, const std::vector<Unknown>& unknowns) {
+  Matrix J(rows.size(), std::vector<ex>(unknowns.size()));
+  for (size_t i = 0; i < rows.size(); ++i) {
+    checkpoint(rows[i].location, fmt::format("differentiating equation '{}' for the Jacobian {}",
+                                             rows[i].label, name));
+    const ex& e = rows[i].*expression;
     SymbolSet present = symbols_in(e);
     for (size_t j = 0; j < unknowns.size(); ++j) {
-      if (present.count(unknowns[j].symbol)) J[i][j] = derivative(e, unknowns[j].symbol);
+      if (!present.count(unknowns[j].symbol)) continue;
+      J[i][j] = derivative(e, unknowns[j].symbol);
+      check_expression(J[i][j], gen.max_expression_size);
     }
   }
   return J;
@@ -350,7 +359,8 @@ std::string residual_jacobian(const Generator& gen) {
   auto fx = add_matrix(compiler, gen.dF_dX, -1);
   auto gx = add_matrix(compiler, gen.dg_dX);
   auto fz = add_matrix(compiler, gen.dF_dZ, -1);
-  auto gz = add_matrix(compiler, jacobian_of(gen, gen.m, &Generator::g, gen.system.algebraic));
+  auto gz = add_matrix(compiler, jacobian_of(gen, "dg/dZ", gen.system.constraints,
+                                             &Constraint::residual, gen.system.algebraic));
   std::string code = statements_of(compiler);
   code +=
       zero("dr_dx", rows * gen.n) + zero("dr_dxdot", rows * gen.n) + zero("dr_dz", rows * gen.m);
@@ -378,7 +388,8 @@ std::string invariants(const Generator& gen) {
 std::string invariants_jacobian(const Generator& gen) {
   size_t k = gen.system.invariants.size();
   ExpressionCompiler compiler(gen.symbols(false));
-  auto H = add_matrix(compiler, jacobian_of(gen, k, &Generator::h, gen.system.states));
+  auto H = add_matrix(compiler, jacobian_of(gen, "dh/dX", gen.system.invariants,
+                                            &Constraint::residual, gen.system.states));
   std::string code = statements_of(compiler) + zero("H", k * gen.n);
   code += assign_matrix(compiler, "H", H, 0, gen.n);
   return body(code, {"t", "x", "H"});
@@ -409,24 +420,40 @@ std::string outputs(const Generator& gen) {
 
 }  // namespace
 
+// Before each function: the stage, for the messages of the time limit (codegen concerns the
+// model as a whole; the caller names the file).
+static void generating(const char* function) {
+  checkpoint(SourceLocation{}, fmt::format("generating the code of {}", function));
+}
+
 FunctionBodies function_bodies(const ReducedSystem& system,
-                               const std::optional<LinearSolvePlan>& plan) {
+                               const std::optional<LinearSolvePlan>& plan,
+                               size_t max_expression_size) {
   Generator gen(system, plan);
-  gen.dF_dX = jacobian_of(gen, gen.n, &Generator::F, system.states);
-  gen.dF_dZ = jacobian_of(gen, gen.n, &Generator::F, system.algebraic);
-  gen.dg_dX = jacobian_of(gen, gen.m, &Generator::g, system.states);
+  gen.max_expression_size = max_expression_size;
+  gen.dF_dX = jacobian_of(gen, "dF/dX", system.differential, &StateEquation::rhs, system.states);
+  gen.dF_dZ = jacobian_of(gen, "dF/dZ", system.differential, &StateEquation::rhs, system.algebraic);
+  gen.dg_dX = jacobian_of(gen, "dg/dX", system.constraints, &Constraint::residual, system.states);
   FunctionBodies bodies;
+  generating("initial_state");
   bodies.initial_state = initial_state(gen);
+  generating("rhs");
   if (plan) {
     bodies.evaluate_algebraic = evaluate_algebraic(gen, bodies.rhs_operations);
     solver_tables(gen, bodies);
   }
   bodies.rhs = rhs(gen, bodies.rhs_operations);
+  generating("rhs_jacobian");
   bodies.rhs_jacobian = rhs_jacobian(gen);
+  generating("residual");
   bodies.residual = residual(gen);
+  generating("residual_jacobian");
   bodies.residual_jacobian = residual_jacobian(gen);
+  generating("invariants");
   bodies.invariants = invariants(gen);
+  generating("invariants_jacobian");
   bodies.invariants_jacobian = invariants_jacobian(gen);
+  generating("outputs");
   bodies.outputs = outputs(gen);
   return bodies;
 }

@@ -23,8 +23,11 @@ struct FunctionBodies {
   size_t rhs_operations = 0;  ///< in evaluating A, b and F (the LU not counted)
 };
 
-/// `plan` is the LU plan of system.A, or nullopt when there are no algebraic unknowns.
+/// `plan` is the LU plan of system.A, or nullopt when there are no algebraic unknowns. Throws
+/// LimitExceeded when a derivative has more than `max_expression_size` nodes (0: no limit) or
+/// the time limit is reached.
 FunctionBodies function_bodies(const ReducedSystem& system,
-                               const std::optional<LinearSolvePlan>& plan);
+                               const std::optional<LinearSolvePlan>& plan,
+                               size_t max_expression_size);
 
 }  // namespace daec

@@ -9,7 +9,14 @@ namespace po = boost::program_options;
 
 namespace daec {
 
-static po::options_description visible_options(Options& o, std::string& dummies) {
+// The limits as given, signed: Boost would read "-1" into an unsigned number as a huge one.
+struct GivenLimits {
+  long long max_expression_size = static_cast<long long>(kDefaultMaxExpressionSize);
+  long long time_limit = kDefaultTimeLimit;
+};
+
+static po::options_description visible_options(Options& o, std::string& dummies,
+                                               GivenLimits& limits) {
   po::options_description desc("Options");
   // clang-format off
   desc.add_options()
@@ -45,15 +52,42 @@ static po::options_description visible_options(Options& o, std::string& dummies)
     ("compare-dummies", po::bool_switch(&o.compare_dummies),
      "with --check: reduce with and without dummy variables and compare the sizes")
     ("max-rounds", po::value(&o.max_rounds)->value_name("N"),
-     "give up index reduction after N rounds (default 10)");
+     "give up index reduction after N rounds (default 10)")
+    ("max-expression-size", po::value(&limits.max_expression_size)->value_name("N"),
+     ("stop with an error when an expression grows past N nodes while reducing or generating "
+      "code, e.g. by differentiating a large nonlinear constraint again and again (default " +
+      std::to_string(kDefaultMaxExpressionSize) +
+      ", thousands of times what the bundled models and the 128-link benchmark chain need; "
+      "0: no limit)").c_str())
+    ("time-limit", po::value(&limits.time_limit)->value_name("SECONDS"),
+     ("stop with an error when one model has taken SECONDS seconds (default " +
+      std::to_string(kDefaultTimeLimit) +
+      ", hundreds of times the second the 128-link benchmark chain takes; 0: no limit)").c_str());
   // clang-format on
   return desc;
+}
+
+// Copies the limits into `options`; returns a usage error, or "".
+static std::string check_limits(const GivenLimits& limits, Options& options) {
+  if (limits.max_expression_size < 0) {
+    return "--max-expression-size must not be negative (0: no limit)";
+  }
+  if (limits.time_limit < 0) return "--time-limit must not be negative (0: no limit)";
+  // A year is limit enough, and larger values could overflow the timer.
+  constexpr long long kYear = 366LL * 24 * 3600;
+  if (limits.time_limit > kYear) {
+    return "--time-limit must be at most " + std::to_string(kYear) + " seconds (a year)";
+  }
+  options.max_expression_size = static_cast<size_t>(limits.max_expression_size);
+  options.time_limit = static_cast<int>(limits.time_limit);
+  return {};
 }
 
 std::optional<Options> parse_options(int argc, const char* const argv[], std::string& error) {
   Options options;
   std::string dummies = "auto";
-  po::options_description desc = visible_options(options, dummies);
+  GivenLimits limits;
+  po::options_description desc = visible_options(options, dummies, limits);
   po::options_description hidden;
   hidden.add_options()("input", po::value(&options.inputs));
   po::options_description all;
@@ -95,12 +129,15 @@ std::optional<Options> parse_options(int argc, const char* const argv[], std::st
     error = "--max-rounds must be at least 1";
     return std::nullopt;
   }
+  error = check_limits(limits, options);
+  if (!error.empty()) return std::nullopt;
   return options;
 }
 
 std::string help_text() {
   Options unused;
   std::string dummies;
+  GivenLimits limits;
   std::ostringstream out;
   out << "daec - compile a differential-algebraic model (.dae) to C++\n\n"
          "Usage:\n"
@@ -109,7 +146,7 @@ std::string help_text() {
          "  daec MODEL.dae --main -o sim.cpp          emit a standalone simulator\n"
          "  daec MODEL.dae --check                    check the model and print its structure\n"
          "  daec - ...                                read the model from standard input\n\n";
-  out << visible_options(unused, dummies) << "\n";
+  out << visible_options(unused, dummies, limits) << "\n";
   out << "A model declares parameters, variables and outputs, then its equations:\n\n"
          "  model pendulum \"Simple pendulum\";\n"
          "  parameter L = 1, g = 9.81;\n"

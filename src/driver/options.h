@@ -9,6 +9,10 @@
 
 namespace daec {
 
+/// The default of --time-limit: ten minutes, hundreds of times what the largest models we know
+/// take (the 128-link benchmark chain: about a second), yet a bound on a model that runs away.
+inline constexpr int kDefaultTimeLimit = 600;
+
 struct Options {
   std::vector<std::string> inputs;
   std::string output;      ///< -o; empty: MODEL stem + .cpp
@@ -23,6 +27,10 @@ struct Options {
   std::string report_json;
   DummyPolicy dummies = DummyPolicy::Auto;
   int max_rounds = 10;
+  /// Nodes an expression may reach while reducing or generating code; 0: no limit.
+  size_t max_expression_size = kDefaultMaxExpressionSize;
+  /// Seconds one model may take; 0: no limit.
+  int time_limit = kDefaultTimeLimit;
   bool help = false;
   bool version = false;
 };

@@ -1,6 +1,7 @@
 // Running the pipeline on one model and writing what was asked for.
 #include "driver/process_model.h"
 
+#include <new>
 #include <optional>
 #include <ostream>
 #include <vector>
@@ -18,6 +19,7 @@
 #include "report/reduction_summary.h"
 #include "support/atomic_file.h"
 #include "support/text.h"
+#include "support/watchdog.h"
 
 namespace daec {
 
@@ -60,12 +62,16 @@ static size_t system_size(const ReducedSystem& system) {
   return size;
 }
 
+// A limit exceeded while reducing without dummies is worth a line here, not a failed check.
 static std::string dummy_comparison(const Model& model, const ReducedSystem& automatic,
                                     const Options& options) {
-  DiagnosticEngine ignored;  // the same model already reduced once: nothing new to report
-  ReductionOptions never{DummyPolicy::Never, options.max_rounds};
-  std::optional<ReducedSystem> substituted = reduce_model(model, never, ignored);
-  if (!substituted) return "dummy variables versus substitution: substitution failed\n";
+  DiagnosticEngine diags;  // the same model already reduced once: only a limit can be new
+  ReductionOptions never{DummyPolicy::Never, options.max_rounds, options.max_expression_size};
+  std::optional<ReducedSystem> substituted = reduce_model(model, never, diags);
+  if (!substituted) {
+    std::string why = diags.diagnostics().empty() ? "" : ": " + diags.diagnostics()[0].message;
+    return "dummy variables versus substitution: substitution failed" + why + "\n";
+  }
   auto row = [](const char* what, size_t a, size_t b) {
     return fmt::format("  {:<28} {:>10} {:>10}\n", what, a, b);
   };
@@ -77,20 +83,45 @@ static std::string dummy_comparison(const Model& model, const ReducedSystem& aut
          row("expression nodes (F, A, b)", system_size(automatic), system_size(*substituted));
 }
 
-static bool stage_reports(OutputFiles& files, const Model& model, const ReducedSystem& reduced,
-                          const Options& options, std::ostream& err) {
-  bool ok = true;
+namespace {
+
+// An output computed but not yet written: a model that fails late (a limit exceeded while
+// generating code) writes no file at all, and writing is never cut short by the time limit.
+struct PendingFile {
+  std::string path, contents;
+};
+
+// One model's run: its diagnostics, printed once.
+struct ModelRun {
+  DiagnosticEngine diags;
+  bool printed = false;
+
+  void print(std::ostream& err) {
+    if (!printed) diags.print(err);
+    printed = true;
+  }
+};
+
+// Stops the watchdog however processing the model ends.
+struct WatchdogArmed {
+  WatchdogArmed(const std::string& file_name, int seconds) { arm_watchdog(file_name, seconds); }
+  ~WatchdogArmed() { disarm_watchdog(); }
+  WatchdogArmed(const WatchdogArmed&) = delete;
+  WatchdogArmed& operator=(const WatchdogArmed&) = delete;
+};
+
+}  // namespace
+
+static void add_reports(const Model& model, const ReducedSystem& reduced, const Options& options,
+                        std::vector<PendingFile>& files) {
   if (!options.report.empty()) {
     std::string spy = spy_path_for(options.report);
-    ok = stage_output(files, spy, final_spy_svg(reduced), err) && ok;
-    ok =
-        stage_output(files, options.report, markdown_report(model, reduced, base_name(spy)), err) &&
-        ok;
+    files.push_back({spy, final_spy_svg(reduced)});
+    files.push_back({options.report, markdown_report(model, reduced, base_name(spy))});
   }
   if (!options.report_json.empty()) {
-    ok = stage_output(files, options.report_json, json_report(model, reduced), err) && ok;
+    files.push_back({options.report_json, json_report(model, reduced)});
   }
-  return ok;
 }
 
 bool generates_code(const Options& options) {
@@ -116,31 +147,43 @@ bool writes_to_stdout(const std::string& input, const Options& options) {
   return code || options.header == "-" || options.report_json == "-";
 }
 
-// Generates the code and stages it (and the header). Returns the rhs operation count, or nullopt
-// when it failed.
-static std::optional<size_t> stage_code(OutputFiles& files, const SourceFile& file,
-                                        const ReducedSystem& reduced, const Options& options,
-                                        std::ostream& err) {
-  CodegenOptions codegen{options.name_space, options.main, file.name()};
+// Generates the code (and the header) into `files`. Returns the rhs operation count, or nullopt
+// after reporting a failure.
+static std::optional<size_t> add_code(const SourceFile& file, const ReducedSystem& reduced,
+                                      const Options& options, std::vector<PendingFile>& files,
+                                      std::ostream& err) {
+  CodegenOptions codegen{options.name_space, options.main, file.name(),
+                         options.max_expression_size};
   GeneratedCode code;
   try {
     code = generate_code(reduced, codegen);
+  } catch (const LimitExceeded& e) {
+    DiagnosticEngine diags;
+    SourceLocation location = e.location();
+    if (!location.file) location.file = &file;  // code generation as a whole
+    diags.error(location, e.what());
+    diags.print(err);
+    return std::nullopt;
+  } catch (const std::bad_alloc&) {
+    throw;  // reported by process_model, naming the stage
   } catch (const std::exception& e) {
     err << "daec: internal error while generating code for " << file.name() << ": " << e.what()
         << "\n";
     return std::nullopt;
   }
-  bool ok =
-      stage_output(files, code_output_path(file.path(), options), std::move(code.source), err);
-  if (!options.header.empty()) {
-    ok = stage_output(files, options.header, std::move(code.header), err) && ok;
-  }
-  if (!ok) return std::nullopt;
+  files.push_back({code_output_path(file.path(), options), std::move(code.source)});
+  if (!options.header.empty()) files.push_back({options.header, std::move(code.header)});
   return code.rhs_operations;
 }
 
-// Puts the staged outputs in place; every output that failed is named.
-static bool commit_outputs(OutputFiles& files, std::ostream& err) {
+// All outputs of a model or none: each is staged first, and only when every one of them could be
+// are they put in place, so that a header or report that cannot be written does not leave a new
+// code file beside an old header. Every output that failed is named.
+static bool write_outputs(std::vector<PendingFile>& pending, std::ostream& err) {
+  OutputFiles files;
+  bool ok = true;
+  for (PendingFile& f : pending) ok = stage_output(files, f.path, std::move(f.contents), err) && ok;
+  if (!ok) return false;
   std::vector<OutputFiles::Failure> failures = files.commit();
   for (const OutputFiles::Failure& failure : failures) {
     print_write_error(failure.path, failure.error, err);
@@ -148,19 +191,17 @@ static bool commit_outputs(OutputFiles& files, std::ostream& err) {
   return failures.empty();
 }
 
-// All outputs of a model or none: each is staged first, and only when every one of them could be
-// are they put in place, so that a header or report that cannot be written does not leave a new
-// code file beside an old header.
-bool process_model(const SourceFile& file, const Options& options, std::ostream& out,
-                   std::ostream& err, ModelOutcome* outcome) {
-  DiagnosticEngine diags;
-  std::optional<Model> model = run_frontend(file, diags);
+// Everything but the handling of running out of memory.
+static bool run_model(const SourceFile& file, const Options& options, std::ostream& out,
+                      std::ostream& err, ModelOutcome* outcome, ModelRun& run) {
+  enter_stage(SourceLocation{&file}, "reading the model");
+  std::optional<Model> model = run_frontend(file, run.diags);
   std::optional<ReducedSystem> reduced;
   if (model) {
-    ReductionOptions reduction{options.dummies, options.max_rounds};
-    reduced = reduce_model(*model, reduction, diags);
+    ReductionOptions reduction{options.dummies, options.max_rounds, options.max_expression_size};
+    reduced = reduce_model(*model, reduction, run.diags);
   }
-  diags.print(err);
+  run.print(err);
   if (!reduced) return false;
   if (outcome) outcome->index = reduced->index;
   // Standard output carries only the output written to '-'; summaries then go to `err`.
@@ -170,20 +211,42 @@ bool process_model(const SourceFile& file, const Options& options, std::ostream&
             << format_reduction_summary(*reduced);
     if (options.compare_dummies) summary << "\n" << dummy_comparison(*model, *reduced, options);
   }
-  OutputFiles files;
-  bool ok = stage_reports(files, *model, *reduced, options, err);
+  std::vector<PendingFile> files;
+  add_reports(*model, *reduced, options, files);
   std::optional<size_t> rhs_operations;
   if (generates_code(options)) {
-    rhs_operations = stage_code(files, file, *reduced, options, err);
-    ok = rhs_operations.has_value() && ok;
+    rhs_operations = add_code(file, *reduced, options, files, err);
+    if (!rhs_operations) return false;
   }
-  if (!ok || !commit_outputs(files, err)) return false;
+  // The work is done: writing the files is not stopped half way by the time limit.
+  disarm_watchdog();
+  enter_stage(SourceLocation{&file}, "writing the output files");
+  if (!write_outputs(files, err)) return false;
   if (!rhs_operations) return true;
   std::string path = code_output_path(file.path(), options);
   summary << fmt::format("{}: index {}; {}; wrote {} (rhs: {})\n", file.name(), reduced->index,
                          format_counts(*reduced), path == "-" ? "<stdout>" : path,
                          count_of(*rhs_operations, "operation", "operations"));
   return true;
+}
+
+bool process_model(const SourceFile& file, const Options& options, std::ostream& out,
+                   std::ostream& err, ModelOutcome* outcome) {
+  WatchdogArmed watchdog(file.name(), options.time_limit);
+  ModelRun run;
+  try {
+    return run_model(file, options, out, err, outcome, run);
+  } catch (const std::bad_alloc&) {
+    // What was allocated for the stage has been freed while unwinding: reporting can allocate.
+    run.print(err);
+    SourceLocation location = current_stage_location();
+    if (!location.file) location.file = &file;
+    DiagnosticEngine diags;
+    diags.error(location, "out of memory while " + current_stage() +
+                              " (a lower --max-expression-size stops such a model sooner)");
+    diags.print(err);
+    return false;
+  }
 }
 
 }  // namespace daec

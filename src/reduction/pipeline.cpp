@@ -2,20 +2,38 @@
 #include "reduction/pipeline.h"
 
 #include "reduction/first_order.h"
+#include "reduction/limits.h"
 #include "reduction/linearity.h"
 #include "reduction/semi_explicit.h"
 #include "reduction/structural_check.h"
 
 namespace daec {
 
-std::optional<ReducedSystem> reduce_model(const Model& model, const ReductionOptions& options,
-                                          DiagnosticEngine& diags) {
+static std::optional<ReducedSystem> run_stages(const Model& model, const ReductionOptions& options,
+                                               DiagnosticEngine& diags) {
+  SourceLocation whole_model{model.location.file};
+  checkpoint(whole_model, "checking the structure of the model");
   if (!check_structure(model, diags)) return std::nullopt;
+  checkpoint(whole_model, "bringing the model to semi-explicit form");
   SemiExplicitSystem system = to_semi_explicit(to_first_order(model));
+  checkpoint(whole_model, "classifying the algebraic variables");
   std::vector<std::string> promoted = promote_nonlinear(system);
   std::optional<ReducedSystem> reduced = reduce(std::move(system), options, diags);
   if (reduced) reduced->promoted = std::move(promoted);
   return reduced;
+}
+
+std::optional<ReducedSystem> reduce_model(const Model& model, const ReductionOptions& options,
+                                          DiagnosticEngine& diags) {
+  try {
+    return run_stages(model, options, diags);
+  } catch (const LimitExceeded& e) {
+    // Stages without an equation of their own report against the file.
+    SourceLocation location = e.location();
+    if (!location.file) location.file = model.location.file;
+    diags.error(location, e.what());
+    return std::nullopt;
+  }
 }
 
 }  // namespace daec

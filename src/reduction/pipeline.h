@@ -10,6 +10,8 @@
 
 namespace daec {
 
+/// Reduces `model`; reports failures, an exceeded resource limit (reduction/limits.h) included,
+/// to `diags` and returns nullopt.
 std::optional<ReducedSystem> reduce_model(const Model& model, const ReductionOptions& options,
                                           DiagnosticEngine& diags);
 

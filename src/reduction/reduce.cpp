@@ -4,6 +4,8 @@
 #include <algorithm>
 #include <cmath>
 
+#include <fmt/format.h>
+
 #include "reduction/symbolic.h"
 #include "structure/matching.h"
 
@@ -49,8 +51,9 @@ class Reducer {
 
  private:
   bool run_round(ReductionRound& round);
-  std::vector<size_t> null_space_rows(const std::vector<std::vector<GiNaC::ex>>& B);
+  std::vector<size_t> null_space_rows(const std::vector<std::vector<GiNaC::ex>>& B, int round);
   bool differentiate(size_t row, ReductionRound& round);
+  SourceLocation file_location() const;
   GiNaC::ex total_derivative(const GiNaC::ex& h, ReductionRound& round);
   GiNaC::ex rate_of(size_t state, ReductionRound& round);
   bool is_algebraic_free(const GiNaC::ex& e) const;
@@ -74,6 +77,14 @@ std::vector<GiNaC::ex> Reducer::all_symbols() const {
   for (const Unknown& u : system_.states) symbols.push_back(u.symbol);
   for (const Unknown& u : system_.algebraic) symbols.push_back(u.symbol);
   return symbols;
+}
+
+// The model's file, for stages that concern no equation in particular.
+SourceLocation Reducer::file_location() const {
+  for (const Constraint& c : system_.constraints) {
+    if (c.location.file) return SourceLocation{c.location.file};
+  }
+  return {};
 }
 
 // Substituting this into an affine constraint g0 + B z leaves g0.
@@ -107,6 +118,8 @@ std::optional<ReducedSystem> Reducer::run() {
 // One pass of Steps 1-3. Returns true when B is nonsingular; otherwise differentiates (and leaves
 // round.differentiated empty if that was impossible, after reporting why).
 bool Reducer::run_round(ReductionRound& round) {
+  checkpoint(file_location(),
+             fmt::format("computing the rank of the constraints in round {}", round.number));
   std::vector<std::vector<GiNaC::ex>> B = jacobian(system_.constraints, system_.algebraic);
   size_t n = system_.algebraic.size();
   round.table.pattern = pattern_of(B, n);
@@ -125,7 +138,7 @@ bool Reducer::run_round(ReductionRound& round) {
   }
   if (rows.empty()) {
     round.used_null_space = true;
-    rows = null_space_rows(B);
+    rows = null_space_rows(B, round.number);
   }
   if (rows.empty()) {
     std::vector<size_t> all(B.size());
@@ -161,12 +174,15 @@ void Reducer::report_singular(const std::vector<size_t>& rows, const std::string
 // Seed 12.1, Step 2, general case: rows of B that are dependent without being zero. Fraction-free
 // elimination on B, tracking the row operations in T, leaves some rows of B zero; the matching
 // rows of T span the left null space. Each such combination q^T g replaces one of its rows.
-std::vector<size_t> Reducer::null_space_rows(const std::vector<std::vector<GiNaC::ex>>& B) {
+std::vector<size_t> Reducer::null_space_rows(const std::vector<std::vector<GiNaC::ex>>& B,
+                                             int round) {
   size_t m = B.size(), n = system_.algebraic.size();
   std::vector<std::vector<GiNaC::ex>> M = B, T(m, std::vector<GiNaC::ex>(m, 0));
   for (size_t r = 0; r < m; ++r) T[r][r] = 1;
   std::vector<bool> pivot(m, false);
   GiNaC::exmap point = points_.next(all_symbols());
+  checkpoint(file_location(),
+             fmt::format("combining constraints for the left null space in round {}", round));
   for (size_t c = 0; c < n; ++c) {
     std::optional<size_t> p;
     for (size_t r = 0; r < m && !p; ++r) {
@@ -178,8 +194,14 @@ std::vector<size_t> Reducer::null_space_rows(const std::vector<std::vector<GiNaC
     for (size_t r = 0; r < m; ++r) {
       if (pivot[r] || M[r][c].is_zero()) continue;
       GiNaC::ex a = M[*p][c], f = M[r][c];
-      for (size_t k = 0; k < n; ++k) M[r][k] = (a * M[r][k] - f * M[*p][k]).normal();
-      for (size_t k = 0; k < m; ++k) T[r][k] = (a * T[r][k] - f * T[*p][k]).normal();
+      for (size_t k = 0; k < n; ++k) {
+        M[r][k] = (a * M[r][k] - f * M[*p][k]).normal();
+        check_expression(M[r][k], options_.max_expression_size);
+      }
+      for (size_t k = 0; k < m; ++k) {
+        T[r][k] = (a * T[r][k] - f * T[*p][k]).normal();
+        check_expression(T[r][k], options_.max_expression_size);
+      }
     }
   }
   GiNaC::exmap at_zero = algebraic_at_zero();
@@ -196,6 +218,7 @@ std::vector<size_t> Reducer::null_space_rows(const std::vector<std::vector<GiNaC
     }
     Constraint& target = system_.constraints[r];
     target.residual = combination.normal();
+    check_expression(target.residual, options_.max_expression_size);
     target.base_label = "comb(" + label + ")";
     target.label = target.base_label;
     target.level = 0;
@@ -224,6 +247,8 @@ bool Reducer::differentiate(size_t row, ReductionRound& round) {
     return false;
   }
   invariants_.push_back(c);
+  checkpoint(c.location,
+             fmt::format("differentiating constraint '{}' in round {}", c.label, round.number));
   GiNaC::ex derivative_of_c = total_derivative(c.residual, round);
   Constraint& target = system_.constraints[row];  // total_derivative may have appended rows
   round.differentiated.push_back(target.label);
@@ -239,6 +264,8 @@ GiNaC::ex Reducer::total_derivative(const GiNaC::ex& h, ReductionRound& round) {
   for (size_t i = 0; i < system_.states.size(); ++i) {
     if (!present.count(system_.states[i].symbol)) continue;
     result += derivative(h, system_.states[i].symbol) * rate_of(i, round);
+    // Checked term by term: substituting x' = f (--dummies=never) can grow the sum a lot.
+    check_expression(result, options_.max_expression_size);
   }
   return result;
 }

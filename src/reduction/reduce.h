@@ -10,6 +10,7 @@
 
 #include <ginac/ginac.h>
 
+#include "reduction/limits.h"
 #include "reduction/system.h"
 #include "structure/block_triangular.h"
 #include "structure/sparsity.h"
@@ -26,6 +27,8 @@ enum class DummyPolicy {
 struct ReductionOptions {
   DummyPolicy dummies = DummyPolicy::Auto;
   int max_rounds = 10;
+  /// Nodes an expression may reach (reduction/limits.h); 0: no limit.
+  size_t max_expression_size = kDefaultMaxExpressionSize;
 };
 
 /// The seed's dependency table of a round: constraints (rows) against algebraic unknowns.
@@ -64,7 +67,8 @@ struct ReducedSystem {
 
 /// Runs the loop on a semi-explicit system whose algebraic unknowns enter affinely. Reports
 /// failures (constraints still singular after the round limit, inconsistent or redundant
-/// equations) to `diags` and returns nullopt.
+/// equations) to `diags` and returns nullopt. Throws LimitExceeded when an expression grows past
+/// options.max_expression_size or the time limit is reached.
 std::optional<ReducedSystem> reduce(SemiExplicitSystem system, const ReductionOptions& options,
                                     DiagnosticEngine& diags);
 

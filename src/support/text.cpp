@@ -89,4 +89,13 @@ std::string count_of(size_t count, const std::string& singular, const std::strin
   return std::to_string(count) + " " + noun;
 }
 
+std::string grouped_digits(size_t number) {
+  std::string digits = std::to_string(number), text;
+  for (size_t i = 0; i < digits.size(); ++i) {
+    if (i > 0 && (digits.size() - i) % 3 == 0) text += ',';
+    text += digits[i];
+  }
+  return text;
+}
+
 }  // namespace daec

@@ -26,4 +26,7 @@ std::optional<std::string> closest_name(std::string_view name,
 /// `count` is 1.
 std::string count_of(size_t count, const std::string& singular, const std::string& plural = {});
 
+/// `number` with its digits grouped by threes for reading: 2345678 -> "2,345,678".
+std::string grouped_digits(size_t number);
+
 }  // namespace daec

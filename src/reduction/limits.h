@@ -1,0 +1,50 @@
+// The resource limits checked where expressions grow (issue 6): the size of an expression
+// (--max-expression-size) and the time limit (--time-limit, see support/watchdog.h). The
+// reduction and the code generator call these at each differentiation and substitution; a limit
+// exceeded throws LimitExceeded, which the caller turns into a diagnostic at its location.
+#pragma once
+
+#include <cstddef>
+#include <stdexcept>
+#include <string>
+
+#include <ginac/ginac.h>
+
+#include "support/source.h"
+
+namespace daec {
+
+/// The default of --max-expression-size: thousands of times the largest expression of the
+/// bundled models and of the 128-link benchmark chain (docs/limits.md), and small enough that an
+/// expression of this size takes well under a gigabyte.
+inline constexpr size_t kDefaultMaxExpressionSize = 1'000'000;
+
+/// A resource limit was exceeded; `what()` is the message (without "error: ").
+class LimitExceeded : public std::runtime_error {
+ public:
+  LimitExceeded(const SourceLocation& location, const std::string& message)
+      : std::runtime_error(message), location_(location) {}
+  const SourceLocation& location() const { return location_; }
+
+ private:
+  SourceLocation location_;
+};
+
+/// The number of distinct nodes of `e` (GiNaC shares subexpressions: each counts once). Counting
+/// stops once the count exceeds `stop_above`, so that checking a limit costs no more than the
+/// limit.
+size_t dag_size(const GiNaC::ex& e, size_t stop_above);
+
+/// Enters the stage `description` at `location` (see enter_stage) and throws LimitExceeded if the
+/// time limit has been reached.
+void checkpoint(const SourceLocation& location, const std::string& description);
+
+/// Throws LimitExceeded, naming the current stage, if the time limit has been reached: for loops
+/// within one stage.
+void check_time();
+
+/// Throws LimitExceeded, naming the current stage, if `e` has more than `max_size` nodes
+/// (max_size 0: no limit); then checks the time as `checkpoint` does.
+void check_expression(const GiNaC::ex& e, size_t max_size);
+
+}  // namespace daec

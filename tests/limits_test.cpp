@@ -1,0 +1,247 @@
+// Tests of the resource limits (issue 6): --max-expression-size and --time-limit stop a model whose
+// expressions explode with a diagnostic naming the stage, exit status 1 and no output file, alone
+// or in batch mode; the watchdog's backstop stops a process stuck inside one long operation; an
+// out-of-memory condition is reported; the defaults leave every bundled model far below.
+#include <gtest/gtest.h>
+
+#include <unistd.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <filesystem>
+#include <regex>
+#include <string>
+
+#include "command_fixture.h"
+#include "reduction/limits.h"
+#include "support/text.h"
+#include "support/watchdog.h"
+#include "test_util.h"
+
+namespace {
+
+namespace fs = std::filesystem;
+using daec::test::CommandResult;
+using daec::test::kTryHelp;
+using Limits = daec::test::DaecCommandTest;
+
+// An index-(N+1) chain: c holds x1 only, and x_i' = x_{i+1}*exp(sin(x_i)) brings in one more
+// state per differentiation, z after N of them. Each derivative of c is several times larger
+// than the last and takes GiNaC several times longer: N = 7 takes about 3 s without a limit
+// (its largest expression: about 2,000 nodes), N = 8 about a minute.
+std::string exploding_chain(int n) {
+  std::string text = "model boom;\nvariable ";
+  for (int i = 1; i <= n; ++i) text += "x" + std::to_string(i) + "(start = 1), ";
+  text += "z;\nequation\n";
+  for (int i = 1; i < n; ++i) {
+    text += "  x" + std::to_string(i) + "' = x" + std::to_string(i + 1) + "*exp(sin(x" +
+            std::to_string(i) + "));\n";
+  }
+  return text + "  x" + std::to_string(n) + "' = z;\n  c: x1*exp(x1) = sin(t);\nend\n";
+}
+
+// The label of c differentiated `level` times, quoted: 'c''' for level 2.
+std::string quoted_c(int level) {
+  return "'c" + std::string(static_cast<size_t>(level), '\'') + "'";
+}
+
+// The size reached varies by a few nodes from run to run (GiNaC orders terms, and so chooses
+// which sums carry a sign, differently in each run): it is checked for range and masked.
+std::string mask_size(const std::string& text, size_t limit) {
+  static const std::regex reached(": ([0-9,]+) nodes, limit");
+  std::smatch match;
+  if (!std::regex_search(text, match, reached)) return text;
+  std::string digits = match[1];
+  digits.erase(std::remove(digits.begin(), digits.end(), ','), digits.end());
+  size_t size = std::stoul(digits);
+  EXPECT_GT(size, limit);
+  EXPECT_LE(size, 4 * limit);
+  return std::regex_replace(text, reached, ": N nodes, limit");
+}
+
+TEST_F(Limits, ExpressionSizeStopsTheDifferentiationOfAConstraint) {
+  write("boom.dae", exploding_chain(7));
+  CommandResult r = daec("boom.dae -o boom.cpp --max-expression-size 1000");
+  EXPECT_EQ(1, r.status);
+  EXPECT_EQ("", r.out);
+  EXPECT_EQ(
+      "boom.dae:11:3: error: expression size limit exceeded while differentiating constraint " +
+          quoted_c(6) +
+          " in round 7: N nodes, limit 1,000 (raise it with --max-expression-size)\n"
+          "  c: x1*exp(x1) = sin(t);\n"
+          "  ^\n",
+      mask_size(r.err, 1000));
+  EXPECT_EQ(std::vector<std::string>{"boom.dae"}, files());  // no output, no temporary
+}
+
+TEST_F(Limits, ExpressionSizeStopsTheJacobiansOfCodeGeneration) {
+  // N = 6 reduces within 1,000 nodes; the derivatives of c'''''' by the states do not.
+  write("boom.dae", exploding_chain(6));
+  EXPECT_EQ(0, daec("boom.dae --check --max-expression-size 1000").status);
+  CommandResult r = daec("boom.dae -o boom.cpp --header boom.h --max-expression-size 1000");
+  EXPECT_EQ(1, r.status);
+  EXPECT_EQ(
+      "boom.dae:10:3: error: expression size limit exceeded while differentiating equation " +
+          quoted_c(6) +
+          " for the Jacobian dg/dX: N nodes, limit 1,000 (raise it with --max-expression-size)\n"
+          "  c: x1*exp(x1) = sin(t);\n"
+          "  ^\n",
+      mask_size(r.err, 1000));
+  EXPECT_EQ(std::vector<std::string>{"boom.dae"}, files());
+}
+
+TEST_F(Limits, TimeLimitStopsAModelThatWouldTakeAMinute) {
+  write("boom.dae", exploding_chain(8));
+  auto start = std::chrono::steady_clock::now();
+  CommandResult r = daec("boom.dae -o boom.cpp --time-limit 1");
+  double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  EXPECT_EQ(1, r.status);
+  EXPECT_LT(seconds, 1 + daec::kWatchdogGraceSeconds + 2.0);
+  // Which round is reached depends on the machine. A checkpoint reports with the source line
+  // and caret; the backstop, stopping daec inside one GiNaC call, with the first line only.
+  static const std::regex expected(
+      "boom\\.dae:12:3: error: time limit of 1 s exceeded while differentiating constraint "
+      "'c'*' in round [0-9] \\(raise it with --time-limit\\)\n"
+      "(  c: x1\\*exp\\(x1\\) = sin\\(t\\);\n  \\^\n)?");
+  EXPECT_TRUE(std::regex_match(r.err, expected)) << r.err;
+  EXPECT_EQ(std::vector<std::string>{"boom.dae"}, files());
+}
+
+// The backstop on its own: a process that never reaches a checkpoint is ended a grace period
+// after the limit, with the stage's message.
+TEST(LimitsWatchdog, BackstopEndsAProcessStuckInOneOperation) {
+  daec::SourceFile file("stuck.dae", "model stuck;\nvariable x;\nequation\n  e: x = 1;\nend\n");
+  EXPECT_EXIT(
+      {
+        daec::arm_watchdog(file.name(), 1);
+        daec::enter_stage(file.location_at(file.text().find("e:")), "computing something long");
+        for (;;) ::pause();  // the first alarm returns from pause, the second ends the process
+      },
+      testing::ExitedWithCode(1),
+      "^stuck\\.dae:4:3: error: time limit of 1 s exceeded while computing something long "
+      "\\(raise it with --time-limit\\)\n$");
+}
+
+TEST_F(Limits, BatchReportsAnExplodingModelAmongGoodOnes) {
+  write("boom.dae", exploding_chain(7));
+  std::string models = daec::test::source_dir() + "/models/";
+  CommandResult r = daec("'" + models + "pendulum.dae' boom.dae '" + models +
+                         "rlc_circuit.dae' --output-dir out --max-expression-size 1000");
+  EXPECT_EQ(1, r.status);
+  EXPECT_NE(std::string::npos, r.out.find("] FAILED boom.dae\n")) << r.out;
+  EXPECT_NE(std::string::npos, r.out.find("converted 2 of 3 models in ")) << r.out;
+  EXPECT_EQ(
+      "boom.dae:11:3: error: expression size limit exceeded while differentiating constraint " +
+          quoted_c(6) +
+          " in round 7: N nodes, limit 1,000 (raise it with --max-expression-size)\n"
+          "  c: x1*exp(x1) = sin(t);\n"
+          "  ^\n",
+      mask_size(r.err, 1000));
+  EXPECT_EQ((std::vector<std::string>{"pendulum.cpp", "rlc_circuit.cpp"}), files("out"));
+}
+
+TEST_F(Limits, BatchAppliesTheTimeLimitToEachModel) {
+  write("boom.dae", exploding_chain(8));
+  std::string models = daec::test::source_dir() + "/models/";
+  CommandResult r =
+      daec("boom.dae '" + models + "pendulum.dae' --output-dir out -j 2 --time-limit 1");
+  EXPECT_EQ(1, r.status);
+  EXPECT_NE(std::string::npos, r.out.find("] FAILED boom.dae\n")) << r.out;
+  EXPECT_NE(std::string::npos, r.out.find("converted 1 of 2 models in ")) << r.out;
+  EXPECT_EQ(0u, r.err.find("boom.dae:12:3: error: time limit of 1 s exceeded while ")) << r.err;
+  EXPECT_EQ(std::vector<std::string>{"pendulum.cpp"}, files("out"));
+}
+
+TEST_F(Limits, DefaultsAreFarAboveEveryBundledModel) {
+  // A thousandth of the default size limit is still enough for every bundled model (their
+  // largest expression has 53 nodes), in both ways of handling derivatives.
+  std::string all;
+  for (const std::string& name : daec::test::bundled_model_files())
+    all += " '" + daec::test::source_dir() + "/models/" + name + "'";
+  std::string small = std::to_string(daec::kDefaultMaxExpressionSize / 1000);
+  for (const char* dummies : {"auto", "never"}) {
+    CommandResult r = daec(all + " --output-dir out --dummies=" + std::string(dummies) +
+                           " --max-expression-size " + small);
+    EXPECT_EQ(0, r.status) << dummies << "\n" << r.out << r.err;
+  }
+  EXPECT_EQ(0, daec(all + " --output-dir defaults").status);
+}
+
+#ifndef DAEC_SANITIZE_GENERATED  // AddressSanitizer reserves far more address space than this
+TEST_F(Limits, RunningOutOfMemoryIsReportedWithTheStage) {
+  // Combining c1 and c2 expands the 20th power: hundreds of megabytes without a limit.
+  write("bomb.dae",
+        "model bomb;\n"
+        "variable x1(start = 1), x2, x3, x4, x5, z1, z2;\n"
+        "equation\n"
+        "  x1' = z1;  x2' = z2;  x3' = x1;  x4' = x2;  x5' = x3;\n"
+        "  c1: z1 + z2 = x1;\n"
+        "  c2: 2*z1 + 2*z2 = (x1 + x2 + x3 + x4 + x5 + t)^20;\n"
+        "end\n");
+  // 40 MB of address space: enough to start daec (about 15 MB), not for the expansion. Without
+  // the handler, std::bad_alloc would abort daec (status 134).
+  CommandResult r = daec::test::run_command("cd '" + dir_.string() + "' && ulimit -v 40000 && '" +
+                                            daec::test::daec_binary() +
+                                            "' bomb.dae -o bomb.cpp --max-expression-size 0");
+  EXPECT_EQ(1, r.status);
+  // Where the memory runs out depends on the C library and the allocator.
+  static const std::regex expected(
+      "bomb\\.dae(:6:3)?: error: out of memory while (combining constraints for the left null "
+      "space|differentiating constraint 'comb\\(c1,c2\\)') in round 1 \\(a lower "
+      "--max-expression-size stops such a model sooner\\)\n"
+      "(  c2: .*\n  \\^\n)?");
+  EXPECT_TRUE(std::regex_match(r.err, expected)) << r.err;
+  EXPECT_EQ(std::vector<std::string>{"bomb.dae"}, files());
+}
+#endif
+
+TEST_F(Limits, OptionsAreValidated) {
+  write("boom.dae", exploding_chain(2));
+  struct Case {
+    const char* arguments;
+    const char* error;
+  } cases[] = {
+      {"--max-expression-size -1", "--max-expression-size must not be negative (0: no limit)"},
+      {"--time-limit -1", "--time-limit must not be negative (0: no limit)"},
+      {"--time-limit 99999999", "--time-limit must be at most 31622400 seconds (a year)"},
+      {"--time-limit soon", "the argument ('soon') for option '--time-limit' is invalid"},
+      {"--max-expression-size 1e6",
+       "the argument ('1e6') for option '--max-expression-size' is invalid"},
+  };
+  for (const Case& c : cases) {
+    CommandResult r = daec(std::string(c.arguments) + " --check boom.dae");
+    EXPECT_EQ(2, r.status) << c.arguments;
+    EXPECT_EQ(std::string("daec: error: ") + c.error + "\n" + kTryHelp, r.err);
+  }
+  EXPECT_EQ(0, daec("--max-expression-size 0 --time-limit 0 --check boom.dae").status);
+}
+
+TEST_F(Limits, HelpTeachesTheLimitsAndTheirDefaults) {
+  CommandResult r = daec("--help");
+  std::string help = std::regex_replace(r.out, std::regex("\\s+"), " ");
+  EXPECT_NE(std::string::npos, help.find("--max-expression-size N stop with an error when an "
+                                         "expression grows past N nodes"));
+  EXPECT_NE(std::string::npos, help.find("(default 1000000, thousands of times"));
+  EXPECT_NE(std::string::npos, help.find("--time-limit SECONDS stop with an error when one model "
+                                         "has taken SECONDS seconds (default 600,"));
+}
+
+TEST(LimitsSize, EqualSubexpressionsCountOnce) {
+  GiNaC::realsymbol x("x"), y("y");
+  GiNaC::ex s = x + y;
+  // (x + y)^2 * sin(x + y): the product, the power, 2, the sine, x + y, x and y.
+  EXPECT_EQ(7u, daec::dag_size(GiNaC::pow(s, 2) * GiNaC::sin(s), 100));
+  EXPECT_EQ(7u, daec::dag_size(GiNaC::pow(x + y, 2) * GiNaC::sin(y + x), 100));  // equal copies
+  EXPECT_EQ(1u, daec::dag_size(x, 0));
+  EXPECT_EQ(4u, daec::dag_size(GiNaC::pow(s, 2) * GiNaC::sin(s), 3));  // stops above 3
+}
+
+TEST(LimitsSize, NumbersAreGroupedForReading) {
+  EXPECT_EQ("0", daec::grouped_digits(0));
+  EXPECT_EQ("999", daec::grouped_digits(999));
+  EXPECT_EQ("1,000", daec::grouped_digits(1000));
+  EXPECT_EQ("2,345,678", daec::grouped_digits(2345678));
+}
+
+}  // namespace

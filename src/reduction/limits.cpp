@@ -1,7 +1,6 @@
 // Counting expression nodes and checking the limits.
 #include "reduction/limits.h"
 
-#include <unordered_set>
 #include <vector>
 
 #include <fmt/format.h>
@@ -19,21 +18,23 @@ constexpr size_t kReportedMultiple = 4;
 
 }  // namespace
 
-// Depth-first over the subexpressions not seen yet. Equal subexpressions count once, whether GiNaC
-// shares them or holds equal copies: which of the two it does depends on the order in which it
-// happened to build them, which changes from run to run, and the count must not. Operands GiNaC
-// builds on the fly (a term c*x of a sum is stored as the pair (x, c)) count as nodes too.
-size_t dag_size(const GiNaC::ex& e, size_t stop_above) {
+// Depth-first. Operands GiNaC builds on the fly (a term c*x of a sum is stored as the pair (x, c))
+// count as nodes too. The measure is the tree's, not the shared graph's: GiNaC shares equal
+// subexpressions or holds equal copies depending on the order in which it happened to build them,
+// but its algorithms walk every occurrence, and a model whose expressions repeat a large
+// subexpression many times (a constraint differentiated again and again) costs time and memory
+// in proportion to the tree.
+size_t tree_size(const GiNaC::ex& e, size_t stop_above) {
   if (e.nops() == 0) return 1;  // a symbol or a number: most entries of a Jacobian
-  std::unordered_set<GiNaC::ex, std::hash<GiNaC::ex>, GiNaC::ex_is_equal> seen;
+  size_t count = 0;
   std::vector<GiNaC::ex> pending{e};
-  while (!pending.empty() && seen.size() <= stop_above) {
+  while (!pending.empty() && count <= stop_above) {
     GiNaC::ex node = std::move(pending.back());
     pending.pop_back();
-    if (!seen.insert(node).second) continue;
+    ++count;
     for (size_t i = 0; i < node.nops(); ++i) pending.push_back(node.op(i));
   }
-  return seen.size();
+  return count;
 }
 
 void checkpoint(const SourceLocation& location, const std::string& description) {
@@ -49,7 +50,7 @@ void check_expression(const GiNaC::ex& e, size_t max_size) {
   const SourceLocation& location = current_stage_location();
   if (max_size > 0) {
     size_t cap = max_size > SIZE_MAX / kReportedMultiple ? SIZE_MAX : max_size * kReportedMultiple;
-    size_t size = dag_size(e, cap);
+    size_t size = tree_size(e, cap);
     if (size > max_size) {
       std::string reached = size > cap ? "more than " + grouped_digits(cap) : grouped_digits(size);
       throw LimitExceeded(location,

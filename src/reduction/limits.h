@@ -15,8 +15,8 @@
 namespace daec {
 
 /// The default of --max-expression-size: thousands of times the largest expression of the
-/// bundled models and of the 128-link benchmark chain (docs/limits.md), and small enough that an
-/// expression of this size takes well under a gigabyte.
+/// bundled models and of the 128-link benchmark chain, hundreds of times that of the 20-point
+/// Fekete model (docs/limits.md); an expression this large takes GiNaC about a second to walk.
 inline constexpr size_t kDefaultMaxExpressionSize = 1'000'000;
 
 /// A resource limit was exceeded; `what()` is the message (without "error: ").
@@ -30,10 +30,10 @@ class LimitExceeded : public std::runtime_error {
   SourceLocation location_;
 };
 
-/// The number of distinct nodes of `e` (GiNaC shares subexpressions: each counts once). Counting
-/// stops once the count exceeds `stop_above`, so that checking a limit costs no more than the
-/// limit.
-size_t dag_size(const GiNaC::ex& e, size_t stop_above);
+/// The number of nodes of `e` as a tree: a subexpression counts as often as it occurs, shared or
+/// not, because that is what differentiating, substituting or printing `e` walks. Counting stops
+/// once the count exceeds `stop_above`, so that checking a limit costs no more than the limit.
+size_t tree_size(const GiNaC::ex& e, size_t stop_above);
 
 /// Enters the stage `description` at `location` (see enter_stage) and throws LimitExceeded if the
 /// time limit has been reached.

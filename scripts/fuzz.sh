@@ -25,6 +25,7 @@ export ASAN_OPTIONS="${ASAN_OPTIONS:-}:detect_leaks=1"
 export UBSAN_OPTIONS="print_stacktrace=1:halt_on_error=1"
 log="$build/fuzz.log"
 status=0
+started=$SECONDS
 # shellcheck disable=SC2086  # FUZZ_ARGS is a list of flags
 "$build/fuzz/daec_fuzz" "$build/corpus" -dict=fuzz/dae.dict -max_total_time="$seconds" \
   -max_len=4096 -timeout=10 -rss_limit_mb=2048 -print_final_stats=1 \
@@ -32,7 +33,7 @@ status=0
   ${FUZZ_ARGS:-} 2>&1 | tee "$log" | grep -E '^#[0-9]+[[:space:]]+(INITED|DONE|pulse)|ERROR|SUMMARY|stat::' \
   || true
 executions=$(awk '/stat::number_of_executed_units/ { print $2 }' "$log")
-echo "fuzz: ${executions:-?} executions in ${seconds} s; corpus $(ls "$build/corpus" | wc -l) inputs"
+echo "fuzz: ${executions:-?} executions in $((SECONDS - started)) s; corpus $(ls "$build/corpus" | wc -l) inputs"
 found=$(ls "$build"/artifacts/ 2>/dev/null | grep -E '^(crash|leak|timeout|oom)-' || true)
 if [ -n "$found" ]; then
   echo "fuzz: found (reproduce with ./$build/fuzz/daec_fuzz FILE):"

@@ -807,6 +807,53 @@ TEST(Sema, HugePowerTowerIsRefusedQuickly) {
       diagnostics_quickly(with_equation("x = 10^10^10;")));
 }
 
+// Found running hostile inputs through the fuzz target: CLN evaluated exp(exp(exp(20))) to 1
+// after seconds (its float exponent overflowed), and asked for petabytes for one more exp.
+TEST(Sema, NestedExponentialsAreTooLargeNotWrong) {
+  EXPECT_EQ(
+      "test.dae:2:11: error: value of parameter 'a' cannot be evaluated: it is too large for a "
+      "double\n"
+      "parameter a = exp(exp(exp(20)));\n"
+      "          ^\n",
+      diagnostics_quickly("model m;\n"
+                          "parameter a = exp(exp(exp(20)));\n"
+                          "variable x;\n"
+                          "equation\n"
+                          "  x = a;\n"
+                          "end\n"));
+  EXPECT_EQ(
+      "test.dae:2:11: error: value of parameter 'a' cannot be evaluated: it is too large for a "
+      "double\n"
+      "parameter a = exp(exp(exp(exp(100))));\n"
+      "          ^\n",
+      diagnostics_quickly("model m;\n"
+                          "parameter a = exp(exp(exp(exp(100))));\n"
+                          "variable x;\n"
+                          "equation\n"
+                          "  x = a;\n"
+                          "end\n"));
+  EXPECT_EQ(
+      "test.dae:2:27: error: start value of 'x' cannot be evaluated: it is too small for a double "
+      "(underflows to 0)\n"
+      "variable x(start = cosh(2)^(-1e6));\n"
+      "                          ^\n",
+      diagnostics_quickly("model m;\n"
+                          "variable x(start = cosh(2)^(-1e6));\n"
+                          "equation\n"
+                          "  x' = x;\n"
+                          "end\n"));
+}
+
+// Intermediate results far beyond a double are fine while they stay within CLN's quick range.
+TEST(Sema, LargeIntermediateValuesStillEvaluate) {
+  EXPECT_EQ("", diagnostics_quickly("model m;\n"
+                                    "parameter a = exp(1000)/exp(999) + sinh(2000)/cosh(2000);\n"
+                                    "variable x;\n"
+                                    "equation\n"
+                                    "  x = a;\n"
+                                    "end\n"));
+}
+
 TEST(Sema, HugePowersInEveryFormAreRefusedQuickly) {
   EXPECT_EQ(
       "test.dae:6:14: error: constant too large to compute exactly\n"

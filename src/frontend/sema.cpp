@@ -11,6 +11,7 @@
 #include <tuple>
 
 #include "frontend/token.h"
+#include "model/evaluation.h"
 #include "model/functions.h"
 #include "model/printer.h"
 #include "support/text.h"
@@ -75,25 +76,6 @@ void check_power_size(const ex& base, const ex& exponent) {
   if (!GiNaC::is_exactly_a<GiNaC::numeric>(exponent)) return;
   double size = exact_power_bits(base) * magnitude(GiNaC::ex_to<GiNaC::numeric>(exponent));
   if (size > kMaxConstantBits) throw ConstantTooLarge();
-}
-
-// Throws, with GiNaC's wording, for the arguments at which GiNaC's own evaluation would throw:
-// GiNaC leaks the half-built object when an eval() throws, so these are refused beforehand.
-// `function` is a built-in name; "pow" also stands for the ^ operator.
-void check_defined(const std::string& function, const GiNaC::exvector& args) {
-  if (args.empty()) return;
-  const ex& x = args[0];
-  if (function == "pow" && x.is_zero() && GiNaC::is_exactly_a<GiNaC::numeric>(args.at(1))) {
-    const GiNaC::numeric& e = GiNaC::ex_to<GiNaC::numeric>(args[1]);
-    if (e.is_zero()) throw std::domain_error("pow(0,0) is undefined");
-    if (e.real().is_negative()) throw std::domain_error("division by zero");
-    if (e.real().is_zero()) throw std::domain_error("0 to an imaginary power is undefined");
-  }
-  if (function == "log" && x.is_zero()) throw std::domain_error("log(0)");
-  if (function == "tan" && ex(GiNaC::cos(x)).is_zero()) throw std::domain_error("simple pole");
-  if (function == "tanh" && ex(GiNaC::cosh(x)).is_zero()) throw std::domain_error("simple pole");
-  if (function == "atan" && (x - GiNaC::I).is_zero()) throw std::domain_error("logarithmic pole");
-  if (function == "atan" && (x + GiNaC::I).is_zero()) throw std::domain_error("logarithmic pole");
 }
 
 // ex::subs with every power size-checked: substituting parameter values makes exponents numeric
@@ -308,13 +290,15 @@ static std::optional<std::string> to_finite_double(const ex& value, const GiNaC:
   try {
     ex substituted = substitute_values(value, values);
     if (exact) *exact = substituted;
-    ex numeric_value = substituted.evalf();
+    ex numeric_value = evaluate_bounded(substituted);
     if (!GiNaC::is_a<GiNaC::numeric>(numeric_value)) return "it is not a constant";
     const GiNaC::numeric& number = GiNaC::ex_to<GiNaC::numeric>(numeric_value);
     if (!number.is_real()) return "it is not a real number";
     out = number.to_double();
     if (!std::isfinite(out)) return "it is too large for a double";
     return std::nullopt;
+  } catch (const ValueOutOfRange& e) {
+    return e.what();
   } catch (const std::exception& e) {
     std::string detail;
     std::string problem = describe_failure(e, detail);

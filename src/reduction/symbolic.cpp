@@ -4,6 +4,8 @@
 #include <algorithm>
 #include <cmath>
 
+#include "model/evaluation.h"
+
 namespace daec {
 
 bool is_identically_zero(const GiNaC::ex& e) {
@@ -40,9 +42,9 @@ GiNaC::exmap RandomPoints::next(const std::vector<GiNaC::ex>& symbols) {
 
 std::optional<double> evaluate(const GiNaC::ex& e, const GiNaC::exmap& point) {
   try {
-    // no_pattern: the keys are plain symbols; without it GiNaC tries every key as a pattern at
-    // every node, which dominated the reduction of large models.
-    GiNaC::ex value = e.subs(point, GiNaC::subs_options::no_pattern).evalf();
+    // Not e.subs(point).evalf(): GiNaC leaks memory when its evaluation throws (a division by
+    // zero at start values), and CLN can take seconds and gigabytes on exp(exp(exp(x))).
+    GiNaC::ex value = evaluate_bounded(e, point);
     if (!GiNaC::is_a<GiNaC::numeric>(value)) return std::nullopt;
     const GiNaC::numeric& number = GiNaC::ex_to<GiNaC::numeric>(value);
     if (!number.is_real()) return std::nullopt;

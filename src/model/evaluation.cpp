@@ -1,0 +1,108 @@
+// Guarded floating-point evaluation of expressions.
+#include "model/evaluation.h"
+
+#include <cmath>
+#include <complex>
+
+namespace daec {
+
+using GiNaC::ex;
+using GiNaC::numeric;
+
+void check_defined(const std::string& function, const GiNaC::exvector& args) {
+  if (args.empty()) return;
+  const ex& x = args[0];
+  if (function == "pow" && x.is_zero() && GiNaC::is_exactly_a<numeric>(args.at(1))) {
+    const numeric& e = GiNaC::ex_to<numeric>(args[1]);
+    if (e.is_zero()) throw std::domain_error("pow(0,0) is undefined");
+    if (e.real().is_negative()) throw std::domain_error("division by zero");
+    if (e.real().is_zero()) throw std::domain_error("0 to an imaginary power is undefined");
+  }
+  if (function == "log" && x.is_zero()) throw std::domain_error("log(0)");
+  if (function == "tan" && ex(GiNaC::cos(x)).is_zero()) throw std::domain_error("simple pole");
+  if (function == "tanh" && ex(GiNaC::cosh(x)).is_zero()) throw std::domain_error("simple pole");
+  if (function == "atan" && (x - GiNaC::I).is_zero()) throw std::domain_error("logarithmic pole");
+  if (function == "atan" && (x + GiNaC::I).is_zero()) throw std::domain_error("logarithmic pole");
+}
+
+namespace {
+
+const numeric* as_numeric(const ex& e) {
+  return GiNaC::is_exactly_a<numeric>(e) ? &GiNaC::ex_to<numeric>(e) : nullptr;
+}
+
+// Throws if a result with ln |result| about `log_magnitude` is out of range (nan: no bound).
+void check_log_magnitude(double log_magnitude) {
+  if (log_magnitude > kMaxLogMagnitude) throw ValueOutOfRange("it is too large for a double");
+  if (log_magnitude < -kMaxLogMagnitude) {
+    throw ValueOutOfRange("it is too small for a double (underflows to 0)");
+  }
+}
+
+// ln |n| as a double; nan for 0. Quick for numbers within the range of a double.
+double log_magnitude(const numeric& n) {
+  if (n.is_zero()) return std::nan("");
+  double magnitude = std::abs(std::complex<double>(n.real().to_double(), n.imag().to_double()));
+  if (std::isfinite(magnitude) && magnitude > 1e-300) return std::log(magnitude);
+  return GiNaC::log(GiNaC::abs(n)).to_double();
+}
+
+// Refuses exp, sinh, cosh and powers of evaluated arguments whose results would be out of range.
+void check_growth(const ex& e, const GiNaC::exvector& args) {
+  if (GiNaC::is_exactly_a<GiNaC::power>(e)) {
+    const numeric* base = as_numeric(args[0]);
+    const numeric* exponent = as_numeric(args[1]);
+    if (!base || !exponent || exponent->is_zero()) return;
+    double log_base = log_magnitude(*base);
+    if (std::isnan(log_base) || log_base == 0) return;  // 0^p is check_defined's, 1^p is 1
+    check_log_magnitude(exponent->real().to_double() * log_base);
+    return;
+  }
+  const numeric* x = args.size() == 1 ? as_numeric(args[0]) : nullptr;
+  if (!x) return;
+  std::string name = GiNaC::ex_to<GiNaC::function>(e).get_name();
+  double real = x->real().to_double();
+  if (name == "exp") check_log_magnitude(real);
+  if (name == "sinh" || name == "cosh") check_log_magnitude(std::fabs(real));
+}
+
+// Evaluates children before parents, so that each check sees numbers.
+class BoundedEvaluation : public GiNaC::map_function {
+ public:
+  explicit BoundedEvaluation(const GiNaC::exmap& values) : values_(values) {}
+
+  ex operator()(const ex& e) override {
+    if (GiNaC::is_a<GiNaC::symbol>(e)) {
+      auto it = values_.find(e);
+      return it == values_.end() ? e : checked(it->second.evalf());
+    }
+    // Exact numbers stay exact: (-1.0)^2 is 1, but (-1.0)^2.0 is complex, exp(2.0 log(-1.0)).
+    if (GiNaC::is_exactly_a<numeric>(e)) return e;
+    bool is_power = GiNaC::is_exactly_a<GiNaC::power>(e);
+    if (!is_power && !GiNaC::is_exactly_a<GiNaC::function>(e)) return checked(e.map(*this).evalf());
+    GiNaC::exvector args;
+    for (size_t i = 0; i < e.nops(); ++i) args.push_back((*this)(e.op(i)));
+    check_defined(is_power ? "pow" : GiNaC::ex_to<GiNaC::function>(e).get_name(), args);
+    check_growth(e, args);
+    ex result = is_power ? GiNaC::pow(args[0], args[1])
+                         : ex(GiNaC::function(GiNaC::ex_to<GiNaC::function>(e).get_serial(), args));
+    return checked(result.evalf());
+  }
+
+ private:
+  static ex checked(const ex& value) {
+    if (const numeric* n = as_numeric(value)) check_log_magnitude(log_magnitude(*n));
+    return value;
+  }
+
+  const GiNaC::exmap& values_;
+};
+
+}  // namespace
+
+ex evaluate_bounded(const ex& value, const GiNaC::exmap& values) {
+  BoundedEvaluation evaluation(values);
+  return evaluation(value);
+}
+
+}  // namespace daec

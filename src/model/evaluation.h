@@ -1,0 +1,34 @@
+// Evaluating an expression to a number in floating point without letting GiNaC throw from inside
+// its constructors (it then leaks the half-built object) or CLN run away: CLN's floats have
+// unbounded exponents, so exp(exp(exp(20))) took seconds and came out as 1, and
+// exp(exp(exp(exp(100)))) asked for petabytes of memory. Used for parameter and start values
+// (sema) and for evaluations at points (reduction).
+#pragma once
+
+#include <stdexcept>
+#include <string>
+
+#include <ginac/ginac.h>
+
+namespace daec {
+
+/// Thrown when a value or an intermediate result lies far outside the range of a double; what()
+/// is the reason, worded to follow "cannot be evaluated: ".
+struct ValueOutOfRange : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+
+/// Far beyond a double (whose largest value is about e^709.8) yet quick for CLN.
+constexpr double kMaxLogMagnitude = 1e5;
+
+/// Throws, with GiNaC's wording, for the arguments at which GiNaC's own evaluation would throw
+/// (pow(0, -1), log(0), tan's poles...). `function` is a built-in name; "pow" also stands for ^.
+void check_defined(const std::string& function, const GiNaC::exvector& args);
+
+/// `value` with the symbols of `values` replaced, evaluated node by node (evalf). Throws
+/// std::domain_error where GiNaC would throw (check_defined), and ValueOutOfRange before an exp,
+/// sinh, cosh or power whose result would exceed e^kMaxLogMagnitude or fall below its inverse,
+/// and for any intermediate result beyond those bounds.
+GiNaC::ex evaluate_bounded(const GiNaC::ex& value, const GiNaC::exmap& values = {});
+
+}  // namespace daec

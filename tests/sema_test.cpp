@@ -1133,3 +1133,23 @@ TEST(Sema, ComplexConstantsAreRejected) {
 
 }  // namespace
 }  // namespace daec
+
+TEST(Sema, ConstantsOfEquationsMustFitADouble) {
+  // Literals are combined exactly: 1e308*1e308 is 1e616, which the generated code could only
+  // hold as infinity.
+  EXPECT_EQ(
+      "test.dae:4:3: error: equation 'big' holds a constant too large for a double (its numbers "
+      "combine to more than about 1.8e308)\n"
+      "  big: x' = 1e308*1e308*x;\n"
+      "  ^\n",
+      diagnostics_quickly("model m;\n"
+                          "variable x;\n"
+                          "equation\n"
+                          "  big: x' = 1e308*1e308*x;\n"
+                          "end\n"));
+  EXPECT_EQ("", diagnostics_quickly("model m;\n"
+                                    "variable x;\n"
+                                    "equation\n"
+                                    "  x' = 1e308*1e-308*x + 1e308;\n"
+                                    "end\n"));
+}

@@ -5,6 +5,7 @@
 #include <cmath>
 #include <functional>
 #include <map>
+#include <limits>
 #include <optional>
 #include <set>
 #include <stdexcept>
@@ -360,6 +361,18 @@ void Analyzer::check_outputs() {
 
 // ---- equations ----
 
+// Whether `e` holds a number no double can hold: sema computes with literals exactly, so
+// `1e308*1e308*x` is 1e616*x, and the generated code would hold infinity.
+static bool holds_number_beyond_double(const ex& e) {
+  static const GiNaC::numeric largest(std::numeric_limits<double>::max());
+  for (auto it = e.preorder_begin(); it != e.preorder_end(); ++it) {
+    if (!GiNaC::is_a<GiNaC::numeric>(*it)) continue;
+    const GiNaC::numeric& number = GiNaC::ex_to<GiNaC::numeric>(*it);
+    if (number.is_real() && GiNaC::abs(number) > largest) return true;
+  }
+  return false;
+}
+
 void Analyzer::check_equations() {
   check_labels();
   for (size_t i = 0; i < syntax_.equations.size(); ++i) {
@@ -369,6 +382,12 @@ void Analyzer::check_equations() {
     std::optional<ex> lhs = lower(*decl.lhs, context);
     std::optional<ex> rhs = lower(*decl.rhs, context);
     if (!lhs || !rhs) continue;
+    if (holds_number_beyond_double(*lhs) || holds_number_beyond_double(*rhs)) {
+      diags_.error(decl.location, "equation '" + label +
+                                      "' holds a constant too large for a double (its numbers "
+                                      "combine to more than about 1.8e308)");
+      continue;
+    }
     if ((*lhs - *rhs).is_zero()) {
       diags_.error(decl.location, "equation '" + label +
                                       "' is always true (its two sides are identical), so it "

@@ -14,7 +14,7 @@ here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/../.." && pwd)
 build=${BUILD_DIR:-$root/build-bench-generated-speed}
 exe=$build/generated_speed
-sizes=${SIZES:-8 16 32 64}
+sizes=${SIZES:-8 16 32 64 128}
 [ -x "$exe" ] || { echo "profile.sh: $exe not found; run bench/generated_speed/run.sh first" >&2; exit 1; }
 command -v valgrind > /dev/null || { echo "profile.sh: valgrind not found" >&2; exit 1; }
 

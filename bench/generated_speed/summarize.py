@@ -14,6 +14,7 @@ import re
 import sys
 
 FUNCS = [("Rhs", "rhs"), ("RhsJacobian", "rhs_jacobian"), ("Invariants", "invariants")]
+LARGE_N = 32  # from here on the rhs code no longer fits the L1 instruction cache
 FIT_MIN_N = 8
 
 
@@ -106,6 +107,16 @@ def main():
     out("")
     out("`rhs_jacobian` returns a dense (4N)² matrix, so N² is its floor; `invariants` does no solve.")
     out("")
+    per_link = [(model_key(m)[1], median[("Generated", "Rhs", m)]) for m in models
+                if model_key(m)[0] == 1 and ("Generated", "Rhs", m) in median]
+    if per_link:
+        out("Generated `rhs` time per link: " +
+            ", ".join(f"{fmt_ns(t / n)} at N = {n}" for n, t in per_link) + ".")
+        large = [(n, t) for n, t in per_link if n >= LARGE_N]
+        if len(large) >= 2:
+            out(f"Fitted exponent over N ≥ {LARGE_N} only (code larger than the 32 KiB L1 "
+                f"instruction cache, see the notes): {fit_exponent(large):.2f}.")
+        out("")
 
     profile = ""
     if meta.get("profile"):

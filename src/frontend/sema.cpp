@@ -4,8 +4,8 @@
 #include <algorithm>
 #include <cmath>
 #include <functional>
-#include <map>
 #include <limits>
+#include <map>
 #include <optional>
 #include <set>
 #include <stdexcept>

@@ -28,11 +28,11 @@ static std::string round_line(const ReductionRound& round) {
 }
 
 std::string format_counts(const ReducedSystem& system) {
-  return fmt::format("{}, {}, {}, {}", count_of(system.states.size(), "state", "states"),
-                     count_of(system.algebraic.size(), "algebraic unknown", "algebraic unknowns"),
-                     count_of(report::dummy_variables(system).size(), "dummy variable",
-                              "dummy variables"),
-                     count_of(system.invariants.size(), "invariant", "invariants"));
+  return fmt::format(
+      "{}, {}, {}, {}", count_of(system.states.size(), "state", "states"),
+      count_of(system.algebraic.size(), "algebraic unknown", "algebraic unknowns"),
+      count_of(report::dummy_variables(system).size(), "dummy variable", "dummy variables"),
+      count_of(system.invariants.size(), "invariant", "invariants"));
 }
 
 std::string format_reduction_summary(const ReducedSystem& system) {

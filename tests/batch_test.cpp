@@ -23,18 +23,12 @@ namespace {
 namespace fs = std::filesystem;
 using daec::test::CommandResult;
 
-const char kBrokenModel[] =
-    "model broken;\n"
-    "variable x;\n"
-    "equation\n"
-    "  x = y1;\n"
-    "end\n";
-
 const char kBrokenDiagnostics[] =
     "broken.dae:4:7: error: use of undeclared name 'y1'\n"
     "  x = y1;\n"
     "      ^\n";
 
+using daec::test::kBadModel;
 using daec::test::kTryHelp;
 
 // Times vary from run to run: "(index 3, 0.12 s)" and "in 1.80 s" become "T s".
@@ -106,7 +100,7 @@ TEST_F(Batch, OneModelIsABatchToo) {
 
 TEST_F(Batch, FailingModelsDoNotStopTheRest) {
   copy_models({"pendulum.dae", "chain3.dae"});
-  write("broken.dae", kBrokenModel);
+  write("broken.dae", kBadModel);
   CommandResult r = daec("pendulum.dae broken.dae missing.dae chain3.dae --output-dir out -j 1");
   EXPECT_EQ(1, r.status);
   EXPECT_EQ(
@@ -126,7 +120,7 @@ TEST_F(Batch, FailingModelsDoNotStopTheRest) {
 
 TEST_F(Batch, FailingModelLeavesItsOldOutputAsItWas) {
   copy_models({"pendulum.dae"});
-  write("broken.dae", kBrokenModel);
+  write("broken.dae", kBadModel);
   write("out/broken.cpp", "// from an earlier, good version\n");
   CommandResult r = daec("broken.dae pendulum.dae --output-dir out");
   EXPECT_EQ(1, r.status);
@@ -135,8 +129,8 @@ TEST_F(Batch, FailingModelLeavesItsOldOutputAsItWas) {
 }
 
 TEST_F(Batch, DiagnosticsOfParallelModelsDoNotInterleave) {
-  write("broken.dae", kBrokenModel);
-  write("sub/broken2.dae", kBrokenModel);
+  write("broken.dae", kBadModel);
+  write("sub/broken2.dae", kBadModel);
   copy_models({"coupled_pendulums.dae"});
   CommandResult r = daec("broken.dae coupled_pendulums.dae sub/broken2.dae --output-dir out -j 2");
   EXPECT_EQ(1, r.status);
@@ -153,7 +147,7 @@ TEST_F(Batch, SameBytesWithOneOrTwoJobs) {
   std::vector<std::string> models = bundled_models();
   ASSERT_GE(models.size(), 5u);
   copy_models(models);
-  write("broken.dae", kBrokenModel);
+  write("broken.dae", kBadModel);
   std::string inputs = "broken.dae";
   for (const std::string& model : models) inputs += " " + model;
   CommandResult one = daec(inputs + " --output-dir one -j 1");
@@ -309,8 +303,8 @@ TEST_F(Batch, UnusableOutputDirectoryIsAnError) {
 }
 
 TEST_F(Batch, SameOutputNameIsAUsageError) {
-  write("a.dae", kBrokenModel);
-  write("sub/a.dae", kBrokenModel);
+  write("a.dae", kBadModel);
+  write("sub/a.dae", kBadModel);
   CommandResult r = daec("a.dae sub/a.dae --output-dir out");
   EXPECT_EQ(2, r.status);
   EXPECT_EQ("", r.out);
@@ -329,8 +323,8 @@ TEST_F(Batch, SameOutputNameIsAUsageError) {
 }
 
 TEST_F(Batch, OptionsThatDoNotApplyAreUsageErrors) {
-  write("a.dae", kBrokenModel);
-  write("b.dae", kBrokenModel);
+  write("a.dae", kBadModel);
+  write("b.dae", kBadModel);
   struct Case {
     const char* arguments;
     const char* message;
@@ -358,12 +352,7 @@ TEST_F(Batch, OptionsThatDoNotApplyAreUsageErrors) {
       {"a.dae --output-dir out -j 0", "--jobs must be at least 1"},
       {"a.dae --output-dir ''", "--output-dir needs a directory name"},
   };
-  for (const Case& c : cases) {
-    CommandResult r = daec(c.arguments);
-    EXPECT_EQ(2, r.status) << c.arguments;
-    EXPECT_EQ("", r.out) << c.arguments;
-    EXPECT_EQ(std::string("daec: error: ") + c.message + "\n" + kTryHelp, r.err) << c.arguments;
-  }
+  for (const Case& c : cases) expect_usage_error(c.arguments, c.message);
   EXPECT_EQ((std::vector<std::string>{"a.dae", "b.dae"}), files());
 }
 

@@ -21,26 +21,13 @@ namespace {
 namespace fs = std::filesystem;
 using daec::test::CommandResult;
 
-const char kGoodModel[] =
-    "model decay \"Exponential decay\";\n"
-    "parameter k = 0.5;\n"
-    "variable x(start = 1);\n"
-    "equation\n"
-    "  x' = -k*x;\n"
-    "end\n";
-
-const char kBadModel[] =
-    "model broken;\n"
-    "variable x;\n"
-    "equation\n"
-    "  x = y1;\n"
-    "end\n";
-
 class Cli : public daec::test::DaecCommandTest {
  protected:
   static std::string pendulum() { return daec::test::source_dir() + "/models/pendulum.dae"; }
 };
 
+using daec::test::kBadModel;
+using daec::test::kGoodModel;
 using daec::test::kTryHelp;
 
 TEST_F(Cli, Help) {

@@ -56,6 +56,13 @@ CommandResult DaecCommandTest::daec(const std::string& arguments) {
                      "' " + arguments);
 }
 
+void DaecCommandTest::expect_usage_error(const std::string& arguments, const std::string& message) {
+  CommandResult r = daec(arguments);
+  EXPECT_EQ(2, r.status) << arguments;
+  EXPECT_EQ("", r.out) << arguments;
+  EXPECT_EQ("daec: error: " + message + "\n" + kTryHelp, r.err) << arguments;
+}
+
 std::vector<std::string> bundled_model_files() {
   std::vector<std::string> names;
   for (const auto& entry : fs::directory_iterator(source_dir() + "/models")) {

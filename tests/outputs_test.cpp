@@ -21,22 +21,9 @@ namespace {
 
 namespace fs = std::filesystem;
 using daec::test::CommandResult;
+using daec::test::kBadModel;
+using daec::test::kGoodModel;
 using daec::test::kTryHelp;
-
-const char kGoodModel[] =
-    "model decay \"Exponential decay\";\n"
-    "parameter k = 0.5;\n"
-    "variable x(start = 1);\n"
-    "equation\n"
-    "  x' = -k*x;\n"
-    "end\n";
-
-const char kBadModel[] =
-    "model broken;\n"
-    "variable x;\n"
-    "equation\n"
-    "  x = y1;\n"
-    "end\n";
 
 const char kDecaySummary[] =
     "index 0; 1 state, 0 algebraic unknowns, 0 dummy variables, 0 invariants; wrote ";
@@ -264,11 +251,7 @@ TEST_F(Outputs, OutputOntoAnInputIsAUsageError) {
       {"decay.dae --report-json decay.dae",
        "--report-json would overwrite the input model 'decay.dae'"},
   };
-  for (const Case& c : cases) {
-    CommandResult r = daec(c.arguments);
-    EXPECT_EQ(2, r.status) << c.arguments;
-    EXPECT_EQ(std::string("daec: error: ") + c.message + "\n" + kTryHelp, r.err) << c.arguments;
-  }
+  for (const Case& c : cases) expect_usage_error(c.arguments, c.message);
   // A model whose default output is itself: decay.cpp -> decay.cpp, in batch mode too.
   write("sub/decay.cpp", kGoodModel);
   CommandResult itself = daec("sub/decay.cpp -o sub/decay.cpp");
@@ -302,12 +285,7 @@ TEST_F(Outputs, TwoOutputsOnOneFileAreAUsageError) {
        "the code and --header would both write to standard output ('-')"},
       {"decay.dae --report -", "--report needs a file name: its picture is written beside it"},
   };
-  for (const Case& c : cases) {
-    CommandResult r = daec(c.arguments);
-    EXPECT_EQ(2, r.status) << c.arguments;
-    EXPECT_EQ("", r.out) << c.arguments;
-    EXPECT_EQ(std::string("daec: error: ") + c.message + "\n" + kTryHelp, r.err) << c.arguments;
-  }
+  for (const Case& c : cases) expect_usage_error(c.arguments, c.message);
   EXPECT_EQ((std::vector<std::string>{"decay.dae"}), files());
 }
 

@@ -65,6 +65,16 @@ std::vector<Span> filter(const std::vector<Span>& tokens, const std::string& tex
   return kept;
 }
 
+// Exchanges two non-overlapping spans of `s` (the later one first, so the earlier stays valid);
+// the same span twice leaves `s` as it is.
+std::string swap_spans(std::string& s, const Span& x, const Span& y) {
+  if (x.begin == y.begin) return s;
+  const Span& first = x.begin < y.begin ? x : y;
+  const Span& second = x.begin < y.begin ? y : x;
+  std::string a = s.substr(first.begin, first.size), b = s.substr(second.begin, second.size);
+  return s.replace(second.begin, second.size, a).replace(first.begin, first.size, b);
+}
+
 bool starts_number(char c) {
   return std::isdigit(static_cast<unsigned char>(c));
 }
@@ -125,28 +135,18 @@ std::string Mutator::mutate(const std::string& text, std::string& kind) {
     case 5:
       kind = "duplicate line";
       return s.insert(line.begin, s.substr(line.begin, line.size));
-    case 6: {
+    case 6:
       kind = "swap lines";
-      if (line.begin == other_line.begin) return s;
-      const Span& first = line.begin < other_line.begin ? line : other_line;
-      const Span& second = line.begin < other_line.begin ? other_line : line;
-      std::string a = s.substr(first.begin, first.size), b = s.substr(second.begin, second.size);
-      return s.replace(second.begin, second.size, a).replace(first.begin, first.size, b);
-    }
+      return swap_spans(s, line, other_line);
     case 7:
       kind = "delete token";
       return s.erase(token.begin, token.size);
     case 8:
       kind = "duplicate token";
       return s.insert(token.begin, s.substr(token.begin, token.size) + " ");
-    case 9: {
+    case 9:
       kind = "swap tokens";
-      if (token.begin == other.begin) return s;
-      const Span& first = token.begin < other.begin ? token : other;
-      const Span& second = token.begin < other.begin ? other : token;
-      std::string a = s.substr(first.begin, first.size), b = s.substr(second.begin, second.size);
-      return s.replace(second.begin, second.size, a).replace(first.begin, first.size, b);
-    }
+      return swap_spans(s, token, other);
     case 10: {
       kind = "replace name";
       std::vector<Span> names = filter(tokens, s, is_name_start);

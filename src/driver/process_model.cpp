@@ -11,6 +11,7 @@
 #include "analysis/classification.h"
 #include "codegen/generate.h"
 #include "frontend/frontend.h"
+#include "reduction/limits.h"
 #include "reduction/pipeline.h"
 #include "reduction/symbolic.h"
 #include "report/check_summary.h"
@@ -159,9 +160,7 @@ static std::optional<size_t> add_code(const SourceFile& file, const ReducedSyste
     code = generate_code(reduced, codegen);
   } catch (const LimitExceeded& e) {
     DiagnosticEngine diags;
-    SourceLocation location = e.location();
-    if (!location.file) location.file = &file;  // code generation as a whole
-    diags.error(location, e.what());
+    report_limit(e, &file, diags);
     diags.print(err);
     return std::nullopt;
   } catch (const std::bad_alloc&) {

@@ -37,6 +37,12 @@ size_t tree_size(const GiNaC::ex& e, size_t stop_above) {
   return count;
 }
 
+void report_limit(const LimitExceeded& e, const SourceFile* file, DiagnosticEngine& diags) {
+  SourceLocation location = e.location();
+  if (!location.file) location.file = file;
+  diags.error(location, e.what());
+}
+
 void checkpoint(const SourceLocation& location, const std::string& description) {
   enter_stage(location, description);
   check_time();

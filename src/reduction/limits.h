@@ -10,6 +10,7 @@
 
 #include <ginac/ginac.h>
 
+#include "support/diagnostics.h"
 #include "support/source.h"
 
 namespace daec {
@@ -29,6 +30,10 @@ class LimitExceeded : public std::runtime_error {
  private:
   SourceLocation location_;
 };
+
+/// Reports `e` as an error in `diags`; a stage that concerns the model as a whole names no place,
+/// and is reported against `file`.
+void report_limit(const LimitExceeded& e, const SourceFile* file, DiagnosticEngine& diags);
 
 /// The number of nodes of `e` as a tree: a subexpression counts as often as it occurs, shared or
 /// not, because that is what differentiating, substituting or printing `e` walks. Counting stops

@@ -28,10 +28,7 @@ std::optional<ReducedSystem> reduce_model(const Model& model, const ReductionOpt
   try {
     return run_stages(model, options, diags);
   } catch (const LimitExceeded& e) {
-    // Stages without an equation of their own report against the file.
-    SourceLocation location = e.location();
-    if (!location.file) location.file = model.location.file;
-    diags.error(location, e.what());
+    report_limit(e, model.location.file, diags);
     return std::nullopt;
   }
 }

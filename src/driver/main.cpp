@@ -182,7 +182,8 @@ int main(int argc, char** argv) {
     }
     files.push_back(std::move(file));
   }
-  // Standard output carries only an output written to '-' when there is one.
+  // Standard output carries only an output written to '-' when there is one; the summaries
+  // (process_model prints them to the stream it is given) then go to stderr.
   bool stdout_taken = false;
   for (const std::string& input : options->inputs) {
     stdout_taken = stdout_taken || daec::writes_to_stdout(input, *options);

@@ -203,12 +203,10 @@ static bool run_model(const SourceFile& file, const Options& options, std::ostre
   run.print(err);
   if (!reduced) return false;
   if (outcome) outcome->index = reduced->index;
-  // Standard output carries only the output written to '-'; summaries then go to `err`.
-  std::ostream& summary = writes_to_stdout(file.path(), options) ? err : out;
   if (options.check) {
-    summary << format_check_summary(*model, classify(*model)) << "\n"
-            << format_reduction_summary(*reduced);
-    if (options.compare_dummies) summary << "\n" << dummy_comparison(*model, *reduced, options);
+    out << format_check_summary(*model, classify(*model)) << "\n"
+        << format_reduction_summary(*reduced);
+    if (options.compare_dummies) out << "\n" << dummy_comparison(*model, *reduced, options);
   }
   std::vector<PendingFile> files;
   add_reports(*model, *reduced, options, files);
@@ -223,9 +221,9 @@ static bool run_model(const SourceFile& file, const Options& options, std::ostre
   if (!write_outputs(files, err)) return false;
   if (!rhs_operations) return true;
   std::string path = code_output_path(file.path(), options);
-  summary << fmt::format("{}: index {}; {}; wrote {} (rhs: {})\n", file.name(), reduced->index,
-                         format_counts(*reduced), path == "-" ? "<stdout>" : path,
-                         count_of(*rhs_operations, "operation", "operations"));
+  out << fmt::format("{}: index {}; {}; wrote {} (rhs: {})\n", file.name(), reduced->index,
+                     format_counts(*reduced), path == "-" ? "<stdout>" : path,
+                     count_of(*rhs_operations, "operation", "operations"));
   return true;
 }
 

@@ -31,11 +31,12 @@ std::vector<std::string> bundled_models() {
   return stems;
 }
 
-// Generates `model` into `dir` (with extra daec arguments) and builds the numerical checker
-// against it with `compiler`; returns the checker, or "" after recording the failure.
+// Generates `model` into `dir` (with extra daec arguments; `split` part files for --split) and
+// builds the numerical checker against it with `compiler`; returns the checker, or "" after
+// recording the failure.
 std::string build_checker(const std::string& model, const std::string& dir,
                           const std::string& name_space, const std::string& compiler,
-                          const std::string& daec_arguments = "") {
+                          const std::string& daec_arguments = "", int split = 0) {
   std::string cpp = dir + "/model.cpp";
   CommandResult generated =
       run_daec(shell_quote(model) + " -o " + shell_quote(cpp) + " " + daec_arguments);
@@ -45,8 +46,9 @@ std::string build_checker(const std::string& model, const std::string& dir,
   CompileOptions options;
   options.compiler = compiler;
   options.extra_flags = "-DMODEL_FILE='\"" + cpp + "\"' -DMODEL_NS=" + name_space;
-  CommandResult built =
-      compile_cpp({source_dir() + "/tests/data/check_generated_model.cpp"}, executable, options);
+  std::vector<std::string> sources{source_dir() + "/tests/data/check_generated_model.cpp"};
+  for (int k = 1; k <= split; ++k) sources.push_back(dir + "/model_" + std::to_string(k) + ".cpp");
+  CommandResult built = compile_cpp(sources, executable, options);
   EXPECT_EQ(0, built.status) << built.err << built.out;
   return built.status == 0 ? executable : "";
 }
@@ -94,6 +96,64 @@ TEST(GeneratedCode, IndexKChains) {
     ASSERT_EQ(0, made.status) << made.err;
     expect_checks_pass(build_checker(model, dir, "chain" + std::to_string(k), "g++"));
   }
+}
+
+// Writes the model a generator script of bench/ prints for `n` to `dir`; returns its path.
+std::string generated_model(const std::string& script, int n, const std::string& dir) {
+  std::string model = dir + "/" + script + std::to_string(n) + ".dae";
+  CommandResult made =
+      run_command("sh " + shell_quote(source_dir() + "/bench/make_" + script + ".sh") + " " +
+                  std::to_string(n) + " > " + shell_quote(model));
+  EXPECT_EQ(0, made.status) << made.err;
+  return model;
+}
+
+TEST(GeneratedCode, PartsAndPartFiles) {
+  // The machinery of large models on small ones: --part-cost 8 cuts every function into parts
+  // (temporaries that later parts read go through the spill array), --split 3 puts the parts in
+  // three files compiled beside the model. Same checks, both compilers.
+  for (const char* stem : {"coupled_pendulums", "example_12_1"}) {
+    std::string dir = make_scratch_dir(std::string("generated_parts_") + stem);
+    for (const char* compiler : {"g++", "clang++"}) {
+      std::string checker = build_checker(source_dir() + "/models/" + stem + ".dae", dir, stem,
+                                          compiler, "--split 3 --part-cost 4", 3);
+      expect_checks_pass(checker, start_time(stem));
+    }
+    std::string code = read_file(dir + "/model.cpp");
+    EXPECT_NE(std::string::npos, code.find("daec_parts::residual_part2(")) << stem;
+    EXPECT_NE(std::string::npos, code.find("spill[")) << stem;
+    EXPECT_NE(std::string::npos, read_file(dir + "/model_3.cpp").find("[[gnu::noinline]] void "))
+        << stem;
+  }
+}
+
+TEST(GeneratedCode, PendulumChainsBySparseJacobians) {
+  // 20 links: every Jacobian, the ODE form's sparse too. 120 links: d(xdot)/dx couples every
+  // link (8 N^2 = 115,200 entries), so only its dense form is there.
+  std::string dir = make_scratch_dir("generated_pendulum_chains");
+  for (int n : {20, 120}) {
+    std::string name = "pendulum_chain" + std::to_string(n);
+    expect_checks_pass(build_checker(generated_model("pendulum_chain", n, dir), dir, name, "g++"));
+    std::string code = read_file(dir + "/model.cpp");
+    EXPECT_NE(std::string::npos, code.find("has_dense_jacobians = true")) << n;
+    EXPECT_NE(std::string::npos, code.find(n == 20 ? "has_sparse_rhs_jacobian = true"
+                                                   : "has_sparse_rhs_jacobian = false"))
+        << n;
+    EXPECT_EQ(n == 20, code.find("int rhs_jacobian_values(") != std::string::npos) << n;
+  }
+}
+
+TEST(GeneratedCode, ReactionDiffusionWithoutDenseJacobians) {
+  // 210 points: 1,050 unknowns, so the dense Jacobians (more than 10^6 entries) are left out and
+  // the sparse ones, d(xdot)/dx among them (3 x 3 blocks: it stays sparse), carry the checks.
+  std::string dir = make_scratch_dir("generated_reaction_diffusion");
+  std::string model = generated_model("reaction_diffusion", 210, dir);
+  expect_checks_pass(build_checker(model, dir, "reaction_diffusion210", "g++"));
+  std::string code = read_file(dir + "/model.cpp");
+  EXPECT_NE(std::string::npos, code.find("has_dense_jacobians = false"));
+  EXPECT_NE(std::string::npos, code.find("has_sparse_rhs_jacobian = true"));
+  EXPECT_EQ(std::string::npos, code.find("int rhs_jacobian("));
+  EXPECT_EQ(std::string::npos, code.find("void invariants_jacobian("));
 }
 
 TEST(GeneratedCode, KeywordsAndHostileDescriptions) {

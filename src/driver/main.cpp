@@ -64,11 +64,14 @@ std::vector<Output> outputs_of(const daec::Options& o) {
   std::vector<Output> outputs;
   if (daec::generates_code(o)) {
     for (const std::string& input : o.inputs) {
-      if (!o.output_dir.empty()) {
-        outputs.push_back({"--output-dir", daec::batch_output_path(o.output_dir, input)});
-      } else {
-        outputs.push_back({o.output.empty() ? "the code" : "-o", daec::code_output_path(input, o)});
-      }
+      std::string code = o.output_dir.empty() ? daec::code_output_path(input, o)
+                                              : daec::batch_output_path(o.output_dir, input);
+      outputs.push_back({!o.output_dir.empty() ? "--output-dir"
+                         : o.output.empty()    ? "the code"
+                                               : "-o",
+                         code});
+      for (const std::string& part : daec::part_output_paths(code, o.split))
+        outputs.push_back({"--split", part});
     }
   }
   if (!o.header.empty()) outputs.push_back({"--header", o.header});
@@ -121,6 +124,10 @@ std::string validate(const daec::Options& o) {
            "--output-dir";
   }
   if (!o.header.empty() && o.inputs.size() > 1) return "--header names one file, for one model";
+  if (o.split > 0 && daec::generates_code(o) && o.output_dir.empty() &&
+      daec::code_output_path(o.inputs.front(), o) == "-") {
+    return "--split writes part files beside the code: name its file with -o, not '-'";
+  }
   if (!o.name_space.empty() && !daec::is_valid_namespace(o.name_space)) {
     return "--namespace '" + o.name_space +
            "' is not a usable C++ namespace (identifiers separated by '::', none a C++ keyword "

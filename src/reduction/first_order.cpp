@@ -1,6 +1,8 @@
 // The first-order stage: velocity states for derivatives of order two and more.
 #include "reduction/first_order.h"
 
+#include "reduction/symbolic.h"
+
 namespace daec {
 
 std::string velocity_name(const std::string& name, int order) {
@@ -47,8 +49,9 @@ FirstOrderSystem to_first_order(const Model& model) {
     }
   }
   for (const Equation& e : model.equations) {
-    system.equations.push_back(
-        SystemEquation{e.label, e.location, e.lhs.subs(lowered), e.rhs.subs(lowered)});
+    system.equations.push_back(SystemEquation{e.label, e.location,
+                                              substitute_symbols(e.lhs, lowered),
+                                              substitute_symbols(e.rhs, lowered)});
   }
   system.equations.insert(system.equations.end(), definitions.begin(), definitions.end());
   return system;

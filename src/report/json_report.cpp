@@ -253,9 +253,9 @@ std::vector<std::string> constraint_labels(const std::vector<Constraint>& constr
 }
 
 Json matrix_A(const ReducedSystem& system) {
-  SparsityPattern pattern = pattern_of(system.A, system.algebraic.size());
+  SparsityPattern pattern = system.A.pattern();
   Json entries = Json::array();
-  for (const auto& row : system.A) {
+  for (const auto& row : system.A.to_dense()) {
     Json printed = Json::array();
     for (const GiNaC::ex& e : row) printed.push(Json::string(to_dae(e)));
     entries.push(std::move(printed));

@@ -1,21 +1,30 @@
 # DaecFunctions.cmake — build targets from .dae models (spec §7), included by DaecConfig.cmake:
 #
-#   daec_add_model(TARGET MODEL.dae [NAMESPACE NS])
+#   daec_add_model(TARGET MODEL.dae [NAMESPACE NS] [SPLIT N])
 #     A static library TARGET holding the C++ that daec generates from MODEL.dae, with the
 #     generated header <model file stem>.h on its public include path.
-#   daec_add_simulator(TARGET MODEL.dae [NAMESPACE NS])
+#   daec_add_simulator(TARGET MODEL.dae [NAMESPACE NS] [SPLIT N])
 #     An executable TARGET: the generated code with daec's SUNDIALS simulator main (--main).
+#
+# SPLIT N (daec --split N) spreads a large model's code over N more files, <stem>_1.cpp ...
+# <stem>_N.cpp, which the build compiles in parallel; 0 (the default) keeps one file.
 #
 # A relative MODEL.dae is taken from the current source directory. The code is generated at build
 # time into ${CMAKE_CURRENT_BINARY_DIR}/daec_generated/TARGET/, and generated again whenever the
 # model or the daec executable changes.
 include_guard(GLOBAL)
 
-# Stops with a message naming the call when its arguments are not TARGET MODEL.dae [NAMESPACE NS].
-function(_daec_check_call command arguments missing_values)
-  set(usage "usage: ${command}(TARGET MODEL.dae [NAMESPACE NS])")
+# Stops with a message naming the call when its arguments are not
+# TARGET MODEL.dae [NAMESPACE NS] [SPLIT N].
+function(_daec_check_call command arguments missing_values split)
+  set(usage "usage: ${command}(TARGET MODEL.dae [NAMESPACE NS] [SPLIT N])")
   if(missing_values)
-    message(FATAL_ERROR "${command}: NAMESPACE needs a value; ${usage}")
+    list(GET missing_values 0 keyword)
+    message(FATAL_ERROR "${command}: ${keyword} needs a value; ${usage}")
+  endif()
+  if(NOT split STREQUAL "" AND (NOT split MATCHES "^[0-9]+$" OR split GREATER 256))
+    message(FATAL_ERROR "${command}: SPLIT must be a whole number from 0 to 256, not '${split}'; "
+                        "${usage}")
   endif()
   list(LENGTH arguments count)
   if(count EQUAL 0)
@@ -25,14 +34,14 @@ function(_daec_check_call command arguments missing_values)
   elseif(count GREATER 2)
     list(SUBLIST arguments 2 -1 extra)
     list(JOIN extra " " extra)
-    message(FATAL_ERROR "${command}: unexpected arguments '${extra}' (the only keyword is "
-                        "NAMESPACE); ${usage}")
+    message(FATAL_ERROR "${command}: unexpected arguments '${extra}' (the keywords are "
+                        "NAMESPACE and SPLIT); ${usage}")
   endif()
 endfunction()
 
-# Adds the custom command running daec on `model` for `target`. Sets `out_code` (and, unless
-# `main`, `out_header`) in the caller to the generated files.
-function(_daec_generate command target model namespace main out_code out_header)
+# Adds the custom command running daec on `model` for `target`. Sets `out_code` (the generated
+# sources: the code and its SPLIT part files) and, unless `main`, `out_header` in the caller.
+function(_daec_generate command target model namespace split main out_code out_header)
   get_filename_component(model_path "${model}" ABSOLUTE BASE_DIR "${CMAKE_CURRENT_SOURCE_DIR}")
   get_source_file_property(generated "${model_path}" GENERATED)
   if(NOT EXISTS "${model_path}" AND NOT generated)
@@ -54,6 +63,14 @@ function(_daec_generate command target model namespace main out_code out_header)
   if(NOT namespace STREQUAL "")
     list(APPEND arguments --namespace "${namespace}")
   endif()
+  set(sources "${code}")
+  if(split GREATER 0)
+    list(APPEND arguments --split ${split})
+    foreach(part RANGE 1 ${split})
+      list(APPEND sources "${dir}/${stem}_${part}.cpp")
+      list(APPEND outputs "${dir}/${stem}_${part}.cpp")
+    endforeach()
+  endif()
   # Depending on the executable's file, not only on the target: a newer daec regenerates.
   add_custom_command(
     OUTPUT ${outputs}
@@ -62,7 +79,7 @@ function(_daec_generate command target model namespace main out_code out_header)
     DEPENDS "${model_path}" "$<TARGET_FILE:Daec::daec>"
     COMMENT "daec: generating ${target} from ${model}"
     VERBATIM)
-  set(${out_code} "${code}" PARENT_SCOPE)
+  set(${out_code} "${sources}" PARENT_SCOPE)
 endfunction()
 
 # Finds the SUNDIALS parts the simulator links (CVODE, dense matrix and solver, serial vectors).
@@ -94,26 +111,29 @@ function(_daec_find_sundials command out_include out_libraries)
 endfunction()
 
 function(daec_add_model)
-  cmake_parse_arguments(PARSE_ARGV 0 arg "" "NAMESPACE" "")
-  _daec_check_call(daec_add_model "${arg_UNPARSED_ARGUMENTS}" "${arg_KEYWORDS_MISSING_VALUES}")
+  cmake_parse_arguments(PARSE_ARGV 0 arg "" "NAMESPACE;SPLIT" "")
+  _daec_check_call(daec_add_model "${arg_UNPARSED_ARGUMENTS}" "${arg_KEYWORDS_MISSING_VALUES}"
+                   "${arg_SPLIT}")
   list(GET arg_UNPARSED_ARGUMENTS 0 target)
   list(GET arg_UNPARSED_ARGUMENTS 1 model)
-  _daec_generate(daec_add_model ${target} "${model}" "${arg_NAMESPACE}" FALSE code header)
-  add_library(${target} STATIC "${code}" "${header}")
+  _daec_generate(daec_add_model ${target} "${model}" "${arg_NAMESPACE}" "${arg_SPLIT}" FALSE code
+                 header)
+  add_library(${target} STATIC ${code} "${header}")
   get_filename_component(include_dir "${header}" DIRECTORY)
   target_include_directories(${target} PUBLIC "${include_dir}")
   target_compile_features(${target} PUBLIC cxx_std_17)
 endfunction()
 
 function(daec_add_simulator)
-  cmake_parse_arguments(PARSE_ARGV 0 arg "" "NAMESPACE" "")
+  cmake_parse_arguments(PARSE_ARGV 0 arg "" "NAMESPACE;SPLIT" "")
   _daec_check_call(daec_add_simulator "${arg_UNPARSED_ARGUMENTS}"
-                   "${arg_KEYWORDS_MISSING_VALUES}")
+                   "${arg_KEYWORDS_MISSING_VALUES}" "${arg_SPLIT}")
   list(GET arg_UNPARSED_ARGUMENTS 0 target)
   list(GET arg_UNPARSED_ARGUMENTS 1 model)
   _daec_find_sundials(daec_add_simulator sundials_include sundials_libraries)
-  _daec_generate(daec_add_simulator ${target} "${model}" "${arg_NAMESPACE}" TRUE code unused)
-  add_executable(${target} "${code}")
+  _daec_generate(daec_add_simulator ${target} "${model}" "${arg_NAMESPACE}" "${arg_SPLIT}" TRUE
+                 code unused)
+  add_executable(${target} ${code})
   target_include_directories(${target} PRIVATE "${sundials_include}")
   target_link_libraries(${target} PRIVATE ${sundials_libraries})
   target_compile_features(${target} PRIVATE cxx_std_17)

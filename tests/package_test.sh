@@ -77,16 +77,17 @@ logged "$work/daec.log" cmake --build "$work/build" -j 2
 grep -q "daec: generating pendulum_model" "$work/daec.log" || fail "a changed daec regenerated nothing"
 logged "$work/rerun.log" "$work/build/pendulum_energy"
 
-step "daec_add_model with NAMESPACE"
+step "daec_add_model with NAMESPACE and SPLIT"
 mkdir "$work/ns"
 cp "$source/docs/example/pendulum.dae" "$work/ns"
 cat >"$work/ns/CMakeLists.txt" <<'CMAKE'
 cmake_minimum_required(VERSION 3.20)
 project(ns LANGUAGES CXX)
 find_package(Daec CONFIG REQUIRED)
-daec_add_model(pend pendulum.dae NAMESPACE mech::pend)
+daec_add_model(pend pendulum.dae NAMESPACE mech::pend SPLIT 2)
 add_executable(use use.cpp)
 target_link_libraries(use PRIVATE pend)
+daec_add_simulator(pend_sim pendulum.dae SPLIT 3)
 CMAKE
 cat >"$work/ns/use.cpp" <<'CPP'
 #include "pendulum.h"
@@ -102,6 +103,11 @@ logged "$work/ns-configure.log" cmake -S "$work/ns" -B "$work/ns-build" "${gener
   -DCMAKE_PREFIX_PATH="$prefix"
 logged "$work/ns-build.log" cmake --build "$work/ns-build"
 logged "$work/ns-run.log" "$work/ns-build/use"
+for part in pend/pendulum_1.cpp pend/pendulum_2.cpp pend_sim/pendulum_3.cpp; do
+  [[ -f "$work/ns-build/daec_generated/$part" ]] || fail "SPLIT wrote no $part"
+done
+ar t "$work/ns-build/libpend.a" | grep -q 'pendulum_2\.cpp\.o' || fail "SPLIT parts not built"
+check_simulation "$work/ns-build/pend_sim"
 
 step "bad calls of daec_add_model / daec_add_simulator stop with a clear message"
 expect_configure_error() {
@@ -122,11 +128,13 @@ expect_configure_error() {
   }
 }
 expect_configure_error 'daec_add_model(lonely)' \
-  'daec_add_model(lonely): no model file given; usage: daec_add_model(TARGET MODEL.dae [NAMESPACE NS])'
+  'daec_add_model(lonely): no model file given; usage: daec_add_model(TARGET MODEL.dae [NAMESPACE NS] [SPLIT N])'
 expect_configure_error 'daec_add_model(m pendulum.dae NAMESPAC ns)' \
-  "daec_add_model: unexpected arguments 'NAMESPAC ns' (the only keyword is NAMESPACE)"
+  "daec_add_model: unexpected arguments 'NAMESPAC ns' (the keywords are NAMESPACE and SPLIT)"
 expect_configure_error 'daec_add_simulator(s pendulum.dae NAMESPACE)' \
   'daec_add_simulator: NAMESPACE needs a value'
+expect_configure_error 'daec_add_model(m pendulum.dae SPLIT two)' \
+  "daec_add_model: SPLIT must be a whole number from 0 to 256, not 'two'"
 expect_configure_error 'daec_add_model(m missing.dae)' \
   "daec_add_model(m missing.dae): model file not found: $work/bad/missing.dae"
 

@@ -96,6 +96,10 @@ std::string table(const std::vector<std::string>& header,
 std::string pattern_table(const SparsityPattern& pattern, const std::string& corner,
                           const std::vector<std::string>& row_labels,
                           const std::vector<std::string>& col_labels) {
+  size_t rows_count = static_cast<size_t>(pattern.rows()),
+         cols = static_cast<size_t>(pattern.cols());
+  if (!report::table_fits(rows_count, cols))
+    return report::omitted_table(rows_count, cols) + "\n\n";
   std::vector<std::string> header{corner};
   for (const std::string& label : col_labels) header.push_back(code(label));
   std::vector<std::vector<std::string>> rows;
@@ -320,6 +324,9 @@ std::string algebraic_part(const ReducedSystem& system) {
   }
   out += table({"Row", "Constraint", "A Z = b"}, rows, 3);
   out += "The matrix A and the right-hand side b (· for zero):\n\n";
+  if (!report::table_fits(system.constraints.size(), system.algebraic.size() + 1))
+    return out + report::omitted_table(system.constraints.size(), system.algebraic.size() + 1) +
+           "\n\n";
   std::vector<std::string> header{"Constraint"};
   for (const Unknown& u : system.algebraic) header.push_back(code(u.name));
   header.push_back("b");
@@ -364,6 +371,8 @@ const std::string& blt_col(const ReducedSystem& system, int i) {
 // The rows of the permuted pattern with the block each belongs to in front; the matched
 // entries, on the diagonal, in bold.
 std::string block_table(const ReducedSystem& system, const SparsityPattern& permuted) {
+  size_t size = static_cast<size_t>(permuted.rows());
+  if (!report::table_fits(size, size)) return report::omitted_table(size, size) + "\n\n";
   const BlockTriangularForm& form = system.blocks;
   std::vector<std::string> header{"Block", "Constraint"};
   for (int j = 0; j < permuted.cols(); ++j) header.push_back(code(blt_col(system, j)));

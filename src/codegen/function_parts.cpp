@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cctype>
 #include <map>
+#include <set>
 
 #include <fmt/format.h>
 
@@ -23,13 +24,36 @@ size_t cost_of(const std::string& statement) {
          statement.size() / 100;
 }
 
+// Calls `found` with each identifier of `code` (numbers and comments left out); stops when it
+// returns false. No allocation: it runs over every statement of a model's code.
+template <typename Found>
+void for_each_identifier(std::string_view code, Found found) {
+  for (size_t pos = 0; pos < code.size();) {
+    if (code.compare(pos, 2, "//") == 0) {
+      pos = code.find('\n', pos);
+      if (pos == std::string_view::npos) return;
+    } else if (std::isdigit(static_cast<unsigned char>(code[pos]))) {
+      while (pos < code.size() && (is_word(code[pos]) || code[pos] == '.')) ++pos;  // 1.5e-08
+    } else if (is_word(code[pos])) {
+      size_t end = pos;
+      while (end < code.size() && is_word(code[end])) ++end;
+      if (!found(code.substr(pos, end - pos))) return;
+      pos = end;
+    } else {
+      ++pos;
+    }
+  }
+}
+
 // The index of a temporary `w12`, or -1 if `word` is not one.
-long temporary_index(const std::string& word) {
+long temporary_index(std::string_view word) {
   if (word.size() < 2 || word[0] != 'w') return -1;
+  long index = 0;
   for (size_t i = 1; i < word.size(); ++i) {
     if (!std::isdigit(static_cast<unsigned char>(word[i]))) return -1;
+    index = index * 10 + (word[i] - '0');
   }
-  return std::stol(word.substr(1));
+  return index;
 }
 
 // What one statement defines (a temporary, or -1) and which temporaries it reads.
@@ -44,10 +68,7 @@ StatementTemporaries temporaries_of(const std::string& statement) {
   size_t start = statement.find_first_not_of(' ');
   bool defines =
       start != std::string::npos && statement.compare(start, kDefinition.size(), kDefinition) == 0;
-  for (const std::string& word : identifiers_in(statement)) {
-    long index = temporary_index(word);
-    if (index >= 0) result.reads.push_back(index);
-  }
+  result.reads = temporaries_in(statement);
   if (defines) {
     size_t name = start + kDefinition.size() - 1, end = name;
     while (end < statement.size() && is_word(statement[end])) ++end;
@@ -75,37 +96,32 @@ std::vector<size_t> part_bounds(const std::vector<std::string>& statements, size
   return bounds;
 }
 
-std::string parameter_list(const std::vector<CodeParameter>& parameters,
-                           const std::set<std::string>& used) {
+std::string parameter_list(const std::vector<CodeParameter>& parameters, const std::string& body) {
   std::string list;
   for (const CodeParameter& p : parameters) {
     if (!list.empty()) list += ", ";
     list += p.type;
-    if (used.count(p.name)) list += " " + p.name;  // unnamed if unused: no warning
+    if (uses_name(body, p.name)) list += " " + p.name;  // unnamed if unused: no warning
   }
   return list;
 }
 
 }  // namespace
 
-std::set<std::string> identifiers_in(const std::string& code) {
-  std::set<std::string> names;
-  for (size_t pos = 0; pos < code.size();) {
-    if (code.compare(pos, 2, "//") == 0) {
-      pos = code.find('\n', pos);
-      if (pos == std::string::npos) break;
-    } else if (std::isdigit(static_cast<unsigned char>(code[pos]))) {
-      while (pos < code.size() && (is_word(code[pos]) || code[pos] == '.')) ++pos;  // 1.5e-08
-    } else if (is_word(code[pos])) {
-      size_t end = pos;
-      while (end < code.size() && is_word(code[end])) ++end;
-      names.insert(code.substr(pos, end - pos));
-      pos = end;
-    } else {
-      ++pos;
-    }
-  }
-  return names;
+bool uses_name(const std::string& code, const std::string& name) {
+  bool used = false;
+  for_each_identifier(code, [&](std::string_view word) { return !(used = word == name); });
+  return used;
+}
+
+std::vector<long> temporaries_in(const std::string& code) {
+  std::vector<long> found;
+  for_each_identifier(code, [&](std::string_view word) {
+    long index = temporary_index(word);
+    if (index >= 0) found.push_back(index);
+    return true;
+  });
+  return found;
 }
 
 std::string local_array(const std::string& type, const std::string& name, size_t count,
@@ -166,11 +182,10 @@ std::string FunctionParts::body(const StraightLine& code) {
       long w = temporaries[s].defines;
       if (w >= 0 && slot.count(w)) text += fmt::format("  spill[{}] = w{};\n", slot[w], w);
     }
-    std::set<std::string> used = identifiers_in(text);
     std::vector<CodeParameter> parameters = code.parameters;
     if (!slot.empty()) parameters.push_back({"double*", "spill"});
     std::string signature =
-        fmt::format("{} {}({})", returns ? "int" : "void", name, parameter_list(parameters, used));
+        fmt::format("{} {}({})", returns ? "int" : "void", name, parameter_list(parameters, text));
     // Never inlined back: the compilers would then face the long function again (both inline a
     // function called once).
     parts_.push_back({signature + ";\n", "[[gnu::noinline]] " + signature + " {\n" + text +

@@ -9,8 +9,8 @@
 // several files that compile in parallel (generate.cpp places them).
 #pragma once
 
-#include <set>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace daec {
@@ -53,8 +53,11 @@ class FunctionParts {
   std::vector<FunctionPart> parts_;
 };
 
-/// The identifiers `code` uses, comments left out.
-std::set<std::string> identifiers_in(const std::string& code);
+/// Whether `code` uses the identifier `name` (comments left out).
+bool uses_name(const std::string& code, const std::string& name);
+
+/// The temporaries `code` mentions (`w12` as 12), in order of appearance, comments left out.
+std::vector<long> temporaries_in(const std::string& code);
 
 /// The lines for a local array `name` of `count` elements of `type` (`double`, `int`): on the
 /// stack when small, in a std::vector when large (a model with tens of thousands of unknowns

@@ -79,13 +79,6 @@ struct Assignment {
   std::string prefix = "";  ///< e.g. "xdot[3] - "
 };
 
-// The index of a temporary `w12`, or -1.
-long temporary_index(const std::string& word) {
-  if (word.size() < 2 || word[0] != 'w') return -1;
-  if (word.find_first_not_of("0123456789", 1) != std::string::npos) return -1;
-  return std::stol(word.substr(1));
-}
-
 // The statements that compute every assignment, their expressions compiled together (common
 // subexpressions once); each assignment comes right after the last temporary it needs, so that
 // the temporaries of a long function are mostly used where they are made (function_parts.h).
@@ -103,10 +96,7 @@ std::vector<std::string> assignment_statements(const SymbolCode& symbols,
   for (size_t i = 0; i < list.size(); ++i) {
     const Assignment& a = list[i];
     std::string code = handles[i] == SIZE_MAX ? "0.0" : compiler.code_for(handles[i]);
-    for (const std::string& word : identifiers_in(code)) {
-      long w = temporary_index(word);
-      if (w >= 0) needed = std::max(needed, static_cast<size_t>(w) + 1);
-    }
+    for (long w : temporaries_in(code)) needed = std::max(needed, static_cast<size_t>(w) + 1);
     for (; emitted < needed; ++emitted) statements.push_back("  " + temporaries[emitted] + "\n");
     if (!a.prefix.empty()) {
       bool simple = code.find(' ') == std::string::npos && code[0] != '-';
@@ -123,10 +113,9 @@ std::vector<std::string> assignment_statements(const SymbolCode& symbols,
 // The body with `(void)name;` for each parameter it does not use: a model without algebraic
 // unknowns or invariants must not make the generated code warn about unused parameters.
 std::string body(const std::string& code, std::initializer_list<const char*> parameters) {
-  std::set<std::string> used = identifiers_in(code);
   std::string unused;
   for (const char* name : parameters) {
-    if (used.count(name) == 0) unused += fmt::format("  (void){};\n", name);
+    if (!uses_name(code, name)) unused += fmt::format("  (void){};\n", name);
   }
   std::string text = unused + code;
   while (!text.empty() && text.back() == '\n') text.pop_back();
@@ -391,9 +380,8 @@ std::string rhs_jacobian_support(Generator& gen, const AlgebraicReach* reach) {
   for (const CodeParameter& p : parameters)
     signature += (&p == &parameters.front() ? "" : ", ") + p.type + " " + p.name;
   std::string unused;
-  std::set<std::string> used = identifiers_in(entries);
   for (const CodeParameter& p : parameters) {
-    if (!used.count(p.name)) unused += "  (void)" + p.name + ";\n";
+    if (!uses_name(entries, p.name)) unused += "  (void)" + p.name + ";\n";
   }
   return tables + "\n// The values of the entries the tables above locate.\n" + signature +
          ") {\n" + unused + entries + "}\n\n" + functions;

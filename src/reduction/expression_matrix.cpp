@@ -4,8 +4,6 @@
 #include <algorithm>
 #include <stdexcept>
 
-#include "model/model.h"
-
 namespace daec {
 
 size_t ExpressionMatrix::nonzeros() const {
@@ -65,21 +63,34 @@ int SymbolColumns::column(const GiNaC::ex& symbol) const {
   return it == column_.end() ? -1 : it->second;
 }
 
+// Walks the tree of `e` (shared subtrees as often as they occur, as symbols_in does) and calls
+// `found` with the column of each symbol that is an unknown, until it returns false.
+template <typename Found>
+static void for_each_column(const std::unordered_map<GiNaC::ex, int, SymbolColumns::Hasher,
+                                                     SymbolColumns::Equality>& column_of,
+                            const GiNaC::ex& e, Found found) {
+  for (auto it = e.preorder_begin(); it != e.preorder_end(); ++it) {
+    if (!GiNaC::is_a<GiNaC::symbol>(*it)) continue;
+    auto c = column_of.find(*it);
+    if (c != column_of.end() && !found(c->second)) return;
+  }
+}
+
 std::vector<int> SymbolColumns::columns_in(const GiNaC::ex& e) const {
   std::vector<int> columns;
-  for (const GiNaC::ex& s : symbols_in(e)) {
-    int c = column(s);
-    if (c >= 0) columns.push_back(c);
-  }
+  for_each_column(column_, e, [&](int c) {
+    columns.push_back(c);
+    return true;
+  });
   std::sort(columns.begin(), columns.end());
+  columns.erase(std::unique(columns.begin(), columns.end()), columns.end());
   return columns;
 }
 
 bool SymbolColumns::occurs_in(const GiNaC::ex& e) const {
-  for (const GiNaC::ex& s : symbols_in(e)) {
-    if (column(s) >= 0) return true;
-  }
-  return false;
+  bool found = false;
+  for_each_column(column_, e, [&](int) { return !(found = true); });
+  return found;
 }
 
 std::vector<GiNaC::ex> residuals_of(const std::vector<Constraint>& constraints) {

@@ -4,7 +4,7 @@
 // map from unknowns' symbols to their columns that building them needs.
 #pragma once
 
-#include <map>
+#include <unordered_map>
 #include <vector>
 
 #include <ginac/ginac.h>
@@ -63,8 +63,16 @@ class SymbolColumns {
   /// Whether `e` holds any of the unknowns.
   bool occurs_in(const GiNaC::ex& e) const;
 
+  struct Hasher {
+    size_t operator()(const GiNaC::ex& e) const { return e.gethash(); }
+  };
+  struct Equality {
+    bool operator()(const GiNaC::ex& a, const GiNaC::ex& b) const { return a.is_equal(b); }
+  };
+
  private:
-  std::map<GiNaC::ex, int, GiNaC::ex_is_less> column_;
+  // Hashed: every row of every Jacobian looks up each of its symbols here.
+  std::unordered_map<GiNaC::ex, int, Hasher, Equality> column_;
 };
 
 /// d rows[i] / d unknowns[j], differentiating each row only by the unknowns it holds (a row of a

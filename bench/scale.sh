@@ -68,6 +68,9 @@ trap 'rm -rf "$work"' EXIT
 trap 'exit 130' INT TERM
 started=$(date +%s)
 load_start=$(cut -d ' ' -f 1-3 /proc/loadavg)
+commit=$(git rev-parse --short HEAD 2>/dev/null || echo unknown)
+dirty=''
+[ -z "$(git status --porcelain --untracked-files=no 2>/dev/null)" ] || dirty=' (with uncommitted changes)'
 
 # --- measuring ----------------------------------------------------------------------------------
 # timed FILE COMMAND...: runs COMMAND (stdout and stderr to FILE.log) and writes
@@ -254,9 +257,6 @@ table() {
            $1, $2, $3, $4, mem, $6 / 1e6, $7, $8, cmem, $10 }' "$1"
   printf '| exponent, N >= 64 | | %s | %s | %s | %s | %s | %s | %s | %s |\n' $2
 }
-commit=$(git rev-parse --short HEAD 2>/dev/null || echo unknown)
-dirty=''
-[ -z "$(git status --porcelain --untracked-files=no 2>/dev/null)" ] || dirty=' (with uncommitted changes)'
 cpu=$(grep -m 1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ *//')
 memory=$(awk '/MemTotal/ { printf "%.0f GB", $2 / 1048576 }' /proc/meminfo)
 {

@@ -59,6 +59,7 @@ CommandResult compile_cpp(const std::vector<std::string>& sources, const std::st
   if (!options.extra_flags.empty()) command += " " + options.extra_flags;
   for (const std::string& source : sources) command += " " + shell_quote(source);
   command += " -o " + shell_quote(executable);
+  if (!options.libraries.empty()) command += " " + options.libraries;
   if (options.link_sundials)
     command +=
         " -lsundials_cvode -lsundials_nvecserial -lsundials_sunlinsoldense"
@@ -87,7 +88,7 @@ Build build_simulator(const std::string& model, const std::string& dir, const st
     return build;
   }
   build.executable = dir + "/" + stem + "-" + compiler;
-  CommandResult compiled = compile_cpp({cpp}, build.executable, {compiler, true, ""});
+  CommandResult compiled = compile_cpp({cpp}, build.executable, {compiler, true, "", ""});
   build.ok = compiled.status == 0;
   build.log = compiled.out + compiled.err;
   return build;

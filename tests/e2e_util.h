@@ -30,6 +30,7 @@ struct CompileOptions {
   std::string compiler = "g++";  // "g++" or "clang++"
   bool link_sundials = false;    // link CVODE, serial N_Vector, dense matrix and linear solver
   std::string extra_flags;       // appended after the fixed flags (e.g. "-I dir")
+  std::string libraries;         // appended after the sources (e.g. "-lklu")
 };
 
 /// The flags every compilation of generated code uses: "-std=c++17 -Wall -Wextra -Werror

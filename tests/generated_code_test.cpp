@@ -282,5 +282,34 @@ TEST(GeneratedCode, DocumentedIntegratorExampleWorks) {
   EXPECT_EQ(0u, run.out.find("x(1) = 0.8673486406")) << run.out;  // published: ...604551746
 }
 
+TEST(GeneratedCode, DocumentedIdaExampleWorks) {
+  // docs/generated-code.md fills IDA's SUNSparseMatrix from residual_jacobian_values and factors
+  // it with KLU; compiled from the document itself.
+  std::string doc = read_file(source_dir() + "/docs/generated-code.md");
+  size_t ida = doc.find("#include <ida/ida.h>");
+  ASSERT_NE(std::string::npos, ida);
+  size_t begin = doc.rfind("```cpp\n", ida);
+  ASSERT_NE(std::string::npos, begin);
+  begin += 7;
+  size_t end = doc.find("```", begin);
+  std::string dir = make_scratch_dir("generated_documented_ida");
+  write_file(dir + "/main.cpp", doc.substr(begin, end - begin));
+  ASSERT_EQ(0, run_daec(shell_quote(source_dir() + "/models/pendulum.dae") + " -o " +
+                        shell_quote(dir + "/pendulum.cpp") + " --header " +
+                        shell_quote(dir + "/pendulum.h"))
+                   .status);
+  CompileOptions options;
+  options.extra_flags = "-I/usr/include/suitesparse";
+  options.libraries =
+      "-lsundials_ida -lsundials_nvecserial -lsundials_sunmatrixsparse -lsundials_sunlinsolklu "
+      "-lklu";
+  CommandResult built =
+      compile_cpp({dir + "/main.cpp", dir + "/pendulum.cpp"}, dir + "/example", options);
+  ASSERT_EQ(0, built.status) << built.err;
+  CommandResult run = run_program(dir + "/example");
+  EXPECT_EQ(0, run.status);
+  EXPECT_EQ("x(1) = 0.8673486406\n", run.out);  // published: 0.867348640604551746
+}
+
 }  // namespace
 }  // namespace daec::test

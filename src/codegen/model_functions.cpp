@@ -405,36 +405,27 @@ std::string rhs_jacobian_prologue(const Generator& gen, size_t fx_count, std::st
   return code + local_array("double", "w", gen.n, true);
 }
 
-std::string dense_rhs_jacobian(const Generator& gen) {
+// The body of rhs_jacobian (`dense`: J, row-major) or of rhs_jacobian_values: each column of
+// d(xdot)/dx is added into w, then moved from w into its place.
+std::string rhs_jacobian_body(const Generator& gen, bool dense) {
   std::string add_column;
   std::string code = rhs_jacobian_prologue(gen, gen.dF_dX.nonzeros(), add_column);
-  code += fmt::format(
-      "  for (int j = 0; j < {0}; ++j) {{\n"
-      "    {1};\n"
-      "    for (int i = 0; i < {0}; ++i) {{\n"
-      "      J[i * {0} + j] = w[i];\n"
-      "      w[i] = 0.0;\n"
-      "    }}\n"
-      "  }}\n"
-      "  return all_finite(J, {2}) ? 0 : 2;\n",
-      gen.n, add_column, gen.n * gen.n);
-  return body(code, {"t", "x", "J"});
-}
-
-std::string sparse_rhs_jacobian(const Generator& gen) {
-  std::string add_column;
-  std::string code = rhs_jacobian_prologue(gen, gen.dF_dX.nonzeros(), add_column);
-  code += fmt::format(
-      "  for (int j = 0; j < {0}; ++j) {{\n"
-      "    {1};\n"
-      "    for (int e = rhs_jacobian_colptr[j]; e < rhs_jacobian_colptr[j + 1]; ++e) {{\n"
-      "      values[e] = w[rhs_jacobian_rowval[e]];\n"
-      "      w[rhs_jacobian_rowval[e]] = 0.0;\n"
-      "    }}\n"
-      "  }}\n"
-      "  return all_finite(values, rhs_jacobian_nnz) ? 0 : 2;\n",
-      gen.n, add_column);
-  return body(code, {"t", "x", "values"});
+  std::string move =
+      dense ? fmt::format(
+                  "    for (int i = 0; i < {0}; ++i) {{\n"
+                  "      J[i * {0} + j] = w[i];\n"
+                  "      w[i] = 0.0;\n"
+                  "    }}\n",
+                  gen.n)
+            : "    for (int e = rhs_jacobian_colptr[j]; e < rhs_jacobian_colptr[j + 1]; ++e) {\n"
+              "      values[e] = w[rhs_jacobian_rowval[e]];\n"
+              "      w[rhs_jacobian_rowval[e]] = 0.0;\n"
+              "    }\n";
+  code +=
+      fmt::format("  for (int j = 0; j < {}; ++j) {{\n    {};\n{}  }}\n", gen.n, add_column, move);
+  code += dense ? fmt::format("  return all_finite(J, {}) ? 0 : 2;\n", gen.n * gen.n)
+                : "  return all_finite(values, rhs_jacobian_nnz) ? 0 : 2;\n";
+  return body(code, {"t", "x", dense ? "J" : "values"});
 }
 
 std::string residual(Generator& gen) {
@@ -664,8 +655,8 @@ FunctionBodies function_bodies(const ReducedSystem& system,
       rhs_jacobian_pattern(patterns, plan ? &*plan : nullptr, reach ? &*reach : nullptr, rhs_limit);
   if (bodies.rhs_pattern || bodies.dense_jacobians)
     bodies.rhs_jacobian_support = rhs_jacobian_support(gen, reach ? &*reach : nullptr);
-  if (bodies.rhs_pattern) bodies.rhs_jacobian_values = sparse_rhs_jacobian(gen);
-  if (bodies.dense_jacobians) bodies.rhs_jacobian = dense_rhs_jacobian(gen);
+  if (bodies.rhs_pattern) bodies.rhs_jacobian_values = rhs_jacobian_body(gen, false);
+  if (bodies.dense_jacobians) bodies.rhs_jacobian = rhs_jacobian_body(gen, true);
   generating("invariants");
   bodies.invariants = invariants(gen);
   generating("invariants_jacobian_values");

@@ -56,6 +56,22 @@ void check_jacobian(const char* what, const Function& f, const Vector& u, const 
   }
 }
 
+// xdot = F(x) and h(x) at time t, as functions for the finite differences.
+Function rhs_of(const Model& model, double t) {
+  return [&model, t](const Vector& u) {
+    Vector f = sized(N);
+    model.rhs(t, u.data(), f.data(), nullptr);
+    return f;
+  };
+}
+Function invariants_of(const Model& model, double t) {
+  return [&model, t](const Vector& u) {
+    Vector h = sized(K);
+    model.invariants(t, u.data(), h.data());
+    return h;
+  };
+}
+
 // A CSC pattern (rows x cols) is well formed: colptr starts at 0, never decreases and ends at
 // nnz; the rows of each column increase strictly and lie in [0, rows).
 void check_pattern(const char* what, const int* colptr, const int* rowval, int rows, int cols,
@@ -91,14 +107,7 @@ void check_dense(const Generated& model, double t, const Vector& x, const Vector
   if constexpr (Generated::has_dense_jacobians) {
     Vector J = sized(N * N);
     expect(model.rhs_jacobian(t, x.data(), J.data()) == 0, "rhs_jacobian status", 1, 0);
-    check_jacobian(
-        "rhs_jacobian",
-        [&](const Vector& u) {
-          Vector f = sized(N);
-          model.rhs(t, u.data(), f.data(), nullptr);
-          return f;
-        },
-        x, J, N);
+    check_jacobian("rhs_jacobian", rhs_of(model, t), x, J, N);
     Vector dx = sized((N + M) * N), dxdot = sized((N + M) * N), dz = sized((N + M) * M);
     model.residual_jacobian(t, x.data(), xdot.data(), z.data(), dx.data(), dxdot.data(), dz.data());
     auto residual_of = [&](const Vector& xs, const Vector& xdots, const Vector& zs) {
@@ -118,14 +127,7 @@ void check_dense(const Generated& model, double t, const Vector& x, const Vector
     if (K > 0) {
       Vector H = sized(K * N);
       model.invariants_jacobian(t, x.data(), H.data());
-      check_jacobian(
-          "invariants_jacobian",
-          [&](const Vector& u) {
-            Vector h = sized(K);
-            model.invariants(t, u.data(), h.data());
-            return h;
-          },
-          x, H, K);
+      check_jacobian("invariants_jacobian", invariants_of(model, t), x, H, K);
     }
   }
 }
@@ -138,14 +140,8 @@ void check_sparse_rhs(const Generated& model, double t, const Vector& x) {
                   Generated::rhs_jacobian_rowval, N, N, Generated::rhs_jacobian_nnz);
     Vector values = sized(Generated::rhs_jacobian_nnz);
     expect(model.rhs_jacobian_values(t, x.data(), values.data()) == 0, "rhs_jacobian_values", 1, 0);
-    check_sparse(
-        "rhs_jacobian_values",
-        [&](const Vector& u) {
-          Vector f = sized(N);
-          model.rhs(t, u.data(), f.data(), nullptr);
-          return f;
-        },
-        x, Generated::rhs_jacobian_colptr, Generated::rhs_jacobian_rowval, values, N);
+    check_sparse("rhs_jacobian_values", rhs_of(model, t), x, Generated::rhs_jacobian_colptr,
+                 Generated::rhs_jacobian_rowval, values, N);
   }
 }
 
@@ -177,14 +173,8 @@ void check_sparse(const Model& model, double t, const Vector& x, const Vector& x
                 Model::invariants_jacobian_rowval, K, N, Model::invariants_jacobian_nnz);
   Vector H = sized(Model::invariants_jacobian_nnz);
   model.invariants_jacobian_values(t, x.data(), H.data());
-  check_sparse(
-      "invariants_jacobian_values",
-      [&](const Vector& u) {
-        Vector h = sized(K);
-        model.invariants(t, u.data(), h.data());
-        return h;
-      },
-      x, Model::invariants_jacobian_colptr, Model::invariants_jacobian_rowval, H, K);
+  check_sparse("invariants_jacobian_values", invariants_of(model, t), x,
+               Model::invariants_jacobian_colptr, Model::invariants_jacobian_rowval, H, K);
 }
 
 void check_point(const Model& model, double t, const Vector& x) {

@@ -146,13 +146,18 @@ std::optional<SimulatorStats> parse_simulator_stats(const std::string& err) {
   std::string line;
   while (std::getline(in, line)) {
     SimulatorStats stats;
-    char tail = 0;
+    char method[64] = {}, solver[64] = {}, tail = 0;
     int matched = std::sscanf(line.c_str(),
-                              "steps %ld, rhs evaluations %ld, jacobian evaluations %ld, "
-                              "projections %ld, largest invariant residual %lg%c",
-                              &stats.steps, &stats.rhs_evaluations, &stats.jacobian_evaluations,
-                              &stats.projections, &stats.largest_invariant_residual, &tail);
-    if (matched == 5) return stats;
+                              "method %63[^,], linear solver %63[^,], steps %ld, rhs evaluations "
+                              "%ld, jacobian evaluations %ld, projections %ld, largest invariant "
+                              "residual %lg%c",
+                              method, solver, &stats.steps, &stats.rhs_evaluations,
+                              &stats.jacobian_evaluations, &stats.projections,
+                              &stats.largest_invariant_residual, &tail);
+    if (matched != 7) continue;
+    stats.method = method;
+    stats.linear_solver = solver;
+    return stats;
   }
   return std::nullopt;
 }

@@ -75,9 +75,11 @@ struct Csv {
 /// header. Throws std::runtime_error (saying where) on anything else, e.g. "nan" or "1.5x".
 Csv parse_csv(const std::string& text);
 
-/// The statistics the simulator prints on stderr at the end ("steps 312, rhs evaluations 401,
-/// jacobian evaluations 40, projections 312, largest invariant residual 3.2e-13").
+/// The statistics the simulator prints on stderr at the end ("method bdf, linear solver dense,
+/// steps 312, rhs evaluations 401, jacobian evaluations 40, projections 312, largest invariant
+/// residual 3.2e-13").
 struct SimulatorStats {
+  std::string method, linear_solver;
   long steps = 0, rhs_evaluations = 0, jacobian_evaluations = 0, projections = 0;
   double largest_invariant_residual = 0;
 };

@@ -3,6 +3,7 @@
 
 #include <fmt/format.h>
 
+#include "codegen/amalgamate.h"
 #include "codegen/cpp_names.h"
 #include "codegen/expression_code.h"
 #include "codegen/linear_solve.h"
@@ -272,9 +273,9 @@ GeneratedCode generate_code(const ReducedSystem& s, const CodegenOptions& option
   result.source = render_template("model.cpp.in", embedded_template("model.cpp.in"), values);
   if (options.simulator) {
     result.source +=
-        "\n" + render_template("simulator_main.cpp.in", embedded_template("simulator_main.cpp.in"),
-                               {{"namespace", result.name_space},
-                                {"model_name", cpp_string_contents(s.context.name)}});
+        render_template("simulator_main.cpp.in", embedded_template("simulator_main.cpp.in"),
+                        {{"namespace", result.name_space},
+                         {"runtime", amalgamate_runtime("daec/simulator/run.hpp")}});
   }
   return result;
 }

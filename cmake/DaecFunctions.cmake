@@ -6,16 +6,27 @@
 #   daec_add_simulator(TARGET MODEL.dae [NAMESPACE NS])
 #     An executable TARGET: the generated code with daec's SUNDIALS simulator main (--main).
 #
+#   daec_add_python_module(TARGET MODEL.dae [MODULE name] [NAMESPACE NS])
+#     A Python extension module (pybind11, Debian package pybind11-dev) named `name` (default
+#     TARGET) whose class Model exposes the generated model with NumPy arrays (spec §8):
+#     `import name; m = name.Model(); m.rhs(t, x)`. Built against the Python interpreter pybind11
+#     finds (set PYTHON_EXECUTABLE to choose it, e.g. /usr/bin/python3).
+#
 # A relative MODEL.dae is taken from the current source directory. The code is generated at build
 # time into ${CMAKE_CURRENT_BINARY_DIR}/daec_generated/TARGET/, and generated again whenever the
 # model or the daec executable changes.
 include_guard(GLOBAL)
 
-# Stops with a message naming the call when its arguments are not TARGET MODEL.dae [NAMESPACE NS].
+# Stops with a message naming the call when its arguments are not TARGET MODEL.dae followed by
+# the call's keywords (`keywords`, default "[NAMESPACE NS]").
 function(_daec_check_call command arguments missing_values)
-  set(usage "usage: ${command}(TARGET MODEL.dae [NAMESPACE NS])")
+  set(keywords "[NAMESPACE NS]")
+  if(ARGC GREATER 3)
+    set(keywords "${ARGV3}")
+  endif()
+  set(usage "usage: ${command}(TARGET MODEL.dae ${keywords})")
   if(missing_values)
-    message(FATAL_ERROR "${command}: NAMESPACE needs a value; ${usage}")
+    message(FATAL_ERROR "${command}: ${missing_values} needs a value; ${usage}")
   endif()
   list(LENGTH arguments count)
   if(count EQUAL 0)
@@ -25,14 +36,14 @@ function(_daec_check_call command arguments missing_values)
   elseif(count GREATER 2)
     list(SUBLIST arguments 2 -1 extra)
     list(JOIN extra " " extra)
-    message(FATAL_ERROR "${command}: unexpected arguments '${extra}' (the only keyword is "
-                        "NAMESPACE); ${usage}")
+    message(FATAL_ERROR "${command}: unexpected arguments '${extra}'; ${usage}")
   endif()
 endfunction()
 
-# Adds the custom command running daec on `model` for `target`. Sets `out_code` (and, unless
-# `main`, `out_header`) in the caller to the generated files.
-function(_daec_generate command target model namespace main out_code out_header)
+# Adds the custom command running daec on `model` for `target`. `kind` is MODEL (code and header),
+# SIMULATOR (--main) or PYTHON:<module> (--python-module). Sets `out_code` (and for MODEL
+# `out_header`) in the caller to the generated files.
+function(_daec_generate command target model namespace kind out_code out_header)
   get_filename_component(model_path "${model}" ABSOLUTE BASE_DIR "${CMAKE_CURRENT_SOURCE_DIR}")
   get_source_file_property(generated "${model_path}" GENERATED)
   if(NOT EXISTS "${model_path}" AND NOT generated)
@@ -43,8 +54,10 @@ function(_daec_generate command target model namespace main out_code out_header)
   set(code "${dir}/${stem}.cpp")
   set(outputs "${code}")
   set(arguments "${model_path}" -o "${code}")
-  if(main)
+  if(kind STREQUAL "SIMULATOR")
     list(APPEND arguments --main)
+  elseif(kind MATCHES "^PYTHON:(.*)$")
+    list(APPEND arguments --python-module "${CMAKE_MATCH_1}")
   else()
     set(header "${dir}/${stem}.h")
     list(APPEND outputs "${header}")
@@ -98,7 +111,7 @@ function(daec_add_model)
   _daec_check_call(daec_add_model "${arg_UNPARSED_ARGUMENTS}" "${arg_KEYWORDS_MISSING_VALUES}")
   list(GET arg_UNPARSED_ARGUMENTS 0 target)
   list(GET arg_UNPARSED_ARGUMENTS 1 model)
-  _daec_generate(daec_add_model ${target} "${model}" "${arg_NAMESPACE}" FALSE code header)
+  _daec_generate(daec_add_model ${target} "${model}" "${arg_NAMESPACE}" MODEL code header)
   add_library(${target} STATIC "${code}" "${header}")
   get_filename_component(include_dir "${header}" DIRECTORY)
   target_include_directories(${target} PUBLIC "${include_dir}")
@@ -112,9 +125,39 @@ function(daec_add_simulator)
   list(GET arg_UNPARSED_ARGUMENTS 0 target)
   list(GET arg_UNPARSED_ARGUMENTS 1 model)
   _daec_find_sundials(daec_add_simulator sundials_include sundials_libraries)
-  _daec_generate(daec_add_simulator ${target} "${model}" "${arg_NAMESPACE}" TRUE code unused)
+  _daec_generate(daec_add_simulator ${target} "${model}" "${arg_NAMESPACE}" SIMULATOR code
+                 unused)
   add_executable(${target} "${code}")
   target_include_directories(${target} PRIVATE "${sundials_include}")
   target_link_libraries(${target} PRIVATE ${sundials_libraries})
+  target_compile_features(${target} PRIVATE cxx_std_17)
+endfunction()
+
+function(daec_add_python_module)
+  cmake_parse_arguments(PARSE_ARGV 0 arg "" "NAMESPACE;MODULE" "")
+  _daec_check_call(daec_add_python_module "${arg_UNPARSED_ARGUMENTS}"
+                   "${arg_KEYWORDS_MISSING_VALUES}" "[MODULE name] [NAMESPACE NS]")
+  list(GET arg_UNPARSED_ARGUMENTS 0 target)
+  list(GET arg_UNPARSED_ARGUMENTS 1 model)
+  set(module "${target}")
+  if(DEFINED arg_MODULE)
+    set(module "${arg_MODULE}")
+  endif()
+  if(NOT module MATCHES "^[A-Za-z_][A-Za-z0-9_]*$")
+    message(FATAL_ERROR "daec_add_python_module(${target}): MODULE '${module}' is not a Python "
+                        "identifier")
+  endif()
+  if(NOT COMMAND pybind11_add_module)
+    find_package(pybind11 CONFIG QUIET)
+    if(NOT pybind11_FOUND)
+      message(FATAL_ERROR "daec_add_python_module: the Python module needs pybind11, which was not "
+                          "found. Install it (Debian: apt-get install pybind11-dev python3-dev) or "
+                          "add its prefix to CMAKE_PREFIX_PATH.")
+    endif()
+  endif()
+  _daec_generate(daec_add_python_module ${target} "${model}" "${arg_NAMESPACE}" "PYTHON:${module}"
+                 code unused)
+  pybind11_add_module(${target} MODULE "${code}")
+  set_target_properties(${target} PROPERTIES OUTPUT_NAME "${module}")
   target_compile_features(${target} PRIVATE cxx_std_17)
 endfunction()

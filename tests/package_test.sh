@@ -124,9 +124,13 @@ expect_configure_error() {
 expect_configure_error 'daec_add_model(lonely)' \
   'daec_add_model(lonely): no model file given; usage: daec_add_model(TARGET MODEL.dae [NAMESPACE NS])'
 expect_configure_error 'daec_add_model(m pendulum.dae NAMESPAC ns)' \
-  "daec_add_model: unexpected arguments 'NAMESPAC ns' (the only keyword is NAMESPACE)"
+  "daec_add_model: unexpected arguments 'NAMESPAC ns'; usage: daec_add_model(TARGET MODEL.dae [NAMESPACE NS])"
 expect_configure_error 'daec_add_simulator(s pendulum.dae NAMESPACE)' \
   'daec_add_simulator: NAMESPACE needs a value'
+expect_configure_error 'daec_add_python_module(p pendulum.dae MODULE)' \
+  'daec_add_python_module: MODULE needs a value; usage: daec_add_python_module(TARGET MODEL.dae [MODULE name] [NAMESPACE NS])'
+expect_configure_error 'daec_add_python_module(p pendulum.dae MODULE 3d)' \
+  "daec_add_python_module(p): MODULE '3d' is not a Python identifier"
 expect_configure_error 'daec_add_model(m missing.dae)' \
   "daec_add_model(m missing.dae): model file not found: $work/bad/missing.dae"
 

@@ -153,5 +153,30 @@ std::string projection_failure(const Model& model, double t, const double* x,
          " (the constraints may have no solution near this state)";
 }
 
+/// The message of a model_error: "rhs failed at t = 0.5: the algebraic unknown 'z' is not
+/// finite (...)", the same words whichever adapter reports it.
+inline std::string call_failure(const std::string& function, double t, const std::string& why) {
+  return function + " failed at t = " + format_number(t) + ": " + why;
+}
+
 }  // namespace text
+
+/// Evaluates model.rhs at (t, x) into xdot (and z unless nullptr); throws model_error naming the
+/// failure when rhs fails or gives a value that is not finite.
+template <typename Model>
+void checked_rhs(const Model& model, double t, const double* x, double* xdot, double* z) {
+  if (model.rhs(t, x, xdot, z) == 0 && text::first_not_finite(xdot, Model::num_states) < 0) return;
+  throw model_error(text::call_failure("rhs", t, text::rhs_failure(model, t, x)));
+}
+
+/// Evaluates the dense row-major d(X')/dX at (t, x) into J; throws model_error naming the
+/// failure.
+template <typename Model>
+void checked_rhs_jacobian(const Model& model, double t, const double* x, double* J) {
+  constexpr int n = Model::num_states;
+  if (model.rhs_jacobian(t, x, J) == 0 && text::first_not_finite(J, n * n) < 0) return;
+  throw model_error(
+      text::call_failure("rhs_jacobian", t, text::dense_jacobian_failure(model, t, x, J)));
+}
+
 }  // namespace daec

@@ -277,6 +277,13 @@ GeneratedCode generate_code(const ReducedSystem& s, const CodegenOptions& option
                         {{"namespace", result.name_space},
                          {"runtime", amalgamate_runtime("daec/simulator/run.hpp")}});
   }
+  if (!options.python_module.empty()) {
+    result.source +=
+        render_template("python_module.cpp.in", embedded_template("python_module.cpp.in"),
+                        {{"namespace", result.name_space},
+                         {"module", options.python_module},
+                         {"runtime", amalgamate_runtime("daec/python.hpp")}});
+  }
   return result;
 }
 

@@ -128,7 +128,8 @@ static void add_reports(const Model& model, const ReducedSystem& reduced, const 
 bool generates_code(const Options& options) {
   if (options.check) return false;
   bool reports_only = !options.report.empty() || !options.report_json.empty();
-  return !reports_only || !options.output.empty() || options.main || !options.header.empty();
+  return !reports_only || !options.output.empty() || options.main ||
+         !options.python_module.empty() || !options.header.empty();
 }
 
 std::string default_output_path(const std::string& input) {
@@ -153,7 +154,7 @@ bool writes_to_stdout(const std::string& input, const Options& options) {
 static std::optional<size_t> add_code(const SourceFile& file, const ReducedSystem& reduced,
                                       const Options& options, std::vector<PendingFile>& files,
                                       std::ostream& err) {
-  CodegenOptions codegen{options.name_space, options.main, file.name(),
+  CodegenOptions codegen{options.name_space, options.main, options.python_module, file.name(),
                          options.max_expression_size};
   GeneratedCode code;
   try {

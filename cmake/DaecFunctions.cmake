@@ -4,7 +4,8 @@
 #     A static library TARGET holding the C++ that daec generates from MODEL.dae, with the
 #     generated header <model file stem>.h on its public include path.
 #   daec_add_simulator(TARGET MODEL.dae [NAMESPACE NS])
-#     An executable TARGET: the generated code with daec's SUNDIALS simulator main (--main).
+#     An executable TARGET: the generated code with daec's simulator main (--main), linked against
+#     SUNDIALS and KLU (Debian: libsundials-dev, libsuitesparse-dev).
 #
 #   daec_add_python_module(TARGET MODEL.dae [MODULE name] [NAMESPACE NS])
 #     A Python extension module (pybind11, Debian package pybind11-dev) named `name` (default
@@ -78,31 +79,36 @@ function(_daec_generate command target model namespace kind out_code out_header)
   set(${out_code} "${code}" PARENT_SCOPE)
 endfunction()
 
-# Finds the SUNDIALS parts the simulator links (CVODE, dense matrix and solver, serial vectors).
-# Searched only when a simulator is asked for, so models alone need no SUNDIALS.
+# Finds what the simulator links: SUNDIALS (CVODE, IDA, serial vectors, dense and sparse
+# matrices, the dense and KLU linear solvers) and SuiteSparse's KLU. Searched only when a
+# simulator is asked for, so models alone need neither.
 function(_daec_find_sundials command out_include out_libraries)
   find_path(DAEC_SUNDIALS_INCLUDE_DIR cvode/cvode.h DOC "Directory holding cvode/cvode.h")
+  find_path(DAEC_KLU_INCLUDE_DIR klu.h PATH_SUFFIXES suitesparse DOC "Directory holding klu.h")
   set(missing)
   set(libraries)
-  if(NOT DAEC_SUNDIALS_INCLUDE_DIR)
-    list(APPEND missing cvode/cvode.h)
-  endif()
-  foreach(name IN ITEMS cvode sunlinsoldense sunmatrixdense nvecserial)
-    find_library(DAEC_SUNDIALS_${name}_LIBRARY NAMES sundials_${name}
-      DOC "The SUNDIALS library sundials_${name}")
-    if(DAEC_SUNDIALS_${name}_LIBRARY)
-      list(APPEND libraries "${DAEC_SUNDIALS_${name}_LIBRARY}")
+  foreach(header IN ITEMS SUNDIALS KLU)
+    if(NOT DAEC_${header}_INCLUDE_DIR)
+      list(APPEND missing "${header} headers")
+    endif()
+  endforeach()
+  foreach(name IN ITEMS sundials_cvode sundials_ida sundials_sunlinsoldense sundials_sunmatrixdense
+                        sundials_sunlinsolklu sundials_sunmatrixsparse sundials_nvecserial klu)
+    find_library(DAEC_${name}_LIBRARY NAMES ${name} DOC "The library ${name}")
+    if(DAEC_${name}_LIBRARY)
+      list(APPEND libraries "${DAEC_${name}_LIBRARY}")
     else()
-      list(APPEND missing sundials_${name})
+      list(APPEND missing ${name})
     endif()
   endforeach()
   if(missing)
     list(JOIN missing ", " missing)
-    message(FATAL_ERROR "${command}: the simulator needs SUNDIALS, which was not found (missing: "
-                        "${missing}). Install it (Debian: apt-get install libsundials-dev) or add "
-                        "its prefix to CMAKE_PREFIX_PATH.")
+    message(FATAL_ERROR "${command}: the simulator needs SUNDIALS and KLU, which were not found "
+                        "(missing: ${missing}). Install them (Debian: apt-get install "
+                        "libsundials-dev libsuitesparse-dev) or add their prefix to "
+                        "CMAKE_PREFIX_PATH.")
   endif()
-  set(${out_include} "${DAEC_SUNDIALS_INCLUDE_DIR}" PARENT_SCOPE)
+  set(${out_include} "${DAEC_SUNDIALS_INCLUDE_DIR};${DAEC_KLU_INCLUDE_DIR}" PARENT_SCOPE)
   set(${out_libraries} "${libraries}" PARENT_SCOPE)
 endfunction()
 

@@ -56,13 +56,11 @@ std::string strict_flags() {
 CommandResult compile_cpp(const std::vector<std::string>& sources, const std::string& executable,
                           const CompileOptions& options) {
   std::string command = options.compiler + " " + strict_flags();
+  if (options.link_sundials) command += " " + std::string(kSimulatorIncludes);
   if (!options.extra_flags.empty()) command += " " + options.extra_flags;
   for (const std::string& source : sources) command += " " + shell_quote(source);
   command += " -o " + shell_quote(executable);
-  if (options.link_sundials)
-    command +=
-        " -lsundials_cvode -lsundials_nvecserial -lsundials_sunlinsoldense"
-        " -lsundials_sunmatrixdense -lm";
+  if (options.link_sundials) command += " " + std::string(kSimulatorLibraries);
   CommandResult result = run_command(command);
   result.err = "$ " + command + "\n" + result.err;
   return result;

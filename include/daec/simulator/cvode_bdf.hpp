@@ -1,6 +1,6 @@
 // The method `bdf`: SUNDIALS CVODE (variable-order BDF, Newton iteration with the generated
-// Jacobian, a dense linear solver) on the reduced ODE X' = F(X, t), projecting the state and the
-// error estimate onto the hidden constraints after every step (CVodeSetProjFn).
+// Jacobian, a dense or KLU linear solver) on the reduced ODE X' = F(X, t), projecting the state
+// and the error estimate onto the hidden constraints after every step (CVodeSetProjFn).
 #pragma once
 
 #include <algorithm>
@@ -8,15 +8,14 @@
 #include <vector>
 
 #include <cvode/cvode.h>
-#include <nvector/nvector_serial.h>
-#include <sunlinsol/sunlinsol_dense.h>
-#include <sunmatrix/sunmatrix_dense.h>
 
 #include <daec/model_error.hpp>
 #include <daec/simulator/failure.hpp>
 #include <daec/simulator/integrator.hpp>
 #include <daec/simulator/options.hpp>
+#include <daec/simulator/sundials_common.hpp>
 #include <daec/sundials.hpp>
+#include <daec/traits.hpp>
 
 namespace daec::simulator {
 
@@ -49,27 +48,17 @@ inline std::string cvode_flag_meaning(int flag) {
   return "CVODE flag " + std::to_string(flag);
 }
 
-/// Keeps a SUNDIALS solver's error messages for our own report; warnings are passed on at once.
-/// `user_data` is a std::string* receiving "function: message".
-inline void keep_error_message(int code, const char*, const char* function, char* message,
-                               void* user_data) {
-  if (code > 0) {  // CV_WARNING, IDA_WARNING
-    std::fprintf(stderr, "sim: warning: %s: %s\n", function, message);
-    return;
-  }
-  *static_cast<std::string*>(user_data) = std::string(function) + ": " + message;
-}
-
-/// Owns the SUNDIALS objects of one CVODE run and frees them in reverse order.
+/// One CVODE run; frees CVODE's memory before the vectors and solvers it uses.
 template <typename Model>
 class CvodeBdf final : public Integrator {
   static constexpr int n = Model::num_states;
 
  public:
-  CvodeBdf(const Model& model, const Options& options, const std::vector<double>& x0)
-      : data_(model) {
+  CvodeBdf(const Model& model, const Options& options, const std::vector<double>& x0,
+           LinearSolver solver)
+      : data_(model), sundials_(n, solver, sparse_entries()) {
     try {
-      set_up(options, x0);
+      set_up(options, x0, solver);
     } catch (...) {
       release();  // the destructor does not run after a throwing constructor
       throw;
@@ -81,11 +70,11 @@ class CvodeBdf final : public Integrator {
 
   double step(double t_end, std::vector<double>& x) override {
     double reached = 0.0;
-    int flag = CVode(memory_, t_end, y_, &reached, CV_ONE_STEP);
+    int flag = CVode(memory_, t_end, sundials_.y, &reached, CV_ONE_STEP);
     if (flag < 0) fail(reached, cvode_flag_meaning(flag));
     // A failure CVODE recovered from (by a shorter step) is forgotten once t is past it.
     if (reached > data_.failure_time) data_.failure.clear();
-    const double* y = N_VGetArrayPointer(y_);
+    const double* y = N_VGetArrayPointer(sundials_.y);
     std::copy(y, y + n, x.begin());
     return reached;
   }
@@ -104,7 +93,7 @@ class CvodeBdf final : public Integrator {
   /// (the index-k chain) the steps grow long and only their ends are right. If the projection
   /// fails, the polynomial's value stays.
   void interpolate(double t, std::vector<double>& x) override {
-    N_Vector out = N_VMake_Serial(n, x.data(), context_);
+    N_Vector out = N_VMake_Serial(n, x.data(), sundials_.context);
     int flag = CVodeGetDky(memory_, t, 0, out);
     N_VDestroy(out);
     if (flag != CV_SUCCESS)
@@ -126,21 +115,28 @@ class CvodeBdf final : public Integrator {
   }
 
  private:
-  void set_up(const Options& options, const std::vector<double>& x0) {
-    if (SUNContext_Create(nullptr, &context_) != 0) run_error("cannot create a SUNDIALS context");
-    y_ = N_VNew_Serial(n, context_);
-    matrix_ = SUNDenseMatrix(n, n, context_);
-    if (y_ == nullptr || matrix_ == nullptr) run_error("out of memory");
-    std::copy(x0.begin(), x0.begin() + n, N_VGetArrayPointer(y_));
-    solver_ = SUNLinSol_Dense(y_, matrix_, context_);
-    memory_ = CVodeCreate(CV_BDF, context_);
-    if (solver_ == nullptr || memory_ == nullptr) run_error("cannot create the CVODE solver");
+  static constexpr int sparse_entries() {
+    if constexpr (traits::sparse_rhs_jacobian_v<Model>) return Model::rhs_jacobian_nnz;
+    return 0;
+  }
+
+  void set_up(const Options& options, const std::vector<double>& x0, LinearSolver solver) {
+    std::copy(x0.begin(), x0.begin() + n, N_VGetArrayPointer(sundials_.y));
+    memory_ = CVodeCreate(CV_BDF, sundials_.context);
+    if (memory_ == nullptr) run_error("cannot create the CVODE solver");
     check(CVodeSetErrHandlerFn(memory_, keep_error_message, &last_error_));
-    check(CVodeInit(memory_, sundials::cvode_rhs<Model>, options.t_start, y_));
+    check(CVodeInit(memory_, sundials::cvode_rhs<Model>, options.t_start, sundials_.y));
     check(CVodeSetUserData(memory_, &data_));
     check(CVodeSStolerances(memory_, options.rtol, options.atol));
-    check(CVodeSetLinearSolver(memory_, solver_, matrix_));
-    check(CVodeSetJacFn(memory_, sundials::cvode_dense_jacobian<Model>));
+    check(CVodeSetLinearSolver(memory_, sundials_.linear_solver, sundials_.matrix));
+    if constexpr (traits::sparse_rhs_jacobian_v<Model>) {
+      if (solver == LinearSolver::klu)
+        check(CVodeSetJacFn(memory_, sundials::cvode_sparse_jacobian<Model>));
+    }
+    if constexpr (traits::dense_jacobians_v<Model>) {
+      if (solver == LinearSolver::dense)
+        check(CVodeSetJacFn(memory_, sundials::cvode_dense_jacobian<Model>));
+    }
     if (Model::num_invariants > 0)
       check(CVodeSetProjFn(memory_, sundials::cvode_projection<Model>));
     check(CVodeSetStopTime(memory_, options.t_end));
@@ -151,10 +147,6 @@ class CvodeBdf final : public Integrator {
 
   void release() {
     if (memory_ != nullptr) CVodeFree(&memory_);
-    if (solver_ != nullptr) SUNLinSolFree(solver_);
-    if (matrix_ != nullptr) SUNMatDestroy(matrix_);
-    if (y_ != nullptr) N_VDestroy(y_);
-    if (context_ != nullptr) SUNContext_Free(&context_);
   }
 
   void check(int flag) {
@@ -163,10 +155,7 @@ class CvodeBdf final : public Integrator {
 
   sundials::UserData<Model> data_;
   std::string last_error_;
-  SUNContext context_ = nullptr;
-  N_Vector y_ = nullptr;
-  SUNMatrix matrix_ = nullptr;
-  SUNLinearSolver solver_ = nullptr;
+  SundialsObjects sundials_;
   void* memory_ = nullptr;
 };
 

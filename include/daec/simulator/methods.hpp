@@ -9,8 +9,10 @@
 #include <daec/model_error.hpp>
 #include <daec/simulator/cvode_bdf.hpp>
 #include <daec/simulator/failure.hpp>
+#include <daec/simulator/ida.hpp>
 #include <daec/simulator/integrator.hpp>
 #include <daec/simulator/options.hpp>
+#include <daec/traits.hpp>
 
 namespace daec::simulator {
 
@@ -24,6 +26,9 @@ inline const std::vector<MethodInfo>& methods() {
       {"bdf",
        "CVODE variable-order BDF on the reduced ODE, generated Jacobian, projection onto the "
        "invariants after every step"},
+      {"ida",
+       "IDA variable-order BDF on the index-1 residual in (X, Z), algebraic unknowns out of the "
+       "error test, output rows projected onto the invariants"},
   };
   return kMethods;
 }
@@ -48,19 +53,61 @@ inline void check_method(const std::string& method) {
               " (--method list describes them)");
 }
 
-/// "dense" or "klu": what --linear-solver (auto by default) means for this model and method.
+// Above this many unknowns --linear-solver auto takes KLU where the method has a sparse
+// Jacobian: below it a dense LU of the whole matrix costs less than KLU's bookkeeping.
+constexpr int kSparseThreshold = 200;
+
+/// Whether `method` can use KLU on this model (the generated sparse Jacobian it needs exists),
+/// and how many unknowns its linear systems have.
 template <typename Model>
-std::string linear_solver_name(const Options& options, const std::string&) {
-  if (options.linear_solver == LinearSolver::klu)
-    usage_error("--linear-solver klu is not available for this model");
-  return "dense";
+bool klu_available(const std::string& method) {
+  if (method == "bdf") return traits::sparse_rhs_jacobian_v<Model>;
+  if (method == "ida") return traits::sparse_residual_jacobian_v<Model>;
+  return false;
+}
+
+template <typename Model>
+int system_size(const std::string& method) {
+  return method == "ida" ? Model::num_states + Model::num_algebraic : Model::num_states;
+}
+
+/// What --linear-solver (auto by default) means for this model and method; a usage error for a
+/// choice the model or method cannot take.
+template <typename Model>
+LinearSolver resolve_linear_solver(const Options& options, const std::string& method) {
+  const bool klu = klu_available<Model>(method);
+  const bool dense = traits::dense_jacobians_v<Model>;
+  switch (options.linear_solver) {
+    case LinearSolver::klu:
+      if (!klu)
+        usage_error("--linear-solver klu: the method " + method +
+                    " has no sparse Jacobian for this model");
+      return LinearSolver::klu;
+    case LinearSolver::dense:
+      if (!dense) usage_error("--linear-solver dense: this model is too large for dense Jacobians");
+      return LinearSolver::dense;
+    case LinearSolver::automatic:
+      break;
+  }
+  if (klu && (!dense || system_size<Model>(method) > kSparseThreshold)) return LinearSolver::klu;
+  if (!dense)
+    usage_error("the method " + method +
+                " needs dense Jacobians, which this model is "
+                "too large for; try --method ida");
+  return LinearSolver::dense;
+}
+
+inline const char* linear_solver_name(LinearSolver solver) {
+  return solver == LinearSolver::klu ? "klu" : "dense";
 }
 
 template <typename Model>
 std::unique_ptr<Integrator> make_integrator(const std::string& method, const Model& model,
-                                            const Options& options, const std::vector<double>& x0) {
+                                            const Options& options, const std::vector<double>& x0,
+                                            LinearSolver solver) {
   check_method(method);
-  return std::make_unique<CvodeBdf<Model>>(model, options, x0);
+  if (method == "ida") return std::make_unique<Ida<Model>>(model, options, x0, solver);
+  return std::make_unique<CvodeBdf<Model>>(model, options, x0, solver);
 }
 
 }  // namespace daec::simulator

@@ -115,7 +115,7 @@ int simulate(const Options& options) {
   Model model{};
   const std::string method = options.method.empty() ? default_method<Model>() : options.method;
   check_method(method);
-  const std::string linear_solver = linear_solver_name<Model>(options, method);
+  const LinearSolver linear_solver = resolve_linear_solver<Model>(options, method);
   std::vector<double> x = buffer(Model::num_states);
   apply_settings(options, model, x);
   initialize(model, options.t_start, x);
@@ -124,7 +124,8 @@ int simulate(const Options& options) {
   csv.write(csv_header<Model>());
   Statistics counts;
   if (Model::num_states > 0) {
-    std::unique_ptr<Integrator> integrator = make_integrator(method, model, options, x);
+    std::unique_ptr<Integrator> integrator =
+        make_integrator(method, model, options, x, linear_solver);
     counts = integrate(*integrator, model, options, x, csv, largest);
   } else {  // everything algebraic: nothing to integrate, only to evaluate
     const OutputTimes times(options);
@@ -132,7 +133,8 @@ int simulate(const Options& options) {
   }
   csv.commit();
   std::fprintf(stderr, "method %s, linear solver %s, %s, largest invariant residual %.2g\n",
-               method.c_str(), linear_solver.c_str(), statistics_text(counts).c_str(), largest);
+               method.c_str(), linear_solver_name(linear_solver), statistics_text(counts).c_str(),
+               largest);
   return 0;
 }
 

@@ -6,9 +6,10 @@
 For every problem (default: all) this computes the solution at the end point a second way,
 without daec, and compares it with the reference the benchmark uses:
 
-- transistor_amplifier, chemical_akzo (Test Set): the reference is the Test Set's published
-  table; the check is SciPy Radau at rtol = atol = 1e-13 on a transcription of our own (an ODE
-  on the constraint manifold: the transistor's node voltages by Newton, Akzo's y6 eliminated).
+- transistor_amplifier, chemical_akzo, robertson (Test Set): the reference is the Test Set's
+  published table; the check is SciPy Radau at rtol = 1e-13 on a transcription of our own (an
+  ODE on the constraint manifold: the transistor's node voltages by Newton, Akzo's y6 and
+  Robertson's y3 eliminated).
 - car_axis, andrews (Test Set, index 3): the reference is SciPy Radau at rtol = atol = 1e-13 on
   an index-1 transcription of our own (accelerations and multipliers from the linear system with
   the constraints differentiated twice by sympy); the checks are SciPy DOP853 at 1e-13 on the
@@ -283,6 +284,22 @@ def akzo_check():
     return list(y) + [ks * y[0] * y[3]], steps
 
 
+# ----- Robertson -------------------------------------------------------------------------------
+
+def robertson_check():
+    k1, k2, k3 = 0.04, 3e7, 1e4
+
+    def rhs(t, y):
+        y3 = 1 - y[0] - y[1]  # the conservation law, eliminated
+        return [-k1 * y[0] + k3 * y[1] * y3, k1 * y[0] - k3 * y[1] * y3 - k2 * y[1]**2]
+
+    sol = solve_ivp(rhs, (0.0, 1e11), [1.0, 0.0], method="Radau", rtol=TIGHT, atol=1e-20)
+    if sol.status != 0:
+        raise RuntimeError(sol.message)
+    y1, y2 = sol.y[:, -1]
+    return [y1, y2, 1 - y1 - y2], sol.t.size - 1
+
+
 # ----- pendulum: angle form in 30 digits -------------------------------------------------------
 
 def pendulum_angle_form(theta, omega):
@@ -335,7 +352,8 @@ def model_q1_exact(t):
 # ----- the problems --------------------------------------------------------------------------------
 
 def published(values):
-    return lambda: [mpmath.mpf(v) for v in values]
+    """A published table: its digits, kept as they are printed (strings)."""
+    return lambda: list(values)
 
 
 def published_check(values):
@@ -404,6 +422,12 @@ PROBLEMS = {
         source=f"{TEST_SET}, chemakzo.f, subroutine solut (PSIDE in Cray quadruple precision, "
                "rtol = atol = 1e-19)",
         checks={"SciPy Radau, rtol = atol = 1e-13, y6 eliminated": akzo_check}),
+    "robertson": dict(
+        t=(0, 1e11), names="y1 y2 y3".split(),
+        reference=published(["0.2083340149701255e-07", "0.8333360770334713e-13",
+                             "0.9999999791665050"]),
+        source=f"{TEST_SET}, rober.f, subroutine solut (the ODE form, same solution)",
+        checks={"SciPy Radau, rtol = 1e-13, atol = 1e-20, y3 eliminated": robertson_check}),
     "pendulum": dict(
         t=(0, 1), names="x y u v lam".split(), reference=pendulum_reference,
         source="angle form theta'' = -cos(theta), mpmath Taylor method at 30 digits",
@@ -438,7 +462,9 @@ def agreement(reference, other):
 
 
 def fmt(value):
-    """16 significant digits at least: 17 of a double, up to 20 of an mpf."""
+    """A published value as printed; 20 digits of an mpf; 17 of a double (enough to be exact)."""
+    if isinstance(value, str):
+        return value
     if isinstance(value, mpmath.mpf):
         return mpmath.nstr(value, 20, min_fixed=0, max_fixed=0)
     return f"{float(value):.17g}"
@@ -466,7 +492,7 @@ def main(argv):
             detail = f" ({steps} steps, {elapsed:.1f} s)" if steps else ""
             print("  " + text + detail)
             lines.append("# " + text)
-        lines += [f"t_start = {problem['t'][0]}", f"t_end = {problem['t'][1]}"]
+        lines += [f"t_start = {problem['t'][0]:.17g}", f"t_end = {problem['t'][1]:.17g}"]
         lines += [f"{n} = {fmt(v)}" for n, v in zip(problem["names"], reference)]
         if write:
             with open(os.path.join(HERE, f"{name}.txt"), "w") as out:

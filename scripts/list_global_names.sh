@@ -9,8 +9,12 @@ cd "$(dirname "$0")/.."
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 grep -rh '^#include <' templates/*.in include/daec | grep -v '<daec/' | sort -u > "$work/includes.cpp"
-clang++ -std=c++17 -Xclang -ast-dump -fsyntax-only "$work/includes.cpp" > "$work/ast.txt"
-{ g++ -std=gnu++17 -dM -E "$work/includes.cpp"; clang++ -std=gnu++17 -dM -E "$work/includes.cpp"; } |
+# KLU's headers live in suitesparse/, Python's (for pybind11) in python3.X/.
+paths="-I/usr/include/suitesparse $(python3-config --includes)"
+# shellcheck disable=SC2086 # $paths is a list of options
+clang++ -std=c++17 $paths -Xclang -ast-dump -fsyntax-only "$work/includes.cpp" > "$work/ast.txt"
+# shellcheck disable=SC2086
+{ g++ -std=gnu++17 $paths -dM -E "$work/includes.cpp"; clang++ -std=gnu++17 $paths -dM -E "$work/includes.cpp"; } |
   awk '{print $2}' | sed 's/(.*//' > "$work/macros.txt"
 python3 - "$work/ast.txt" "$work/macros.txt" > src/codegen/global_names.inc <<'PY'
 import re, sys

@@ -253,6 +253,10 @@ GeneratedCode generate_code(const ReducedSystem& s, const CodegenOptions& option
        initializer(
            s.context.outputs, [](const Output& o) { return quoted(o.name); }, "nullptr")},
       {"variable_names", initializer(s.context.variable_names, quoted, "nullptr")},
+      {"variable_descriptions", initializer(s.context.variable_descriptions, quoted, "nullptr")},
+      {"output_descriptions",
+       initializer(
+           s.context.outputs, [](const Output& o) { return quoted(o.description); }, "nullptr")},
       {"variable_location", variable_locations(s)},
       {"algebraic_block", algebraic_blocks(plan)},
       {"algebraic_equation", algebraic_equations(s, plan)},

@@ -124,6 +124,7 @@ std::string validate(const daec::Options& o) {
   }
   if (!o.header.empty() && o.inputs.size() > 1) return "--header names one file, for one model";
   if (!o.python_module.empty()) {
+    if (o.inputs.size() > 1) return "--python-module names one module, for one model";
     if (o.main) return "--main and --python-module exclude each other (one file, one entry point)";
     if (!daec::is_safe_cpp_identifier(o.python_module))
       return "--python-module '" + o.python_module +

@@ -179,8 +179,7 @@ def run_problem(runs, programs, daec, problem):
     for tol in benchlib.TOLERANCES:
         for method in methods:
             is_default = method == methods[0]
-            label = f"daec {method or 'simulator'}" + (" (default)" if is_default else "")
-            record(runs, problem, label, "daec", tol, reference,
+            record(runs, problem, f"daec {method or 'simulator'}", "daec", tol, reference,
                    run_simulator(sim, method, reference, tol, sim_startup),
                    method=method, default=is_default)
         if ida_startup is not None:

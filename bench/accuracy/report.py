@@ -50,6 +50,13 @@ def fmt_fom(run):
     return f"{run['fom']:.3g}"
 
 
+def fmt_tol(tol):
+    """1e-4, not 0.0001."""
+    mantissa, exponent = f"{tol:e}".split("e")
+    mantissa = mantissa.rstrip("0").rstrip(".")
+    return f"{mantissa}e{int(exponent)}"
+
+
 def fmt_ms(seconds):
     ms = seconds * 1e3
     return f"{ms:.3g}" if ms >= 0.01 else "< 0.01"
@@ -117,7 +124,7 @@ def header(data, args):
         "CPU times, see below).",
         "",
         "Every problem is integrated from its start to its end point at rtol = atol in "
-        f"{{{', '.join(f'{t:g}' for t in run['tolerances'])}}} by daec's simulator (each "
+        f"{{{', '.join(fmt_tol(t) for t in run['tolerances'])}}} by daec's simulator (each "
         "method it offers, the default first), by IDA on a hand-written residual of the model as "
         "written (peers/ida/) and by SciPy's Radau IIA on daec's reduced ODE (radau_peer.py), "
         "all in this run. **Figure of merit** (spec §5.1): max over every declared variable of "
@@ -128,7 +135,9 @@ def header(data, args):
         "generated Jacobian). **Time**: CPU time of the run in milliseconds (C++ programs: of "
         "the process less its start-up; Radau: inside Python, so its times carry the "
         "interpreter's overhead per step and are not comparable with the C++ ones), the mean "
-        f"of repeated runs (up to {run['time_budget']} s each).",
+        f"of repeated runs (up to {run['time_budget']} s each). **Wall**: the wall-clock time "
+        "of the first run (C++: the whole process, start-up included; Radau: the Python call), "
+        "on this shared machine inflated by the other jobs.",
         "",
     ]
 
@@ -137,7 +146,7 @@ def verdict_section(data):
     lines = ["## Verdict", "",
              "### Target 1: daec's default method within 10 at every tolerance", "",
              "| problem | index | default method | " +
-             " | ".join(f"{t:g}" for t in data["run"]["tolerances"]) + " | met |",
+             " | ".join(fmt_tol(t) for t in data["run"]["tolerances"]) + " | met |",
              "|---|---|---|" + "---|" * len(data["run"]["tolerances"]) + "---|"]
     met_count = 0
     for p in data["problems"]:
@@ -167,13 +176,13 @@ def verdict_section(data):
         peers = {k: runs_of(data, p["problem"], k) for k in PEERS}
         for r in runs_of(data, p["problem"], "daec", True):
             if not ok(r):
-                lines.append(f"| {p['problem']} | {r['tol']:g} | failed |" + " |" * 8)
+                lines.append(f"| {p['problem']} | {fmt_tol(r['tol'])} | failed |" + " |" * 8)
                 continue
             e = error_of(r)
             times = {k: work_at(peers[k], e, "seconds") for k in PEERS}
             evals = {k: work_at(peers[k], e, "rhs_evaluations") for k in PEERS}
             lines.append(
-                f"| {p['problem']} | {r['tol']:g} | {e:.2g} | {r['rhs_evaluations']:,} | "
+                f"| {p['problem']} | {fmt_tol(r['tol'])} | {e:.2g} | {r['rhs_evaluations']:,} | "
                 f"{fmt_work(evals['ida'], '')} | {fmt_work(evals['radau'], '')} | "
                 f"{compare(r['rhs_evaluations'], evals.values())} | {fmt_ms(r['seconds'])} | "
                 f"{fmt_work(times['ida'], 'ms')} | {fmt_work(times['radau'], 'ms')} | "
@@ -233,16 +242,17 @@ def problem_section(data, p):
     for solver, form in forms:
         lines.append(f"- {solver}: {form}")
     lines += ["", "| tol | solver | figure of merit (worst variable) | steps | rhs evaluations | "
-                  "Jacobians | time [ms] |", "|---|---|---|---|---|---|---|"]
+                  "Jacobians | time [ms] | wall [ms] |", "|---|---|---|---|---|---|---|---|"]
     for tol in data["run"]["tolerances"]:
         for r in (r for r in runs_of(data, p["problem"]) if r["tol"] == tol):
             if not ok(r):
                 why = short_error(r.get("error", "not finite"))
-                lines.append(f"| {tol:g} | {shown(r)} | failed: {why} | | | | |")
+                lines.append(f"| {fmt_tol(tol)} | {shown(r)} | failed: {why} | | | | | |")
                 continue
-            lines.append(f"| {tol:g} | {shown(r)} | {r['fom']:.3g} ({r['worst']}) | "
+            lines.append(f"| {fmt_tol(tol)} | {shown(r)} | {r['fom']:.3g} ({r['worst']}) | "
                          f"{fmt_int(r.get('steps'))} | {fmt_int(r.get('rhs_evaluations'))} | "
-                         f"{fmt_int(r.get('jacobian_evaluations'))} | {fmt_ms(r['seconds'])} |")
+                         f"{fmt_int(r.get('jacobian_evaluations'))} | {fmt_ms(r['seconds'])} | "
+                         f"{fmt_ms(r['wall_seconds'])} |")
     lines.append("")
     return lines
 

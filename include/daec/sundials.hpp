@@ -38,9 +38,6 @@ struct UserData {
   explicit UserData(const Model& model_) : model(&model_) {}
 
   const Model* model;
-  /// Whether cvode_projection also projects CVODE's error estimate (what CVODE asks of a
-  /// projection; off, the error test also sees the error across the constraint manifold).
-  bool project_error = true;
   // The model's last failure, "rhs: the algebraic unknown 'z' is not finite (...)", and its time
   // ("" if none).
   std::string failure;
@@ -201,8 +198,9 @@ void project_error(UserData<Model>& data, double t, const double* x, double* err
       error[j] -= H[static_cast<size_t>(i) * n + j] * data.h[static_cast<size_t>(i)];
 }
 
-/// CVodeSetProjFn: corr = project(ycur) - ycur, and the error estimate projected too (unless
-/// UserData::project_error is off).
+/// CVodeSetProjFn: corr = project(ycur) - ycur, and CVODE's error estimate projected too when
+/// CVODE passes it (CVodeSetProjErrEst, on by default in CVODE; SUNDIALS' own examples and daec's
+/// simulator turn it off: on smooth invariants it can cost many times the steps).
 template <typename Model>
 int cvode_projection(realtype t, N_Vector ycur, N_Vector corr, realtype, N_Vector err,
                      void* user_data) {
@@ -214,8 +212,7 @@ int cvode_projection(realtype t, N_Vector ycur, N_Vector corr, realtype, N_Vecto
     return data.fail(t, "projection", text::projection_failure(*data.model, t, y, data.x.data()));
   double* correction = N_VGetArrayPointer(corr);
   for (int i = 0; i < n; ++i) correction[i] = data.x[static_cast<size_t>(i)] - y[i];
-  if (err != nullptr && data.project_error)
-    project_error(data, t, data.x.data(), N_VGetArrayPointer(err));
+  if (err != nullptr) project_error(data, t, data.x.data(), N_VGetArrayPointer(err));
   return 0;
 }
 

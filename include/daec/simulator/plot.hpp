@@ -48,19 +48,25 @@ inline std::string svg_escaped(const std::string& text) {
   return escaped;
 }
 
-/// Tick positions covering [low, high] at a 1-2-5 spacing, about `count` of them.
+/// Tick positions covering [low, high] at a 1-2-5 spacing, about `count` of them. Each is an
+/// integer times 10^e, computed so that 0.6 is 0.6, not 0.6000000000000001.
 inline std::vector<double> ticks(double low, double high, int count) {
-  double span = high - low, raw = span / count;
-  double magnitude = std::pow(10.0, std::floor(std::log10(raw)));
-  double step = magnitude;
-  for (double factor : {1.0, 2.0, 5.0, 10.0})
-    if (factor * magnitude >= raw) {
-      step = factor * magnitude;
+  const double raw = (high - low) / count;
+  const double exponent = std::floor(std::log10(raw)), magnitude = std::pow(10.0, exponent);
+  double factor = 10;
+  for (double candidate : {1.0, 2.0, 5.0})
+    if (candidate * magnitude >= raw) {
+      factor = candidate;
       break;
     }
+  auto value = [&](double multiple) {  // multiple * factor * 10^exponent, correctly rounded
+    return exponent < 0 ? multiple * factor / std::pow(10.0, -exponent)
+                        : multiple * factor * magnitude;
+  };
   std::vector<double> positions;
-  for (double tick = std::ceil(low / step) * step; tick <= high + 1e-9 * span; tick += step)
-    positions.push_back(std::fabs(tick) < 1e-12 * span ? 0.0 : tick);
+  const double step = factor * magnitude;
+  for (double k = std::ceil(low / step); k <= std::floor(high / step); ++k)
+    positions.push_back(k == 0 ? 0.0 : value(k));
   return positions;
 }
 

@@ -26,6 +26,8 @@ PEERS = ("ida", "radau")
 # Times below this (seconds) are not compared: the start-up subtracted from a process's CPU time
 # varies by a few tenths of a millisecond.
 TIME_FLOOR = 1e-3
+# Errors below this are drawn at it (an exact answer has error 0, which a log scale cannot show).
+ERROR_FLOOR = 1e-16
 # One colour per solver in every panel: daec's methods first, then the peers.
 SOLVER_COLOURS = {"IDA (hand-written)": "tab:green", "SciPy Radau": "tab:red"}
 DAEC_COLOURS = ("tab:blue", "tab:orange", "tab:purple", "tab:brown", "tab:pink")
@@ -66,7 +68,7 @@ def fmt_int(value):
     return "" if value is None else f"{value:,}"
 
 
-def short_error(text, limit=90):
+def short_error(text, limit=160):
     return text if len(text) <= limit else text[:limit - 3] + "..."
 
 
@@ -268,7 +270,9 @@ def colours(data):
     return mapping
 
 
-def plot(data, key, label, path):
+def plot(data, key, label, path, floor):
+    """One panel per problem: `key` against the error, one line per solver; errors below
+    ERROR_FLOOR and work below `floor` (not measurable) are drawn at the floor."""
     problems = data["problems"]
     colour = colours(data)
     columns = 3
@@ -278,8 +282,8 @@ def plot(data, key, label, path):
         runs = runs_of(data, p["problem"])
         for solver in dict.fromkeys(r["solver"] for r in runs):
             mine = [r for r in runs if r["solver"] == solver]
-            points = [(error_of(r), r[key]) for r in mine
-                      if ok(r) and r.get(key) and error_of(r) > 0]
+            points = [(max(error_of(r), ERROR_FLOOR), max(r[key], floor)) for r in mine
+                      if ok(r) and r.get(key) is not None]
             if points:
                 xs, ys = zip(*points)
                 ax.plot(xs, ys, marker="o", label=shown(mine[0]), color=colour[solver],
@@ -294,8 +298,9 @@ def plot(data, key, label, path):
     for ax in list(axes.flat)[len(problems):]:
         ax.set_visible(False)
     figure.suptitle(f"Work-precision: {label} against error at the end point "
-                    "(rtol = atol = 1e-4 ... 1e-10)")
-    figure.tight_layout()
+                    f"(rtol = atol = 1e-4 ... 1e-10; error < {ERROR_FLOOR:g} and {label} < "
+                    f"{floor:g} drawn there)")
+    figure.tight_layout(rect=(0, 0, 1, 0.97))
     figure.savefig(path, dpi=80)
     plt.close(figure)
 
@@ -305,8 +310,9 @@ def main(argv):
     with open(os.path.join(benchlib.RESULTS_DIR, "results.json")) as source:
         data = json.load(source)
     plot(data, "seconds", "time [s] (CPU)",
-         os.path.join(benchlib.RESULTS_DIR, "work_precision_time.png"))
-    plot(data, "steps", "steps", os.path.join(benchlib.RESULTS_DIR, "work_precision_steps.png"))
+         os.path.join(benchlib.RESULTS_DIR, "work_precision_time.png"), 1e-5)
+    plot(data, "steps", "steps", os.path.join(benchlib.RESULTS_DIR, "work_precision_steps.png"),
+         1)
     lines = header(data, args) + verdict_section(data)
     lines += ["## Work-precision plots", "",
               "![error against time](results/work_precision_time.png)", "",

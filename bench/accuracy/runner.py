@@ -15,7 +15,8 @@ results/results.csv.
 
 Time is CPU time (user + system), which on an otherwise idle machine is the wall time of these
 single-threaded runs, and unlike the wall time does not grow when other jobs share the cores.
-The C++ programs are timed as processes, less the start-up of the same executable (its --help);
+The C++ programs are timed as processes, less the start-up of the same executable (its --help,
+run alternately with the run);
 the Radau peer inside Python, around consistent initialization, solve_ivp and the recovery of
 the algebraic variables. A run is repeated while its total CPU time is under TIME_BUDGET
 (environment, default 0.3 s; at most 30 runs) and the mean counts; the figure of merit, steps
@@ -43,28 +44,35 @@ def child_cpu():
     return usage.ru_utime + usage.ru_stime
 
 
+def run_once(command):
+    """(completed process, wall seconds, CPU seconds) of one run of `command`."""
+    cpu_before, start = child_cpu(), time.perf_counter()
+    try:
+        done = subprocess.run(command, capture_output=True, text=True, timeout=TIME_LIMIT)
+    except subprocess.TimeoutExpired:
+        done = subprocess.CompletedProcess(command, -1, "", f"timed out after {TIME_LIMIT} s")
+    return done, time.perf_counter() - start, child_cpu() - cpu_before
+
+
 def timed_process(command):
-    """Runs `command`; (the first run's completed process, its wall seconds, the mean CPU
-    seconds per run). Runs are repeated while the total CPU time is under TIME_BUDGET (at most
-    MAX_RUNS), so that short runs are timed over many."""
-    runs, total_cpu, first, wall = 0, 0.0, None, None
+    """Runs `command` (command[0] an executable with --help); returns the first run's completed
+    process and wall seconds, and the mean CPU seconds of a run less the mean of `--help` (the
+    start-up: loading the program and its libraries). The two alternate, so that a change of
+    the machine's load affects both alike, while the runs' CPU time is under TIME_BUDGET (at
+    most MAX_RUNS pairs)."""
+    first, wall = None, None
+    runs, total, startup = 0, 0.0, 0.0
     while True:
-        cpu_before, start = child_cpu(), time.perf_counter()
-        try:
-            done = subprocess.run(command, capture_output=True, text=True, timeout=TIME_LIMIT)
-        except subprocess.TimeoutExpired:
-            done = subprocess.CompletedProcess(command, -1, "", f"timed out after {TIME_LIMIT} s")
-        total_cpu += child_cpu() - cpu_before
-        runs += 1
+        done, elapsed, cpu = run_once(command)
         if first is None:
-            first, wall = done, time.perf_counter() - start
-        if done.returncode != 0 or total_cpu >= TIME_BUDGET or runs >= MAX_RUNS:
-            return first, wall, total_cpu / runs
-
-
-def startup_seconds(executable):
-    """The mean CPU time of `executable --help`: loading the program and its libraries."""
-    return timed_process([executable, "--help"])[2]
+            first, wall = done, elapsed
+        if done.returncode != 0:
+            return first, wall, 0.0
+        startup += run_once([command[0], "--help"])[2]
+        total += cpu
+        runs += 1
+        if total >= TIME_BUDGET or runs >= MAX_RUNS:
+            return first, wall, max((total - startup) / runs, 0.0)
 
 
 def simulator_methods(executable):
@@ -95,7 +103,7 @@ def failed(error):
     return {"error": error.strip().splitlines()[-1] if error.strip() else "failed"}
 
 
-def run_simulator(executable, method, reference, tol, startup):
+def run_simulator(executable, method, reference, tol):
     command = [executable] + tolerance_arguments(reference, tol)
     command += ["--step", repr(reference.t_end - reference.t_start)]
     if method:
@@ -108,10 +116,10 @@ def run_simulator(executable, method, reference, tol, startup):
             "rhs_evaluations": stats.get("rhs evaluations"),
             "jacobian_evaluations": stats.get("jacobian evaluations"),
             "linear_solver": stats.get("linear solver"), "method": stats.get("method", method),
-            "seconds": max(cpu - startup, 0.0), "wall_seconds": wall}
+            "seconds": cpu, "wall_seconds": wall}
 
 
-def run_ida(executable, reference, tol, startup):
+def run_ida(executable, reference, tol):
     done, wall, cpu = timed_process([executable] + tolerance_arguments(reference, tol))
     try:
         result = json.loads(done.stdout)
@@ -121,7 +129,7 @@ def run_ida(executable, reference, tol, startup):
         return result
     result["rhs_evaluations"] = result.pop("residual_evaluations")
     result["seconds_in_process"] = result["seconds"]
-    result["seconds"] = max(cpu - startup, 0.0)
+    result["seconds"] = cpu
     result["wall_seconds"] = wall
     return result
 
@@ -173,18 +181,17 @@ def run_problem(runs, programs, daec, problem):
     sim = os.path.join(programs, "sim_" + problem)
     ida = os.path.join(programs, "ida_" + problem)
     methods, default = simulator_methods(sim)
-    sim_startup = startup_seconds(sim)
-    ida_startup = startup_seconds(ida) if os.path.exists(ida) else None
+    has_ida = os.path.exists(ida)
     model = radau_peer.load_model(os.path.join(programs, "python"), problem)
     for tol in benchlib.TOLERANCES:
         for method in methods:
             is_default = method == methods[0]
             record(runs, problem, f"daec {method or 'simulator'}", "daec", tol, reference,
-                   run_simulator(sim, method, reference, tol, sim_startup),
+                   run_simulator(sim, method, reference, tol),
                    method=method, default=is_default)
-        if ida_startup is not None:
+        if has_ida:
             record(runs, problem, "IDA (hand-written)", "ida", tol, reference,
-                   run_ida(ida, reference, tol, ida_startup))
+                   run_ida(ida, reference, tol))
         record(runs, problem, "SciPy Radau", "radau", tol, reference,
                run_radau(model, reference, tol))
     return {"problem": problem, "index": model_index(daec, problem), "t_start": reference.t_start,

@@ -11,6 +11,7 @@ packages=(
   build-essential cmake ninja-build pkg-config
   libginac-dev libcln-dev libboost-program-options-dev libfmt-dev libgtest-dev
   libsundials-dev
+  libsuitesparse-dev  # KLU, the sparse linear solver of include/daec/integrators/klu_lu.hpp
   clang  # the end-to-end tests compile the generated code with clang++ as well as g++
 )
 

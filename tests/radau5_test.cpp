@@ -740,6 +740,23 @@ TEST(Radau5, JacobianFailureGoesOnWithTheLastGoodOne) {
   EXPECT_LE(figure_of_merit(r.y, {1.7061677321702928, -0.89280970102521773}, 1e-6), 10.0);
 }
 
+TEST(Radau5, JacobianThatNeverWorksEndsTheRun) {
+  struct NanJacobian : VanDerPol {
+    int jacobian(double t, const double* y, double* J) {
+      VanDerPol::jacobian(t, y, J);
+      J[1] = std::nan("");
+      return 0;
+    }
+  };
+  NanJacobian problem;
+  Outcome r = integrate(problem, tolerances(1e-6), 0.0, {2.0, 0.0}, 2.0);
+  ASSERT_EQ(Radau5Status::problem_failed, r.result.status);
+  EXPECT_EQ("the Jacobian failed at t = 0: entry 1 is nan (10 failed attempts in this step)",
+            r.message);
+  EXPECT_EQ(10, r.statistics.jacobian_evaluations);
+  EXPECT_EQ(0, r.statistics.factorizations);
+}
+
 TEST(Radau5, InvalidInputIsReportedNotCrashed) {
   struct Case {
     Radau5Options options;

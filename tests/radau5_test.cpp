@@ -291,6 +291,16 @@ TEST(Radau5, CalibratedTolerancesTradeAccuracyForSteps) {
   EXPECT_LE(figure_of_merit(d.y, ProtheroRobinson::exact(10.0), 1e-10), 10.0);
 }
 
+TEST(Radau5, PredictiveControllerRejectsFewerSteps) {
+  Radau5Options gustafsson = tolerances(1e-4), classical = tolerances(1e-4);
+  classical.predictive_controller = false;
+  VanDerPol problem;
+  Outcome a = integrate(problem, gustafsson, 0.0, {2.0, 0.0}, 2.0);
+  Outcome b = integrate(problem, classical, 0.0, {2.0, 0.0}, 2.0);
+  ASSERT_TRUE(a.result.ok() && b.result.ok());
+  EXPECT_LT(2 * a.statistics.rejected_steps, b.statistics.rejected_steps);  // 7 against 23
+}
+
 TEST(Radau5, FiniteDifferenceJacobianWhenTheProblemHasNone) {
   VanDerPol analytic;
   VanDerPolNoJacobian numeric;
@@ -541,6 +551,28 @@ TEST(Radau5, SeveralRootsInOneStepComeOutInOrder) {
   Radau5Result fourth = radau.step();  // the rest of the step, then a new one: no more roots
   EXPECT_EQ(Radau5Status::step_taken, fourth.status);
   EXPECT_GT(fourth.t, 1.0);
+}
+
+/// g = (t - 1)(2 - t): zero at t = 1, where the integration restarts, then positive, then
+/// negative after t = 2, all inside the first step.
+TEST(Radau5, AnEventFunctionZeroAtTheStartIsWatchedFromJustAfter) {
+  struct Hump : Clock {
+    int num_roots() const { return 1; }
+    int roots(double t, const double*, double* g) {
+      g[0] = (t - 1.0) * (2.0 - t);
+      return 0;
+    }
+  };
+  Hump hump;
+  Radau5Options options = tolerances(1e-6);
+  options.initial_step = 2.0;
+  Radau5<Hump> radau(hump, options);
+  double y = 0.0;
+  ASSERT_TRUE(radau.initialize(1.0, &y).ok());
+  Radau5Result event = radau.step();
+  ASSERT_EQ(Radau5Status::root_found, event.status);
+  EXPECT_NEAR(2.0, event.t, 1e-12);
+  EXPECT_EQ(std::vector<int>{-1}, radau.root_directions());
 }
 
 TEST(Radau5, RootBeyondTheOutputTimeWaitsForTheNextCall) {

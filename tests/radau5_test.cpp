@@ -8,6 +8,7 @@
 #include <complex>
 #include <functional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "daec/integrators/klu_lu.hpp"
@@ -271,16 +272,24 @@ TEST(Radau5, PendulumInIndexOneFormMatchesThePublishedSolution) {
   }
 }
 
+/// Van der Pol to t = 2 with each of two sets of options; both runs must succeed.
+std::pair<Outcome, Outcome> van_der_pol_with(const Radau5Options& first,
+                                             const Radau5Options& second) {
+  VanDerPol problem;
+  std::pair<Outcome, Outcome> runs = {integrate(problem, first, 0.0, {2.0, 0.0}, 2.0),
+                                      integrate(problem, second, 0.0, {2.0, 0.0}, 2.0)};
+  EXPECT_TRUE(runs.first.result.ok()) << runs.first.message;
+  EXPECT_TRUE(runs.second.result.ok()) << runs.second.message;
+  return runs;
+}
+
 // RADAU5's calibration rtol' = 0.1 rtol^(2/3) is 460 times looser at rtol = 1e-10: far fewer
 // steps where the true local error is O(h^6) (Van der Pol's smooth parts), but on stiff
 // Prothero-Robinson the estimate is sharp and the global error grows with rtol'.
 TEST(Radau5, CalibratedTolerancesTradeAccuracyForSteps) {
   Radau5Options calibrated = tolerances(1e-10), plain = tolerances(1e-10);
   calibrated.calibrate_tolerances = true;
-  VanDerPol vdp;
-  Outcome a = integrate(vdp, calibrated, 0.0, {2.0, 0.0}, 2.0);
-  Outcome b = integrate(vdp, plain, 0.0, {2.0, 0.0}, 2.0);
-  ASSERT_TRUE(a.result.ok() && b.result.ok());
+  auto [a, b] = van_der_pol_with(calibrated, plain);
   EXPECT_LT(2 * a.statistics.accepted_steps, b.statistics.accepted_steps);
   ProtheroRobinson stiff;
   stiff.lambda = -1e4;
@@ -289,6 +298,13 @@ TEST(Radau5, CalibratedTolerancesTradeAccuracyForSteps) {
   ASSERT_TRUE(c.result.ok() && d.result.ok());
   EXPECT_GT(figure_of_merit(c.y, ProtheroRobinson::exact(10.0), 1e-10), 20.0);
   EXPECT_LE(figure_of_merit(d.y, ProtheroRobinson::exact(10.0), 1e-10), 10.0);
+}
+
+TEST(Radau5, PredictiveControllerRejectsFewerSteps) {
+  Radau5Options gustafsson = tolerances(1e-4), classical = tolerances(1e-4);
+  classical.predictive_controller = false;
+  auto [a, b] = van_der_pol_with(gustafsson, classical);
+  EXPECT_LT(2 * a.statistics.rejected_steps, b.statistics.rejected_steps);  // 7 against 23
 }
 
 TEST(Radau5, FiniteDifferenceJacobianWhenTheProblemHasNone) {
@@ -518,35 +534,56 @@ struct Clock {
   }
 };
 
+/// Options whose first step is `length` long: one step holds all the events of a test.
+Radau5Options first_step(double length) {
+  Radau5Options options = tolerances(1e-6);
+  options.initial_step = length;
+  return options;
+}
+
+/// The next step() ends at an event at t (to 1e-12) with these directions.
+template <class Problem>
+void expect_event(Radau5<Problem>& radau, double t, const std::vector<int>& directions) {
+  Radau5Result event = radau.step();
+  ASSERT_EQ(Radau5Status::root_found, event.status);
+  EXPECT_NEAR(t, event.t, 1e-12);
+  EXPECT_EQ(directions, radau.root_directions());
+}
+
 TEST(Radau5, SeveralRootsInOneStepComeOutInOrder) {
   Clock clock;
-  Radau5Options options = tolerances(1e-6);
-  options.initial_step = 1.0;
-  Radau5<Clock> radau(clock, options);
+  Radau5<Clock> radau(clock, first_step(1.0));
   double y = 0.0;
   ASSERT_TRUE(radau.initialize(0.0, &y).ok());
-  Radau5Result first = radau.step();
-  ASSERT_EQ(Radau5Status::root_found, first.status);
+  expect_event(radau, 0.3, {0, -1, 0, 0});
   EXPECT_EQ(1.0, radau.t_internal());  // the step went on to t = 1
-  EXPECT_NEAR(0.3, first.t, 1e-12);
-  EXPECT_EQ((std::vector<int>{0, -1, 0, 0}), radau.root_directions());
-  Radau5Result second = radau.step();
-  ASSERT_EQ(Radau5Status::root_found, second.status);
-  EXPECT_NEAR(0.31, second.t, 1e-12);
-  EXPECT_EQ((std::vector<int>{0, 0, 1, 1}), radau.root_directions());
-  Radau5Result third = radau.step();
-  ASSERT_EQ(Radau5Status::root_found, third.status);
-  EXPECT_NEAR(0.5, third.t, 1e-12);
-  EXPECT_EQ((std::vector<int>{1, 0, 0, 0}), radau.root_directions());
+  expect_event(radau, 0.31, {0, 0, 1, 1});
+  expect_event(radau, 0.5, {1, 0, 0, 0});
   Radau5Result fourth = radau.step();  // the rest of the step, then a new one: no more roots
   EXPECT_EQ(Radau5Status::step_taken, fourth.status);
   EXPECT_GT(fourth.t, 1.0);
 }
 
+/// g = (t - 1)(2 - t): zero at t = 1, where the integration restarts, then positive, then
+/// negative after t = 2, all inside the first step.
+TEST(Radau5, AnEventFunctionZeroAtTheStartIsWatchedFromJustAfter) {
+  struct Hump : Clock {
+    int num_roots() const { return 1; }
+    int roots(double t, const double*, double* g) {
+      g[0] = (t - 1.0) * (2.0 - t);
+      return 0;
+    }
+  };
+  Hump hump;
+  Radau5<Hump> radau(hump, first_step(2.0));
+  double y = 0.0;
+  ASSERT_TRUE(radau.initialize(1.0, &y).ok());
+  expect_event(radau, 2.0, {-1});
+}
+
 TEST(Radau5, RootBeyondTheOutputTimeWaitsForTheNextCall) {
   Clock clock;
-  Radau5Options options = tolerances(1e-6);
-  options.initial_step = 1.0;
+  Radau5Options options = first_step(1.0);
   options.stop_at_output_times = false;
   Radau5<Clock> radau(clock, options);
   double y = 0.0;

@@ -871,9 +871,11 @@ class Radau5 {
       root_t_lo_ = std::max(root_t_lo_, t_end);
       return false;
     }
-    const double tolerance = options_.root_tolerance > 0.0
-                                 ? options_.root_tolerance
-                                 : 1e-12 * std::max(1.0, std::fabs(t_end));
+    // 1e-12 max(1, |t|) for every t in the interval: the root's too.
+    const double tolerance =
+        options_.root_tolerance > 0.0
+            ? options_.root_tolerance
+            : 1e-12 * std::max(1.0, std::min(std::fabs(root_t_lo_), std::fabs(t_end)));
     std::vector<double> g_hi(static_cast<size_t>(num_roots_));
     auto evaluate = [&](double t, double* g) {
       interpolate(t, work_.data());

@@ -9,15 +9,18 @@ namespace daec {
 
 namespace {
 
-constexpr std::string_view kIncludeOpen = "#include <";
+constexpr std::string_view kInclude = "#include ";
 constexpr std::string_view kDaecPrefix = "daec/";
 
-/// "daec/simulator/run.hpp" for the line `#include <daec/simulator/run.hpp>`, else "".
+/// "daec/simulator/run.hpp" for the line `#include <daec/simulator/run.hpp>` (or with quotes),
+/// else "".
 std::string_view daec_include(std::string_view line, std::string_view header) {
-  if (line.substr(0, kIncludeOpen.size()) != kIncludeOpen) return {};
-  std::string_view path = line.substr(kIncludeOpen.size());
+  if (line.substr(0, kInclude.size()) != kInclude || line.size() <= kInclude.size()) return {};
+  const char open = line[kInclude.size()];
+  if (open != '<' && open != '"') return {};
+  std::string_view path = line.substr(kInclude.size() + 1);
   if (path.substr(0, kDaecPrefix.size()) != kDaecPrefix) return {};
-  size_t close = path.find('>');
+  size_t close = path.find(open == '<' ? '>' : '"');
   if (close == std::string_view::npos)
     throw TemplateError("runtime header " + std::string(header) + ": malformed include");
   return path.substr(0, close);

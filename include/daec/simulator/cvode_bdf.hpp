@@ -68,9 +68,9 @@ class CvodeBdf final : public Integrator {
   CvodeBdf& operator=(const CvodeBdf&) = delete;
   ~CvodeBdf() override { release(); }
 
-  double step(double t_end, std::vector<double>& x) override {
+  double step(double, std::vector<double>& x) override {
     double reached = 0.0;
-    int flag = CVode(memory_, t_end, sundials_.y, &reached, CV_ONE_STEP);
+    int flag = CVode(memory_, t_end_, sundials_.y, &reached, CV_ONE_STEP);
     if (flag < 0) fail(reached, cvode_flag_meaning(flag));
     // A failure CVODE recovered from (by a shorter step) is forgotten once t is past it.
     if (reached > data_.failure_time) data_.failure.clear();
@@ -121,6 +121,7 @@ class CvodeBdf final : public Integrator {
   }
 
   void set_up(const Options& options, const std::vector<double>& x0, LinearSolver solver) {
+    t_end_ = options.t_end;
     std::copy(x0.begin(), x0.begin() + n, N_VGetArrayPointer(sundials_.y));
     memory_ = CVodeCreate(CV_BDF, sundials_.context);
     if (memory_ == nullptr) run_error("cannot create the CVODE solver");
@@ -161,6 +162,7 @@ class CvodeBdf final : public Integrator {
   std::string last_error_;
   SundialsObjects sundials_;
   void* memory_ = nullptr;
+  double t_end_ = 0.0;
 };
 
 }  // namespace daec::simulator

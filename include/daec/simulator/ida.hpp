@@ -71,9 +71,9 @@ class Ida final : public Integrator {
     if (id_ != nullptr) N_VDestroy(id_);
   }
 
-  double step(double t_end, std::vector<double>& x) override {
+  double step(double, std::vector<double>& x) override {
     double reached = 0.0;
-    int flag = IDASolve(memory_, t_end, &reached, sundials_.y, yp_, IDA_ONE_STEP);
+    int flag = IDASolve(memory_, t_end_, &reached, sundials_.y, yp_, IDA_ONE_STEP);
     if (flag < 0) fail(reached, ida_flag_meaning(flag));
     if (reached > data_.failure_time) data_.failure.clear();
     const double* y = N_VGetArrayPointer(sundials_.y);
@@ -128,6 +128,7 @@ class Ida final : public Integrator {
   }
 
   void set_up(const Options& options, const std::vector<double>& x0, LinearSolver solver) {
+    t_end_ = options.t_end;
     yp_ = N_VNew_Serial(size, sundials_.context);
     id_ = N_VNew_Serial(size, sundials_.context);
     if (yp_ == nullptr || id_ == nullptr) run_error("out of memory");
@@ -171,6 +172,7 @@ class Ida final : public Integrator {
   SundialsObjects sundials_;
   N_Vector yp_ = nullptr, id_ = nullptr;
   void* memory_ = nullptr;
+  double t_end_ = 0.0;
 };
 
 }  // namespace daec::simulator

@@ -20,9 +20,11 @@ class Integrator {
  public:
   virtual ~Integrator() = default;
 
-  /// One internal step towards t_end (never past it); returns the time reached, the state (X)
-  /// in x. Fails (run_error) naming the time reached when the method cannot go on.
-  virtual double step(double t_end, std::vector<double>& x) = 0;
+  /// One internal step; returns the time reached, the state (X) in x. `t_output` is the next
+  /// output time: a method may end its step exactly there (radau5 does) or step past it and
+  /// interpolate (bdf, ida); none ever steps past T. Fails (run_error) naming the time reached
+  /// when the method cannot go on.
+  virtual double step(double t_output, std::vector<double>& x) = 0;
   /// The state at t within the last step, projected onto the invariants where the projection
   /// succeeds (the method's interpolant alone is accurate only along the constraint manifold).
   virtual void interpolate(double t, std::vector<double>& x) = 0;

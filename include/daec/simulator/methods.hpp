@@ -12,6 +12,7 @@
 #include <daec/simulator/ida.hpp>
 #include <daec/simulator/integrator.hpp>
 #include <daec/simulator/options.hpp>
+#include <daec/simulator/radau.hpp>
 #include <daec/traits.hpp>
 
 namespace daec::simulator {
@@ -23,6 +24,12 @@ struct MethodInfo {
 
 inline const std::vector<MethodInfo>& methods() {
   static const std::vector<MethodInfo> kMethods = {
+      {"radau5",
+       "Radau IIA of order 5 on the reduced ODE, generated Jacobian, projection onto the "
+       "invariants after every step, steps ending at the output times"},
+      {"radau5-dae",
+       "Radau IIA of order 5 on the index-1 DAE in (X, Z) with the sparse residual Jacobian, "
+       "projection after every step; for large models"},
       {"bdf",
        "CVODE variable-order BDF on the reduced ODE, generated Jacobian, projection onto the "
        "invariants after every step"},
@@ -61,14 +68,15 @@ constexpr int kSparseThreshold = 200;
 /// and how many unknowns its linear systems have.
 template <typename Model>
 bool klu_available(const std::string& method) {
-  if (method == "bdf") return traits::sparse_rhs_jacobian_v<Model>;
-  if (method == "ida") return traits::sparse_residual_jacobian_v<Model>;
+  if (method == "bdf" || method == "radau5") return traits::sparse_rhs_jacobian_v<Model>;
+  if (method == "ida" || method == "radau5-dae") return traits::sparse_residual_jacobian_v<Model>;
   return false;
 }
 
 template <typename Model>
 int system_size(const std::string& method) {
-  return method == "ida" ? Model::num_states + Model::num_algebraic : Model::num_states;
+  const bool dae = method == "ida" || method == "radau5-dae";
+  return dae ? Model::num_states + Model::num_algebraic : Model::num_states;
 }
 
 /// What --linear-solver (auto by default) means for this model and method; a usage error for a
@@ -107,6 +115,7 @@ std::unique_ptr<Integrator> make_integrator(const std::string& method, const Mod
                                             LinearSolver solver) {
   check_method(method);
   if (method == "ida") return std::make_unique<Ida<Model>>(model, options, x0, solver);
+  if (method.rfind("radau5", 0) == 0) return make_radau(method, model, options, x0, solver);
   return std::make_unique<CvodeBdf<Model>>(model, options, x0, solver);
 }
 

@@ -99,7 +99,7 @@ Statistics integrate(Integrator& integrator, const Model& model, const Options& 
   double t = options.t_start;
   int stalled = 0;
   while (next < times.count()) {
-    double reached = integrator.step(options.t_end, x);
+    double reached = integrator.step(times[next], x);
     stalled = reached > t ? 0 : stalled + 1;
     if (stalled > kMaxStalledSteps)
       integrator.fail(reached, "the step size vanished (" + std::to_string(kMaxStalledSteps) +

@@ -69,7 +69,7 @@ std::pair<double, size_t> csv_error(const std::string& csv) {
 }
 
 TEST(SimulatorRuntime, EveryMethodAndLinearSolverFollowsTheCircle) {
-  for (const char* method : {"bdf", "ida"}) {
+  for (const char* method : {"radau5", "radau5-dae", "bdf", "ida"}) {
     for (const char* solver : {"dense", "klu"}) {
       std::string csv = scratch(std::string("circle-") + method + "-" + solver + ".csv");
       RunResult r = run({"--t-end", "2", "--rtol", "1e-10", "--atol", "1e-12", "--method", method,
@@ -89,6 +89,8 @@ TEST(SimulatorRuntime, EveryMethodAndLinearSolverFollowsTheCircle) {
 TEST(SimulatorRuntime, MethodListAndHelp) {
   RunResult list = run({"--method", "list"});
   EXPECT_EQ(list.status, 0);
+  EXPECT_NE(list.out.find("radau5 "), std::string::npos) << list.out;
+  EXPECT_NE(list.out.find("radau5-dae "), std::string::npos) << list.out;
   EXPECT_NE(list.out.find("bdf "), std::string::npos) << list.out;
   EXPECT_NE(list.out.find("ida "), std::string::npos) << list.out;
   EXPECT_NE(list.out.find("(default for this model)"), std::string::npos) << list.out;
@@ -107,8 +109,8 @@ TEST(SimulatorRuntime, UsageErrors) {
   };
   const Case cases[] = {
       {{"--method", "euler"},
-       "sim: error: unknown method 'euler'; the methods are bdf, ida (--method list describes "
-       "them)\n"},
+       "sim: error: unknown method 'euler'; the methods are radau5, radau5-dae, bdf, ida "
+       "(--method list describes them)\n"},
       {{"--linear-solver", "lu"},
        "sim: error: --linear-solver expects dense, klu or auto, got 'lu'\n"},
       {{"--plot-columns", "x"}, "sim: error: --plot-columns needs --plot FILE\n"},

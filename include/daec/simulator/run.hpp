@@ -72,7 +72,7 @@ template <typename Model>
 void print_methods() {
   const std::string chosen = default_method<Model>();
   for (const MethodInfo& method : methods())
-    std::printf("%-8s %s%s\n", method.name, method.summary,
+    std::printf("%-10s %s%s\n", method.name, method.summary,
                 method.name == chosen ? " (default for this model)" : "");
 }
 

@@ -1,8 +1,7 @@
 // The fast slice of the work-precision benchmark (bench/accuracy/, spec §5.1): daec's simulator,
 // with its default method, on each benchmark problem at rtol = atol = 1e-6 and 1e-8; the figure
 // of merit max_i |y_i - ref_i| / (rtol*|ref_i| + atol) at the end point, over every declared
-// variable, against bench/accuracy/references/<problem>.txt must be at most 10. The tests are
-// written as the target; those the simulator does not meet yet are disabled (see each one).
+// variable, against bench/accuracy/references/<problem>.txt must be at most 10.
 // bench/accuracy/run.sh measures the same for all tolerances and methods, with the peers.
 #include <gtest/gtest.h>
 
@@ -60,13 +59,10 @@ std::string number(double value) {
   return text;
 }
 
-/// Builds the simulator of bench/accuracy/problems/<problem>.dae, runs it from t_start to t_end
-/// at rtol = atol = tol with its default method, and expects the figure of merit <= 10.
-void expect_within_target(const std::string& problem, double tol, const std::string& test_name) {
-  const Reference reference = read_reference(problem);
-  const std::string dir = make_scratch_dir(test_name);
-  const Build build = build_simulator("bench/accuracy/problems/" + problem + ".dae", dir);
-  ASSERT_TRUE(build.ok) << build.log;
+/// Runs the simulator `build` from t_start to t_end at rtol = atol = tol with its default method,
+/// and expects the figure of merit <= 10.
+void expect_within_target(const Build& build, const std::string& problem,
+                          const Reference& reference, double tol) {
   const std::string arguments = "--t-start " + number(reference.t_start) + " --t-end " +
                                 number(reference.t_end) + " --step " +
                                 number(reference.t_end - reference.t_start) + " --rtol " +
@@ -90,46 +86,31 @@ void expect_within_target(const std::string& problem, double tol, const std::str
   EXPECT_LE(merit, kTarget) << problem << " at rtol = atol = " << tolerance << ": worst " << worst;
 }
 
-#define ACCURACY_TEST(Name, problem, tol)                  \
-  TEST(Accuracy, Name) {                                   \
-    expect_within_target(problem, tol, "Accuracy_" #Name); \
+/// Builds the simulator of bench/accuracy/problems/<problem>.dae once and checks it at 1e-6 and
+/// 1e-8.
+void expect_within_target(const std::string& problem, const std::string& test_name) {
+  const Reference reference = read_reference(problem);
+  const Build build =
+      build_simulator("bench/accuracy/problems/" + problem + ".dae", make_scratch_dir(test_name));
+  ASSERT_TRUE(build.ok) << build.log;
+  for (double tol : {1e-6, 1e-8}) expect_within_target(build, problem, reference, tol);
+}
+
+#define ACCURACY_TEST(Name, problem)                  \
+  TEST(Accuracy, Name) {                              \
+    expect_within_target(problem, "Accuracy_" #Name); \
   }
 
-// --- Met today ----------------------------------------------------------------------------------
-ACCURACY_TEST(AscherPetzoldAt1e6, "ascher_petzold", 1e-6)
-ACCURACY_TEST(AscherPetzoldAt1e8, "ascher_petzold", 1e-8)
-ACCURACY_TEST(ChemicalAkzoAt1e6, "chemical_akzo", 1e-6)
-ACCURACY_TEST(ChemicalAkzoAt1e8, "chemical_akzo", 1e-8)
-ACCURACY_TEST(LinearIndex2At1e6, "linear_index2", 1e-6)
-ACCURACY_TEST(LinearIndex2At1e8, "linear_index2", 1e-8)
-ACCURACY_TEST(PendulumAt1e6, "pendulum", 1e-6)
-ACCURACY_TEST(RobertsonAt1e8, "robertson", 1e-8)
-
-// --- Not met yet (figures of merit measured by bench/accuracy/run.sh, bench/accuracy/RESULTS.md)
-// enabled once the simulator meets spec §5.1 (issue 11)
-ACCURACY_TEST(DISABLED_AndrewsAt1e6, "andrews", 1e-6)
-// enabled once the simulator meets spec §5.1 (issue 11)
-ACCURACY_TEST(DISABLED_AndrewsAt1e8, "andrews", 1e-8)
-// enabled once the simulator meets spec §5.1 (issue 11)
-ACCURACY_TEST(DISABLED_CarAxisAt1e6, "car_axis", 1e-6)
-// enabled once the simulator meets spec §5.1 (issue 11)
-ACCURACY_TEST(DISABLED_CarAxisAt1e8, "car_axis", 1e-8)
-// enabled once the simulator meets spec §5.1 (issue 11)
-ACCURACY_TEST(DISABLED_CircularTrackAt1e6, "circular_track", 1e-6)
-// enabled once the simulator meets spec §5.1 (issue 11)
-ACCURACY_TEST(DISABLED_CircularTrackAt1e8, "circular_track", 1e-8)
-// enabled once the simulator meets spec §5.1 (issue 11)
-ACCURACY_TEST(DISABLED_ModelQ1At1e6, "model_q1", 1e-6)
-// enabled once the simulator meets spec §5.1 (issue 11)
-ACCURACY_TEST(DISABLED_ModelQ1At1e8, "model_q1", 1e-8)
-// enabled once the simulator meets spec §5.1 (issue 11)
-ACCURACY_TEST(DISABLED_PendulumAt1e8, "pendulum", 1e-8)
-// enabled once the simulator meets spec §5.1 (issue 11)
-ACCURACY_TEST(DISABLED_RobertsonAt1e6, "robertson", 1e-6)
-// enabled once the simulator meets spec §5.1 (issue 11)
-ACCURACY_TEST(DISABLED_TransistorAmplifierAt1e6, "transistor_amplifier", 1e-6)
-// enabled once the simulator meets spec §5.1 (issue 11)
-ACCURACY_TEST(DISABLED_TransistorAmplifierAt1e8, "transistor_amplifier", 1e-8)
+ACCURACY_TEST(Andrews, "andrews")
+ACCURACY_TEST(AscherPetzold, "ascher_petzold")
+ACCURACY_TEST(CarAxis, "car_axis")
+ACCURACY_TEST(ChemicalAkzo, "chemical_akzo")
+ACCURACY_TEST(CircularTrack, "circular_track")
+ACCURACY_TEST(LinearIndex2, "linear_index2")
+ACCURACY_TEST(ModelQ1, "model_q1")
+ACCURACY_TEST(Pendulum, "pendulum")
+ACCURACY_TEST(Robertson, "robertson")
+ACCURACY_TEST(TransistorAmplifier, "transistor_amplifier")
 
 }  // namespace
 }  // namespace daec::test

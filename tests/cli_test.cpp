@@ -285,9 +285,9 @@ TEST_F(Cli, FailedModelLeavesAnExistingOutputAlone) {
 
 TEST_F(Cli, CheckWritesNoCode) {
   write("decay.dae", kGoodModel);
-  for (const char* arguments : {"decay.dae --check -o x.cpp", "decay.dae --check --main",
-                                "decay.dae --check --header x.h",
-                                "decay.dae --check --python-module decay"}) {
+  for (const char* arguments :
+       {"decay.dae --check -o x.cpp", "decay.dae --check --main", "decay.dae --check --header x.h",
+        "decay.dae --check --python-module decay"}) {
     CommandResult r = daec(arguments);
     EXPECT_EQ(2, r.status) << arguments;
     EXPECT_EQ(std::string("daec: error: --check generates no code; it cannot be combined with "

@@ -41,9 +41,19 @@ inline const std::vector<MethodInfo>& methods() {
 }
 
 /// The method a model gets without --method.
+// Above this many unknowns --linear-solver auto takes KLU where the method has a sparse
+// Jacobian: below it a dense LU of the whole matrix costs less than KLU's bookkeeping.
+constexpr int kSparseThreshold = 200;
+
+/// The method a model gets without --method: radau5 (the reduced ODE, dense LU), the most
+/// accurate for its work on the accuracy benchmark (bench/accuracy/RESULTS.md); radau5-dae for a
+/// large model, whose ODE-form Jacobian is dense (Z = A^-1 b couples everything) while the
+/// residual's iteration matrix stays as sparse as the model.
 template <typename Model>
 std::string default_method() {
-  return "bdf";
+  constexpr int unknowns = Model::num_states + Model::num_algebraic;
+  const bool large = !traits::dense_jacobians_v<Model> || unknowns > kSparseThreshold;
+  return large && traits::sparse_residual_jacobian_v<Model> ? "radau5-dae" : "radau5";
 }
 
 inline std::string method_names() {
@@ -59,10 +69,6 @@ inline void check_method(const std::string& method) {
   usage_error("unknown method '" + method + "'; the methods are " + method_names() +
               " (--method list describes them)");
 }
-
-// Above this many unknowns --linear-solver auto takes KLU where the method has a sparse
-// Jacobian: below it a dense LU of the whole matrix costs less than KLU's bookkeeping.
-constexpr int kSparseThreshold = 200;
 
 /// Whether `method` can use KLU on this model (the generated sparse Jacobian it needs exists),
 /// and how many unknowns its linear systems have.

@@ -20,6 +20,8 @@ constexpr double kDefaultTEnd = 1.0;
 constexpr int kDefaultStepsPerRun = 100;  // DT = (T - T0) / 100
 constexpr double kDefaultRtol = 1e-8;
 constexpr double kDefaultAtol = 1e-10;
+// Relative tolerances below this ask for more digits than a double has (Radau5 refuses them).
+constexpr double kSmallestRtol = 1e-15;
 // More output rows than this is surely a mistake in --step.
 constexpr double kMaxOutputRows = 1e9;
 
@@ -131,6 +133,9 @@ inline void check_options(Options& options) {
   if ((options.t_end - options.t_start) / options.step > kMaxOutputRows)
     usage_error("--step " + format_number(options.step) + " asks for too many output rows");
   if (!(options.rtol > 0.0)) usage_error("--rtol must be positive");
+  if (options.rtol < kSmallestRtol)
+    usage_error("--rtol " + format_number(options.rtol) + " is below " +
+                format_number(kSmallestRtol) + ", more than double precision can deliver");
   if (!(options.atol > 0.0)) usage_error("--atol must be positive");
   if (!options.plot_columns.empty() && options.plot.empty())
     usage_error("--plot-columns needs --plot FILE");

@@ -351,7 +351,8 @@ TEST_F(Batch, OptionsThatDoNotApplyAreUsageErrors) {
   };
   const Case cases[] = {
       {"a.dae --check --output-dir out",
-       "--check generates no code; it cannot be combined with -o, --main, --header or "
+       "--check generates no code; it cannot be combined with -o, --main, --python-module, "
+       "--header or "
        "--output-dir"},
       {"a.dae b.dae --output-dir out --header x.h", "--header names one file, for one model"},
       {"- --output-dir out < a.dae",

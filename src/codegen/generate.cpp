@@ -6,6 +6,7 @@
 #include <fmt/format.h>
 
 #include "codegen/code_tables.h"
+#include "codegen/amalgamate.h"
 #include "codegen/cpp_names.h"
 #include "codegen/expression_code.h"
 #include "codegen/linear_solve.h"
@@ -379,6 +380,10 @@ GeneratedCode generate_code(const ReducedSystem& s, const CodegenOptions& option
        initializer(
            s.context.outputs, [](const Output& o) { return quoted(o.name); }, "nullptr")},
       {"variable_names", initializer(s.context.variable_names, quoted, "nullptr")},
+      {"variable_descriptions", initializer(s.context.variable_descriptions, quoted, "nullptr")},
+      {"output_descriptions",
+       initializer(
+           s.context.outputs, [](const Output& o) { return quoted(o.description); }, "nullptr")},
       {"variable_location", variable_locations(s)},
       {"algebraic_block", algebraic_blocks(plan)},
       {"algebraic_equation", algebraic_equations(s, plan)},
@@ -406,9 +411,16 @@ GeneratedCode generate_code(const ReducedSystem& s, const CodegenOptions& option
   result.source = render_template("model.cpp.in", embedded_template("model.cpp.in"), values);
   if (options.simulator) {
     result.source +=
-        "\n" + render_template("simulator_main.cpp.in", embedded_template("simulator_main.cpp.in"),
-                               {{"namespace", result.name_space},
-                                {"model_name", cpp_string_contents(s.context.name)}});
+        render_template("simulator_main.cpp.in", embedded_template("simulator_main.cpp.in"),
+                        {{"namespace", result.name_space},
+                         {"runtime", amalgamate_runtime("daec/simulator/run.hpp")}});
+  }
+  if (!options.python_module.empty()) {
+    result.source +=
+        render_template("python_module.cpp.in", embedded_template("python_module.cpp.in"),
+                        {{"namespace", result.name_space},
+                         {"module", options.python_module},
+                         {"runtime", amalgamate_runtime("daec/python.hpp")}});
   }
   return result;
 }

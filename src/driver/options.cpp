@@ -38,7 +38,11 @@ static po::options_description visible_options(Options& o, std::string& dummies,
      "check and reduce the model; print its classification, dependency table and index "
      "reduction summary; generate no code")
     ("main", po::bool_switch(&o.main),
-     "append a main() that simulates the model with SUNDIALS CVODE (see docs/simulator.md)")
+     "append a main() that simulates the model with SUNDIALS and daec's integrators (see "
+     "docs/simulator.md)")
+    ("python-module", po::value(&o.python_module)->value_name("NAME"),
+     "append a pybind11 module NAME whose class Model exposes the model to Python with NumPy "
+     "arrays (spec section 8; daec_add_python_module builds it; see docs/python.md)")
     ("namespace", po::value(&o.name_space)->value_name("NS"),
      "C++ namespace of the generated code, e.g. 'mech::arm' (default: the model name, renamed "
      "if it is a C++ keyword, such as class -> class_model)")

@@ -29,6 +29,7 @@ struct Options {
   bool check = false;
   bool compare_dummies = false;
   bool main = false;
+  std::string python_module;  ///< --python-module: append a pybind11 module of this name
   std::string name_space;
   std::string report;
   std::string report_json;

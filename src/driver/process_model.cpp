@@ -128,7 +128,8 @@ static void add_reports(const Model& model, const ReducedSystem& reduced, const 
 bool generates_code(const Options& options) {
   if (options.check) return false;
   bool reports_only = !options.report.empty() || !options.report_json.empty();
-  return !reports_only || !options.output.empty() || options.main || !options.header.empty();
+  return !reports_only || !options.output.empty() || options.main ||
+         !options.python_module.empty() || !options.header.empty();
 }
 
 std::string default_output_path(const std::string& input) {
@@ -166,9 +167,9 @@ static std::optional<size_t> add_code(const SourceFile& file, const ReducedSyste
                                       const Options& options, std::vector<PendingFile>& files,
                                       std::ostream& err) {
   std::string path = code_output_path(file.path(), options);
-  CodegenOptions codegen{
-      options.name_space, options.main,  file.name(),    options.max_expression_size,
-      options.part_cost,  options.split, base_name(path)};
+  CodegenOptions codegen{options.name_space,   options.main,   options.python_module,
+                         file.name(),          options.max_expression_size,
+                         options.part_cost,    options.split,  base_name(path)};
   GeneratedCode code;
   try {
     code = generate_code(reduced, codegen);

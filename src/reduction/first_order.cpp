@@ -11,8 +11,11 @@ std::string velocity_name(const std::string& name, int order) {
 
 static ModelContext make_context(const Model& model) {
   ModelContext context{model.name, model.description, model.file_name, model.symbols,
-                       model.time, model.parameters,  model.outputs,   {}};
-  for (const Variable& v : model.variables) context.variable_names.push_back(v.name);
+                       model.time, model.parameters,  model.outputs,   {},  {}};
+  for (const Variable& v : model.variables) {
+    context.variable_names.push_back(v.name);
+    context.variable_descriptions.push_back(v.description);
+  }
   return context;
 }
 

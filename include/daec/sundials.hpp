@@ -26,6 +26,7 @@
 #include <sunmatrix/sunmatrix_sparse.h>
 
 #include <daec/model_error.hpp>
+#include <daec/traits.hpp>
 
 namespace daec::sundials {
 
@@ -171,11 +172,9 @@ inline bool solve_dense(std::vector<double>& a, double* b, int k) {
   return true;
 }
 
-/// Removes from `error` its component normal to the constraint manifold at x:
-/// e -= H^T (H H^T)^{-1} H e, the orthogonal projection CVODE asks of a projection function.
-/// Dependent constraints (a singular H H^T) leave the error as it is.
+// project_error for a model with the dense Jacobians.
 template <typename Model>
-void project_error(UserData<Model>& data, double t, const double* x, double* error) {
+void project_error_dense(UserData<Model>& data, double t, const double* x, double* error) {
   constexpr int n = Model::num_states, k = Model::num_invariants;
   std::vector<double>& H = data.h_jacobian;
   H.resize(static_cast<size_t>(k) * n);
@@ -196,6 +195,16 @@ void project_error(UserData<Model>& data, double t, const double* x, double* err
   for (int j = 0; j < n; ++j)
     for (int i = 0; i < k; ++i)
       error[j] -= H[static_cast<size_t>(i) * n + j] * data.h[static_cast<size_t>(i)];
+}
+
+/// Removes from `error` its component normal to the constraint manifold at x:
+/// e -= H^T (H H^T)^{-1} H e, the orthogonal projection CVODE asks of a projection function.
+/// Dependent constraints (a singular H H^T) leave the error as it is, and so does a large model
+/// without the dense Jacobians (traits::dense_jacobians_v): its dense Gram matrix would cost
+/// O(k^3) per step, more than the step itself.
+template <typename Model>
+void project_error(UserData<Model>& data, double t, const double* x, double* error) {
+  if constexpr (traits::dense_jacobians_v<Model>) project_error_dense(data, t, x, error);
 }
 
 /// CVodeSetProjFn: corr = project(ycur) - ycur, and CVODE's error estimate projected too when

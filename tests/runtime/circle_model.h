@@ -3,6 +3,9 @@
 //   x' = -w y z / r^2,  y' = w x z / r^2,  z = x^2 + y^2 (the algebraic unknown, from A z = b),
 // with the invariant x^2 + y^2 - r^2 = 0, exact solution x = r cos(w t), y = r sin(w t) from
 // (r, 0). A state that is not finite, or w = NaN, makes rhs fail as generated code does.
+// circle::Model has every member; circle::SparseModel lacks the dense Jacobians, as a large
+// generated model does (has_dense_jacobians = false), so that the runtime's sparse-only paths
+// are compiled and run.
 #pragma once
 
 #include <cmath>
@@ -10,8 +13,9 @@
 
 namespace circle {
 
-struct Model {
+struct SparseModel {
   static constexpr const char* model_name = "circle";
+  static constexpr bool has_dense_jacobians = false;
   static constexpr int num_states = 2, num_algebraic = 1, num_invariants = 1;
   static constexpr int num_parameters = 2, num_outputs = 1, num_variables = 3;
   static constexpr const char* const state_names[] = {"x", "y"};
@@ -62,7 +66,7 @@ struct Model {
     return rhs_derivative_not_finite;
   }
   // d(xdot)/dx with z = x^2 + y^2 substituted, row-major.
-  int rhs_jacobian(double t, const double* x, double* J) const {
+  int fill_rhs_jacobian(double t, const double* x, double* J) const {
     double xdot[2];
     if (rhs(t, x, xdot, nullptr) != 0) return 2;
     const double w = p[0], r2 = p[1] * p[1], zz = x[0] * x[0] + x[1] * x[1];
@@ -75,7 +79,7 @@ struct Model {
   static constexpr int rhs_jacobian_rowval[] = {0, 1, 0, 1};
   int rhs_jacobian_values(double t, const double* x, double* values) const {
     double J[4] = {};
-    int status = rhs_jacobian(t, x, J);
+    int status = fill_rhs_jacobian(t, x, J);
     values[0] = J[0], values[1] = J[2], values[2] = J[1], values[3] = J[3];
     return status;
   }
@@ -87,8 +91,8 @@ struct Model {
     r[1] = xdot[1] - w * x[0] * z[0] / r2;
     r[2] = z[0] - (x[0] * x[0] + x[1] * x[1]);
   }
-  void residual_jacobian(double, const double* x, const double*, const double* z, double* dr_dx,
-                         double* dr_dxdot, double* dr_dz) const {
+  void fill_residual_jacobian(double, const double* x, const double*, const double* z,
+                              double* dr_dx, double* dr_dxdot, double* dr_dz) const {
     const double w = p[0], r2 = p[1] * p[1];
     const double dx[6] = {0, w * z[0] / r2, -w * z[0] / r2, 0, -2 * x[0], -2 * x[1]};
     const double dxdot[6] = {1, 0, 0, 1, 0, 0};
@@ -103,7 +107,7 @@ struct Model {
   void residual_jacobian_values(double t, const double* x, const double* xdot, const double* z,
                                 double alpha, double* values) const {
     double dx[6], dxdot[6], dz[3];
-    residual_jacobian(t, x, xdot, z, dx, dxdot, dz);
+    fill_residual_jacobian(t, x, xdot, z, dx, dxdot, dz);
     for (int column = 0; column < 2; ++column)
       for (int row = 0; row < 3; ++row)
         values[3 * column + row] = dx[2 * row + column] + alpha * dxdot[2 * row + column];
@@ -113,14 +117,14 @@ struct Model {
   void invariants(double, const double* x, double* h) const {
     h[0] = x[0] * x[0] + x[1] * x[1] - p[1] * p[1];
   }
-  void invariants_jacobian(double, const double* x, double* H) const {
+  void fill_invariants_jacobian(double, const double* x, double* H) const {
     H[0] = 2 * x[0], H[1] = 2 * x[1];
   }
   static constexpr int invariants_jacobian_nnz = 2;
   static constexpr int invariants_jacobian_colptr[] = {0, 1, 2};
   static constexpr int invariants_jacobian_rowval[] = {0, 0};
   void invariants_jacobian_values(double t, const double* x, double* values) const {
-    invariants_jacobian(t, x, values);
+    fill_invariants_jacobian(t, x, values);
   }
   // Onto the circle along the radius; fails at the centre or for a state that is not finite.
   int project(double, double* x) const {
@@ -131,6 +135,20 @@ struct Model {
   }
   int consistent_initialization(double t, double* x) const { return project(t, x); }
   void outputs(double, const double* x, double* y) const { y[0] = std::atan2(x[1], x[0]); }
+};
+
+struct Model : SparseModel {
+  static constexpr bool has_dense_jacobians = true;
+  int rhs_jacobian(double t, const double* x, double* J) const {
+    return fill_rhs_jacobian(t, x, J);
+  }
+  void residual_jacobian(double t, const double* x, const double* xdot, const double* z,
+                         double* dr_dx, double* dr_dxdot, double* dr_dz) const {
+    fill_residual_jacobian(t, x, xdot, z, dr_dx, dr_dxdot, dr_dz);
+  }
+  void invariants_jacobian(double t, const double* x, double* H) const {
+    fill_invariants_jacobian(t, x, H);
+  }
 };
 
 }  // namespace circle

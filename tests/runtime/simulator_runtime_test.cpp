@@ -38,13 +38,14 @@ struct RunResult {
   int status;
   std::string out, err;
 };
+template <typename CircleModel = Model>
 RunResult run(std::vector<std::string> arguments) {
   arguments.insert(arguments.begin(), "sim");
   std::vector<char*> argv;
   for (std::string& argument : arguments) argv.push_back(argument.data());
   testing::internal::CaptureStdout();
   testing::internal::CaptureStderr();
-  int status = sim::run<Model>(static_cast<int>(argv.size()), argv.data());
+  int status = sim::run<CircleModel>(static_cast<int>(argv.size()), argv.data());
   std::fflush(stdout);
   std::string out = testing::internal::GetCapturedStdout();
   return {status, out, testing::internal::GetCapturedStderr()};
@@ -84,6 +85,29 @@ TEST(SimulatorRuntime, EveryMethodAndLinearSolverFollowsTheCircle) {
       EXPECT_LT(error, 1e-7) << method << " " << solver;
     }
   }
+}
+
+// A large model has only the sparse Jacobians: every method runs on them with KLU, KLU is what
+// auto picks, and dense is refused.
+TEST(SimulatorRuntime, EveryMethodRunsOnSparseJacobiansAlone) {
+  for (const char* method : {"radau5", "radau5-dae", "bdf", "ida"}) {
+    std::string csv = scratch(std::string("sparse-circle-") + method + ".csv");
+    RunResult r = run<circle::SparseModel>({"--t-end", "2", "--rtol", "1e-10", "--atol", "1e-12",
+                                            "--method", method, "--output", csv});
+    ASSERT_EQ(r.status, 0) << r.err;
+    EXPECT_EQ(r.err.rfind(std::string("method ") + method + ", linear solver klu, steps ", 0), 0u)
+        << r.err;
+    auto [error, rows] = csv_error(read(csv));
+    EXPECT_EQ(rows, 101u);
+    EXPECT_LT(error, 1e-7) << method;
+  }
+  RunResult dense = run<circle::SparseModel>({"--linear-solver", "dense"});
+  EXPECT_EQ(dense.status, 2);
+  EXPECT_EQ(dense.err,
+            "sim: error: --linear-solver dense: this model is too large for dense Jacobians\n"
+            "sim: note: run with --help for the usage\n");
+  RunResult list = run<circle::SparseModel>({"--method", "list"});
+  EXPECT_NE(list.out.find("radau5-dae "), std::string::npos);
 }
 
 TEST(SimulatorRuntime, MethodListAndHelp) {

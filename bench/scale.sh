@@ -98,7 +98,7 @@ compile_all() {
   shift
   t0=$(date +%s%N)
   printf '%s\n' "$@" | xargs -P "$JOBS" -I '{}' sh -c \
-    '/usr/bin/time -f "%U %S %M" -o "{}.time" '"$CXX"' -std=c++17 -O2 -c "{}" -o "{}.o"' ||
+    '/usr/bin/time -f "%U %S %M" -o "{}.time" '"$CXX"' -std=c++17 -O2 -I/usr/include/suitesparse -c "{}" -o "{}.o"' ||
     { say "scale.sh: compiling in $dir failed"; exit 1; }
   t1=$(date +%s%N)
   for file in "$@"; do tail -n 1 "$file.time"; done |
@@ -113,7 +113,7 @@ mkdir "$probe"
 sh bench/make_pendulum_chain.sh 2 >"$probe/chain2.dae"
 if "$DAEC" "$probe/chain2.dae" --main -o "$probe/sim.cpp" >/dev/null 2>&1 &&
   # shellcheck disable=SC2086 # a list of flags
-  $CXX -std=c++17 -O1 -o "$probe/sim" "$probe/sim.cpp" $SIM_LIBS >/dev/null 2>&1 &&
+  $CXX -std=c++17 -O1 -I/usr/include/suitesparse -o "$probe/sim" "$probe/sim.cpp" $SIM_LIBS >/dev/null 2>&1 &&
   "$probe/sim" --help 2>&1 | grep -q -- '--linear-solver'; then
   klu_simulator=yes
 fi

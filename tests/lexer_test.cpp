@@ -71,6 +71,50 @@ const char* kind_name(TokenKind kind) {
       return "Slash";
     case TokenKind::Caret:
       return "Caret";
+    case TokenKind::KwFor:
+      return "KwFor";
+    case TokenKind::KwIn:
+      return "KwIn";
+    case TokenKind::KwLoop:
+      return "KwLoop";
+    case TokenKind::KwIf:
+      return "KwIf";
+    case TokenKind::KwThen:
+      return "KwThen";
+    case TokenKind::KwElse:
+      return "KwElse";
+    case TokenKind::KwElseif:
+      return "KwElseif";
+    case TokenKind::KwAnd:
+      return "KwAnd";
+    case TokenKind::KwOr:
+      return "KwOr";
+    case TokenKind::KwNot:
+      return "KwNot";
+    case TokenKind::KwSum:
+      return "KwSum";
+    case TokenKind::KwProduct:
+      return "KwProduct";
+    case TokenKind::LeftBracket:
+      return "LeftBracket";
+    case TokenKind::RightBracket:
+      return "RightBracket";
+    case TokenKind::LeftBrace:
+      return "LeftBrace";
+    case TokenKind::RightBrace:
+      return "RightBrace";
+    case TokenKind::Less:
+      return "Less";
+    case TokenKind::LessEqual:
+      return "LessEqual";
+    case TokenKind::Greater:
+      return "Greater";
+    case TokenKind::GreaterEqual:
+      return "GreaterEqual";
+    case TokenKind::EqualEqual:
+      return "EqualEqual";
+    case TokenKind::NotEqual:
+      return "NotEqual";
     case TokenKind::Invalid:
       return "Invalid";
   }

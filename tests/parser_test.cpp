@@ -31,8 +31,15 @@ std::unique_ptr<Parsed> parse_text(const std::string& text) {
 }
 
 /// An expression as an S-expression: `(- x)` negation, `(+ a -b)` a sum where b is subtracted,
-/// `(* a /b)` a product where b divides, `(^ a b)`, `(der2 x)`, `(call f a b)`.
+/// `(* a /b)` a product where b divides, `(^ a b)`, `(der2 x)`, `(call f a b)`, `([] x i)` an
+/// element, `(if c a d)`, `(< a b)`, `(and a b)`, `(sum i body first last)`, `({} a b)` an array
+/// literal, `({for i} e first last)` a comprehension.
 std::string sexpr(const Expr& e) {
+  auto list = [&](const std::string& head) {
+    std::string out = "(" + head;
+    for (const ExprPtr& operand : e.operands) out += " " + sexpr(*operand);
+    return out + ")";
+  };
   auto nary = [&](const char* op, const char* inverse) {
     std::string out = std::string("(") + op;
     for (size_t i = 0; i < e.operands.size(); ++i) {
@@ -46,11 +53,8 @@ std::string sexpr(const Expr& e) {
       return e.text;
     case ExprKind::Derivative:
       return "(der" + std::to_string(e.order) + " " + sexpr(*e.operands[0]) + ")";
-    case ExprKind::Call: {
-      std::string out = "(call " + e.text;
-      for (const ExprPtr& operand : e.operands) out += " " + sexpr(*operand);
-      return out + ")";
-    }
+    case ExprKind::Call:
+      return list("call " + e.text);
     case ExprKind::Negate:
       return "(- " + sexpr(*e.operands[0]) + ")";
     case ExprKind::Sum:
@@ -59,6 +63,24 @@ std::string sexpr(const Expr& e) {
       return nary("*", "/");
     case ExprKind::Power:
       return "(^ " + sexpr(*e.operands[0]) + " " + sexpr(*e.operands[1]) + ")";
+    case ExprKind::Index:
+      return list(std::string("[] ") + e.text);
+    case ExprKind::If:
+      return list("if");
+    case ExprKind::Relation:
+      return list(e.text);
+    case ExprKind::And:
+      return list("and");
+    case ExprKind::Or:
+      return list("or");
+    case ExprKind::Not:
+      return list("not");
+    case ExprKind::Reduction:
+      return list(e.text + " " + e.variable.name);
+    case ExprKind::ArrayLiteral:
+      return list("{}");
+    case ExprKind::Comprehension:
+      return list("{for " + e.variable.name + "}");
   }
   return "?";
 }

@@ -43,6 +43,7 @@ class ExpressionCompiler {
   std::string emit_power(const GiNaC::ex& base, const GiNaC::ex& exponent);
   std::string emit_integer_power(const std::string& base, long exponent);
   std::string emit_function(const GiNaC::ex& e);
+  std::string emit_condition(const GiNaC::ex& e);
   std::string bind(const std::string& code);  ///< a temporary holding `code` (if not trivial)
   /// The operands of a sum or product in a fixed order: GiNaC's own order follows hash values
   /// that change from run to run, and the generated code must not.

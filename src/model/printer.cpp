@@ -21,6 +21,8 @@
 #include <map>
 #include <sstream>
 
+#include "model/conditions.h"
+
 namespace daec {
 
 using GiNaC::ex;
@@ -31,7 +33,18 @@ using GiNaC::numeric;
 namespace {
 
 // Binding strength of what a printed string is, from loosest to tightest.
-enum Precedence { kSum = 1, kProduct = 2, kUnary = 3, kPower = 4, kAtom = 5 };
+enum Precedence {
+  kIf = 1,
+  kOr,
+  kAnd,
+  kNot,
+  kRelation,
+  kSum,
+  kProduct,
+  kUnary,
+  kPower,
+  kAtom,
+};
 
 struct Printed {
   std::string text;
@@ -107,6 +120,8 @@ class Printer {
   Printed print_power(const ex& base, const ex& exponent);
   Printed print_factor(const Factor& factor);
   Printed print_function(const GiNaC::function& f);
+  Printed print_condition(const GiNaC::function& f);
+  Printed print_if(const ex& e);
 
   std::vector<Term> sorted_terms(const ex& sum);
   bool is_canonical_sum(const ex& sum);
@@ -331,11 +346,11 @@ Printed Printer::print_sum(const ex& e) {
   for (size_t i = 0; i < terms.size(); ++i) {
     const Term& term = terms[i];
     if (i == 0) {
-      text = term.printed.text;
+      text = wrap(term.printed, kSum);
     } else if (term.negative()) {
       text += " - " + wrap(print(-term.term), kProduct);
     } else {
-      text += " + " + term.printed.text;
+      text += " + " + wrap(term.printed, kSum);
     }
   }
   return {text, kSum};
@@ -361,12 +376,48 @@ Printed Printer::print_function(const GiNaC::function& f) {
     return print(f.op(0));
   }
   if (f.nops() == 1 && f.get_name() == "imag_part") return {"0", kAtom};
+  if (is_if(f)) return print_if(f);
+  if (is_condition_call(f)) return print_condition(f);
   std::string text = f.get_name() + "(";
   for (size_t i = 0; i < f.nops(); ++i) {
     if (i) text += ", ";
     text += print(f.op(i)).text;
   }
   return {text + ")", kAtom};
+}
+
+// min(a, b) and max(a, b) as written; other conditional expressions as `if C then A else B`, a
+// conditional expression in the else branch as `elseif`.
+Printed Printer::print_if(const ex& e) {
+  const ex &condition = e.op(0), &a = e.op(1), &b = e.op(2);
+  if (is_relation(condition) && condition.op(0).is_equal(a) && condition.op(1).is_equal(b)) {
+    std::string name = ex_to<GiNaC::function>(condition).get_name();
+    if (name == "daec_lt" || name == "daec_gt") {
+      return {(name == "daec_lt" ? "min(" : "max(") + print(a).text + ", " + print(b).text + ")",
+              kAtom};
+    }
+  }
+  std::string text = "if " + print(condition).text + " then " + wrap(print(a), kOr);
+  Printed otherwise = print(b);
+  if (is_if(b) && otherwise.precedence == kIf) return {text + " else" + otherwise.text, kIf};
+  return {text + " else " + otherwise.text, kIf};
+}
+
+// Relations, `and`, `or` and `not`; `and` and `or` are left-associative.
+Printed Printer::print_condition(const GiNaC::function& f) {
+  std::string name = f.get_name();
+  RelationKind kind;
+  if (relation_kind_of(name, kind)) {
+    return {wrap(print(f.op(0)), kSum) + " " + relation_spelling(kind) + " " +
+                wrap(print(f.op(1)), kSum),
+            kRelation};
+  }
+  if (name == "daec_not") return {"not " + wrap(print(f.op(0)), kNot), kNot};
+  Precedence level = name == "daec_and" ? kAnd : kOr;
+  Precedence operand = name == "daec_and" ? kNot : kAnd;
+  return {wrap(print(f.op(0)), level) + (level == kAnd ? " and " : " or ") +
+              wrap(print(f.op(1)), operand),
+          level};
 }
 
 }  // namespace

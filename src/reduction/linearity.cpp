@@ -3,16 +3,22 @@
 
 #include <set>
 
+#include "model/conditions.h"
 #include "reduction/symbolic.h"
 
 namespace daec {
 
-// Marks the algebraic unknowns (by index) that `e` is not affine in.
+// Marks the algebraic unknowns (by index) that `e` is not affine in. An unknown in a condition
+// counts as nonlinear (i = if v > 0 then v/R1 else v/R2 is piecewise linear in v): A Z = b is
+// solved with b = -g(Z = 0), which would evaluate the condition at v = 0, and the simulator must
+// be able to watch every condition as a function of the states and t.
 static void mark_nonlinear(const GiNaC::ex& e, const std::vector<GiNaC::ex>& algebraic,
                            std::vector<bool>& nonlinear) {
   SymbolSet present = symbols_in(e);
+  SymbolSet in_conditions = condition_symbols(e);
   for (size_t i = 0; i < algebraic.size(); ++i) {
     if (!present.count(algebraic[i])) continue;
+    if (in_conditions.count(algebraic[i])) nonlinear[i] = true;
     GiNaC::ex first = derivative(e, algebraic[i]);
     SymbolSet in_first = symbols_in(first);
     for (size_t j = i; j < algebraic.size(); ++j) {

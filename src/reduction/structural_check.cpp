@@ -4,6 +4,7 @@
 #include <functional>
 #include <map>
 
+#include "model/conditions.h"
 #include "structure/dulmage_mendelsohn.h"
 #include "support/text.h"
 
@@ -20,7 +21,9 @@ SparsityPattern incidence_pattern(const Model& model) {
   std::vector<std::vector<int>> rows;
   for (const Equation& e : model.equations) {
     std::vector<int> columns;
-    for (const GiNaC::ex& s : symbols_in(e.residual())) {
+    // The branches of conditional expressions, not their conditions: nothing is solved for from a
+    // condition (its derivative is 0).
+    for (const GiNaC::ex& s : value_symbols(e.residual())) {
       auto it = column_of.find(s);
       if (it != column_of.end()) columns.push_back(it->second);
     }

@@ -14,10 +14,17 @@
 #include "support/diagnostics.h"
 #include "support/source.h"
 
+// A few bytes can ask for a large model (`for i in 1:9999 loop ...`); the element budget of the
+// flattening stage keeps the inputs the fuzzer tries at sizes it runs in milliseconds. The
+// default budget (10,000,000) is tested by tests/flatten_test.cpp.
+constexpr size_t kFuzzMaxElements = 2000;
+
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   daec::SourceFile file("fuzz.dae", std::string(reinterpret_cast<const char*>(data), size));
   daec::DiagnosticEngine diags;
-  std::optional<daec::Model> model = daec::run_frontend(file, diags);
+  daec::FlattenOptions options;
+  options.max_elements = kFuzzMaxElements;
+  std::optional<daec::Model> model = daec::run_frontend(file, diags, options);
   std::optional<daec::ReducedSystem> reduced;
   if (model) reduced = daec::reduce_model(*model, daec::ReductionOptions{}, diags);
   std::ostringstream printed;

@@ -442,6 +442,23 @@ TEST(Classification, SeedExample121) {
   EXPECT_EQ((Names{"x", "y"}), row_names(c.classification, "constraint"));
 }
 
+// ---- conditions ----
+
+// The dependency table shows what an equation can be solved for: the unknowns of its branches,
+// not those only in its conditions (their derivative is 0).
+TEST(Classification, UnknownsOnlyInConditionsAreNotContained) {
+  Classified c = classify_text(
+      "model m;\n"
+      "variable x, y, z;\n"
+      "equation\n"
+      "  x' = -x;\n"
+      "  gate: y = if x > 0 and z < 1 then 1 else 2;\n"
+      "  mix: z = if t > 1 then x else y;\n"
+      "end\n");
+  EXPECT_EQ((Names{"y"}), row_names(c.classification, "gate"));
+  EXPECT_EQ((Names{"x", "y", "z"}), row_names(c.classification, "mix"));
+}
+
 // ---- the index-K chain at every size ----
 
 // models/index_chain.dae with -D K=k: the same dependency structure as the chains the shell

@@ -95,6 +95,19 @@ TEST(GeneratedCode, IndexKChains) {
   }
 }
 
+// Conditional expressions, relations, and/or/not, min/max and arrays (tests/data/conditions.dae):
+// the C++ compiles warning-free and every Jacobian matches finite differences.
+TEST(GeneratedCode, ConditionsAndArrays) {
+  std::string dir = make_scratch_dir("generated_conditions");
+  for (const char* compiler : {"g++", "clang++"}) {
+    expect_checks_pass(
+        build_checker(source_dir() + "/tests/data/conditions.dae", dir, "conditions", compiler));
+  }
+  std::string code = read_file(dir + "/model.cpp");
+  EXPECT_NE(std::string::npos, code.find("\"P[1,2]\""));
+  EXPECT_NE(std::string::npos, code.find(" ? "));
+}
+
 TEST(GeneratedCode, KeywordsAndHostileDescriptions) {
   // Names that are C++ keywords, descriptions with */, quotes, backslashes: nothing leaks.
   std::string dir = make_scratch_dir("generated_hostile");

@@ -52,6 +52,8 @@ class Flattener {
   std::optional<std::vector<long>> shape_of(const NameToken& name, const Dimensions& dimensions,
                                             size_t parameter_limit);
   bool take_elements(const NameToken& name, const std::vector<long>& shape, size_t& count);
+  std::optional<std::vector<long>> sized(const NameToken& name, const Dimensions& dimensions,
+                                         size_t parameter_limit, size_t& count);
   ArrayElement element(const NameToken& name, const std::vector<long>& shape, size_t k) const;
   void expand_parameter(size_t i, Declaration& decl);
   std::optional<std::vector<ex>> parameter_values(size_t i, const std::vector<long>& shape);
@@ -149,6 +151,15 @@ bool Flattener::take_elements(const NameToken& name, const std::vector<long>& sh
   return false;
 }
 
+// The shape of a declaration whose elements the budget allows; `count` receives their number.
+std::optional<std::vector<long>> Flattener::sized(const NameToken& name,
+                                                  const Dimensions& dimensions,
+                                                  size_t parameter_limit, size_t& count) {
+  std::optional<std::vector<long>> shape = shape_of(name, dimensions, parameter_limit);
+  if (!shape || !take_elements(name, *shape, count)) return std::nullopt;
+  return shape;
+}
+
 ArrayElement Flattener::element(const NameToken& name, const std::vector<long>& shape,
                                 size_t k) const {
   if (shape.empty()) return {};
@@ -175,9 +186,9 @@ std::optional<std::vector<ex>> Flattener::parameter_values(size_t i,
 
 void Flattener::expand_parameter(size_t i, Declaration& decl) {
   const ParameterDecl& p = syntax_.parameters[i];
-  std::optional<std::vector<long>> shape = shape_of(p.name, p.dimensions, i);
   size_t count;
-  if (!shape || !take_elements(p.name, *shape, count)) return;
+  std::optional<std::vector<long>> shape = sized(p.name, p.dimensions, i, count);
+  if (!shape) return;
   std::optional<std::vector<ex>> values = parameter_values(i, *shape);
   if (!values) return;
   std::vector<Parameter> parameters;
@@ -222,9 +233,9 @@ void Flattener::expand_parameter(size_t i, Declaration& decl) {
 
 void Flattener::expand_variable(size_t i, Declaration& decl) {
   const VariableDecl& v = syntax_.variables[i];
-  std::optional<std::vector<long>> shape = shape_of(v.name, v.dimensions, SIZE_MAX);
   size_t count;
-  if (!shape || !take_elements(v.name, *shape, count)) return;
+  std::optional<std::vector<long>> shape = sized(v.name, v.dimensions, SIZE_MAX, count);
+  if (!shape) return;
   std::vector<ex> starts(count, ex(0));
   if (v.start) {
     Context context{Role::StartValue, v.name.name, SIZE_MAX, "", {}};
@@ -266,9 +277,9 @@ void Flattener::expand_variable(size_t i, Declaration& decl) {
 
 void Flattener::expand_output(size_t i, Declaration& decl) {
   const OutputDecl& o = syntax_.outputs[i];
-  std::optional<std::vector<long>> shape = shape_of(o.name, o.dimensions, SIZE_MAX);
   size_t count;
-  if (!shape || !take_elements(o.name, *shape, count)) return;
+  std::optional<std::vector<long>> shape = sized(o.name, o.dimensions, SIZE_MAX, count);
+  if (!shape) return;
   Context context{Role::OutputValue, o.name.name, SIZE_MAX, "", {}};
   std::optional<std::vector<ex>> values =
       lowering_.array_value(*o.value, *shape, o.name.name, context);

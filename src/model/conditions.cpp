@@ -118,18 +118,16 @@ ex relation_imag_part(const ex&, const ex&) {
 
 }  // namespace
 
-// One registration per relation; only the kind differs.
-#define DAEC_REGISTER_RELATION(NAME, KIND)                                    \
-  static ex NAME##_eval(const ex& a, const ex& b) {                           \
-    return relation_eval(KIND, a, b, NAME(a, b).hold());                      \
-  }                                                                           \
+// A condition of two operands: evaluated by EVAL (which decides it once it can), evaluated in
+// floating point by EVAL of the evaluated operands, real, and piecewise constant (derivative 0).
+#define DAEC_REGISTER_BINARY_CONDITION(NAME, EVAL)                            \
   static ex NAME##_evalf(const ex& a, const ex& b) {                          \
-    return NAME##_eval(a.evalf(), b.evalf());                                 \
+    return EVAL(a.evalf(), b.evalf());                                        \
   }                                                                           \
   static ex NAME##_conjugate(const ex& a, const ex& b) {                      \
     return NAME(a, b).hold();                                                 \
   }                                                                           \
-  REGISTER_FUNCTION(NAME, eval_func(NAME##_eval)                              \
+  REGISTER_FUNCTION(NAME, eval_func(EVAL)                                     \
                               .evalf_func(NAME##_evalf)                       \
                               .derivative_func(relation_derivative)           \
                               .expl_derivative_func(relation_expl_derivative) \
@@ -137,14 +135,19 @@ ex relation_imag_part(const ex&, const ex&) {
                               .real_part_func(NAME##_conjugate)               \
                               .imag_part_func(relation_imag_part))
 
+// One registration per relation; only the kind differs.
+#define DAEC_REGISTER_RELATION(NAME, KIND)               \
+  static ex NAME##_eval(const ex& a, const ex& b) {      \
+    return relation_eval(KIND, a, b, NAME(a, b).hold()); \
+  }                                                      \
+  DAEC_REGISTER_BINARY_CONDITION(NAME, NAME##_eval)
+
 DAEC_REGISTER_RELATION(daec_lt, RelationKind::Less)
 DAEC_REGISTER_RELATION(daec_le, RelationKind::LessEqual)
 DAEC_REGISTER_RELATION(daec_gt, RelationKind::Greater)
 DAEC_REGISTER_RELATION(daec_ge, RelationKind::GreaterEqual)
 DAEC_REGISTER_RELATION(daec_eq, RelationKind::Equal)
 DAEC_REGISTER_RELATION(daec_ne, RelationKind::NotEqual)
-
-#undef DAEC_REGISTER_RELATION
 
 // ---- and, or, not ----
 
@@ -164,6 +167,12 @@ static ex or_eval(const ex& a, const ex& b) {
   return daec_or(a, b).hold();
 }
 
+DAEC_REGISTER_BINARY_CONDITION(daec_and, and_eval)
+DAEC_REGISTER_BINARY_CONDITION(daec_or, or_eval)
+
+#undef DAEC_REGISTER_RELATION
+#undef DAEC_REGISTER_BINARY_CONDITION
+
 // not(x < y) is x >= y, and so on: the relation list of a model stays short.
 static ex not_eval(const ex& a) {
   bool value;
@@ -182,20 +191,8 @@ static ex not_eval(const ex& a) {
   return daec_not(a).hold();
 }
 
-static ex and_evalf(const ex& a, const ex& b) {
-  return and_eval(a.evalf(), b.evalf());
-}
-static ex or_evalf(const ex& a, const ex& b) {
-  return or_eval(a.evalf(), b.evalf());
-}
 static ex not_evalf(const ex& a) {
   return not_eval(a.evalf());
-}
-static ex and_conjugate(const ex& a, const ex& b) {
-  return daec_and(a, b).hold();
-}
-static ex or_conjugate(const ex& a, const ex& b) {
-  return daec_or(a, b).hold();
 }
 static ex not_conjugate(const ex& a) {
   return daec_not(a).hold();
@@ -210,20 +207,6 @@ static ex not_imag_part(const ex&) {
   return 0;
 }
 
-REGISTER_FUNCTION(daec_and, eval_func(and_eval)
-                                .evalf_func(and_evalf)
-                                .derivative_func(relation_derivative)
-                                .expl_derivative_func(relation_expl_derivative)
-                                .conjugate_func(and_conjugate)
-                                .real_part_func(and_conjugate)
-                                .imag_part_func(relation_imag_part))
-REGISTER_FUNCTION(daec_or, eval_func(or_eval)
-                               .evalf_func(or_evalf)
-                               .derivative_func(relation_derivative)
-                               .expl_derivative_func(relation_expl_derivative)
-                               .conjugate_func(or_conjugate)
-                               .real_part_func(or_conjugate)
-                               .imag_part_func(relation_imag_part))
 REGISTER_FUNCTION(daec_not, eval_func(not_eval)
                                 .evalf_func(not_evalf)
                                 .derivative_func(not_derivative)

@@ -347,7 +347,12 @@ std::string code_of(const std::string& text, const FlattenOptions& options = {})
   std::optional<ReducedSystem> reduced = reduce_model(*result->model, {}, result->diags);
   EXPECT_TRUE(reduced) << result->diagnostics();
   if (!reduced) return "";
-  return generate_code(*reduced, CodegenOptions{"", false, "model.dae"}).source;
+  CodegenOptions codegen;
+  codegen.source_name = "model.dae";
+  // One function per body: where a long body is cut into parts depends on the length of its
+  // lines, comments included, and `// eq5[1]` is longer than `// eq5_1`.
+  codegen.part_cost = 0;
+  return generate_code(*reduced, codegen).source;
 }
 
 // The generated code of the scalar chain with its names, in string literals and comments,

@@ -409,10 +409,10 @@ TEST(Reduction, DiodeVoltageInAConditionBecomesAState) {
   EXPECT_EQ(to_dae(r.system->relations[0]), "v > 0");
   // The branches are differentiated separately: A holds a conditional of the two slopes.
   bool conditional_in_A = false;
-  for (const auto& row : r.system->A) {
-    for (const GiNaC::ex& entry : row) {
+  for (size_t row = 0; row < r.system->A.rows(); ++row) {
+    for (const MatrixEntry& entry : r.system->A.row(row)) {
       conditional_in_A =
-          conditional_in_A || to_dae(entry).find("if v > 0 then") != std::string::npos;
+          conditional_in_A || to_dae(entry.value).find("if v > 0 then") != std::string::npos;
     }
   }
   EXPECT_TRUE(conditional_in_A);
@@ -479,7 +479,7 @@ bool solve_algebraic(const ReducedSystem& s, GiNaC::exmap& point) {
   std::vector<std::vector<double>> a(n, std::vector<double>(n + 1));
   for (size_t r = 0; r < n; ++r) {
     for (size_t c = 0; c <= n; ++c) {
-      auto v = evaluate(c < n ? s.A[r][c] : s.b[r], point);
+      auto v = evaluate(c < n ? s.A.at(r, c) : s.b[r], point);
       if (!v) return false;
       a[r][c] = *v;
     }
@@ -508,7 +508,7 @@ TEST(Reduction, FinalMatrixIsNonsingularAtRandomPoints) {
     const ReducedSystem& s = *r.system;
     RandomPoints points(s.context.parameter_values());
     for (int trial = 0; trial < 5; ++trial) {
-      int rank = generic_rank(s.A, s.algebraic.size(), state_symbols(s), points);
+      int rank = generic_rank(s.A, state_symbols(s), points);
       EXPECT_EQ(rank, static_cast<int>(s.algebraic.size())) << path;
     }
   }

@@ -34,8 +34,8 @@ struct Reduced {
   std::string json() const { return json_report(model(), *system); }
 };
 
-Reduced reduce_text(const std::string& text) {
-  Reduced r{test::run(text), std::nullopt};
+Reduced reduce_text(const std::string& text, const FlattenOptions& options = {}) {
+  Reduced r{test::run(text, "test.dae", options), std::nullopt};
   EXPECT_TRUE(r.run->model.has_value()) << r.run->diagnostics();
   if (r.run->model) r.system = reduce_model(*r.run->model, ReductionOptions{}, r.run->diags);
   EXPECT_TRUE(r.system.has_value()) << r.run->diagnostics();
@@ -562,11 +562,38 @@ TEST(Report, FinalSpySvgShowsTheBlockForm) {
   EXPECT_EQ(xml_problem(svg), "");
   EXPECT_EQ(count(svg, "<rect class=\"block\""),
             static_cast<size_t>(r.system->blocks.block_count()));
-  size_t nonzeros = 0;
-  for (const auto& row : r.system->A) {
-    for (const GiNaC::ex& e : row) nonzeros += !e.is_zero();
+  EXPECT_EQ(count(svg, "<rect class=\"nz\""), r.system->A.nonzeros());
+}
+
+// A large model's reports grow with the model, not with its square: tables of more than 10,000
+// cells become a note, and the JSON lists their entries row by row.
+TEST(Report, LargeTablesBecomeNotesAndSparseLists) {
+  FlattenOptions sixty_links;  // A: 180 x 180
+  sixty_links.defines.push_back({"N", "60"});
+  Reduced r = reduce_text(test::read_source_file("models/pendulum_chain.dae"), sixty_links);
+  ASSERT_TRUE(r.system);
+  std::string markdown = r.markdown();
+  EXPECT_EQ(1u, count(markdown,
+                      "(The table, 180 × 181, is left out: it has more than 10,000 "
+                      "cells. `daec --report-json` lists its entries row by row.)"));
+  // Round 3's B, the pattern of A and its block form.
+  EXPECT_EQ(3u, count(markdown, "(The table, 180 × 180, is left out"));
+  JsonValue json = parse_json(r.json());
+  const JsonValue& A = json["A"];
+  EXPECT_FALSE(A.has("pattern"));
+  EXPECT_FALSE(A.has("entries"));
+  ASSERT_EQ(180u, A["pattern_by_row"].items.size());
+  ASSERT_EQ(180u, A["entries_by_row"].items.size());
+  for (size_t i = 0; i < 180; ++i) {
+    const JsonValue& columns = A["pattern_by_row"].items[i];
+    const JsonValue& entries = A["entries_by_row"].items[i];
+    ASSERT_EQ(columns.items.size(), entries.items.size());
+    for (size_t k = 0; k < columns.items.size(); ++k)
+      EXPECT_EQ(columns.items[k].number, entries.items[k].items[0].number);
   }
-  EXPECT_EQ(count(svg, "<rect class=\"nz\""), nonzeros);
+  // Round 1 (B: 60 x 60) fits: it keeps the dense pattern; round 3 (180 x 180) does not.
+  EXPECT_TRUE(json["rounds"].items[0].has("pattern"));
+  EXPECT_TRUE(json["rounds"].items[2].has("pattern_by_row"));
 }
 
 }  // namespace

@@ -1,9 +1,8 @@
 // Linear / nonlinear classification of algebraic unknowns and the preprocessing step.
 #include "reduction/linearity.h"
 
-#include <set>
-
 #include "model/conditions.h"
+#include "reduction/expression_matrix.h"
 #include "reduction/symbolic.h"
 
 namespace daec {
@@ -12,18 +11,15 @@ namespace daec {
 // counts as nonlinear (i = if v > 0 then v/R1 else v/R2 is piecewise linear in v): A Z = b is
 // solved with b = -g(Z = 0), which would evaluate the condition at v = 0, and the simulator must
 // be able to watch every condition as a function of the states and t.
-static void mark_nonlinear(const GiNaC::ex& e, const std::vector<GiNaC::ex>& algebraic,
-                           std::vector<bool>& nonlinear) {
-  SymbolSet present = symbols_in(e);
+static void mark_nonlinear(const GiNaC::ex& e, const std::vector<Unknown>& algebraic,
+                           const SymbolColumns& columns, std::vector<bool>& nonlinear) {
   SymbolSet in_conditions = condition_symbols(e);
-  for (size_t i = 0; i < algebraic.size(); ++i) {
-    if (!present.count(algebraic[i])) continue;
-    if (in_conditions.count(algebraic[i])) nonlinear[i] = true;
-    GiNaC::ex first = derivative(e, algebraic[i]);
-    SymbolSet in_first = symbols_in(first);
-    for (size_t j = i; j < algebraic.size(); ++j) {
-      if (!in_first.count(algebraic[j])) continue;
-      if (!is_identically_zero(derivative(first, algebraic[j]))) {
+  for (int i : columns.columns_in(e)) {
+    if (in_conditions.count(algebraic[i].symbol)) nonlinear[i] = true;
+    GiNaC::ex first = derivative(e, algebraic[i].symbol);
+    for (int j : columns.columns_in(first)) {
+      if (j < i) continue;
+      if (!is_identically_zero(derivative(first, algebraic[j].symbol))) {
         nonlinear[i] = true;
         nonlinear[j] = true;
       }
@@ -32,11 +28,12 @@ static void mark_nonlinear(const GiNaC::ex& e, const std::vector<GiNaC::ex>& alg
 }
 
 static std::vector<bool> nonlinear_flags(const SemiExplicitSystem& system) {
-  std::vector<GiNaC::ex> algebraic;
-  for (const Unknown& u : system.algebraic) algebraic.push_back(u.symbol);
-  std::vector<bool> nonlinear(algebraic.size(), false);
-  for (const StateEquation& f : system.differential) mark_nonlinear(f.rhs, algebraic, nonlinear);
-  for (const Constraint& g : system.constraints) mark_nonlinear(g.residual, algebraic, nonlinear);
+  SymbolColumns columns(system.algebraic);
+  std::vector<bool> nonlinear(system.algebraic.size(), false);
+  for (const StateEquation& f : system.differential)
+    mark_nonlinear(f.rhs, system.algebraic, columns, nonlinear);
+  for (const Constraint& g : system.constraints)
+    mark_nonlinear(g.residual, system.algebraic, columns, nonlinear);
   return nonlinear;
 }
 

@@ -13,7 +13,8 @@
 
 namespace daec {
 
-/// How each symbol reads in the generated code, e.g. "x[3]", "p[0]", "t".
+/// How each symbol reads in the generated code, e.g. "x[3]", "p[0]", "t"; a relation
+/// (model/conditions.h) listed here reads as the code of its mode (see emit_condition).
 using SymbolCode = std::map<GiNaC::ex, std::string, GiNaC::ex_is_less>;
 
 /// Compiles the expressions of one generated function. Add every expression first (so that

@@ -5,7 +5,8 @@
 // rhs_jacobian, invariants and invariants_jacobian; the residual is compared as a multiset of
 // magnitudes (the two order and sign the rows of A Z = b differently). Prints one line; exit 0
 // if every relative difference is below 1e-9.
-//   g++ -std=c++17 -O1 -DDAEC_FILE='"chain8.cpp"' -DDAEC_NS=pendulum_chain8
+//   daec models/pendulum_chain.dae -D N=8 -o chain8.cpp
+//   g++ -std=c++17 -O1 -DDAEC_FILE='"chain8.cpp"' -DDAEC_NS=pendulum_chain
 //       -DPEER_FILE='"peer8.c"' bench/peer_check.cpp -o peer_check && ./peer_check
 #include <algorithm>
 #include <cmath>
@@ -28,17 +29,23 @@ int index_of(const char* const* names, int n, const char* name) {
   return -1;
 }
 
-// The peer names the dummy variables u_dot1, daec u1_dot.
+// daec's name for the peer's: its arrays' elements x[1], l[1], rod[1]', dummy variables u[1]_dot
+// for the peer's x1, l1, rod1', u_dot1.
 void daec_name(const char* peer, char* out) {
-  const char* dot = std::strstr(peer, "_dot");
-  if (dot == nullptr) {
+  const char* digits = std::strpbrk(peer, "0123456789");
+  if (digits == nullptr) {
     std::strcpy(out, peer);
     return;
   }
-  std::size_t head = static_cast<std::size_t>(dot - peer);
+  std::size_t length = std::strspn(digits, "0123456789");
+  std::size_t head = static_cast<std::size_t>(digits - peer);
+  const char* dot = std::strstr(peer, "_dot");
+  if (dot != nullptr && dot < digits) head = static_cast<std::size_t>(dot - peer);
   std::memcpy(out, peer, head);
-  std::strcpy(out + head, dot + 4);
-  std::strcat(out, "_dot");
+  out[head] = '[';
+  std::memcpy(out + head + 1, digits, length);
+  std::strcpy(out + head + 1 + length, "]");
+  std::strcat(out, dot != nullptr && dot < digits ? "_dot" : digits + length);
 }
 
 double worst = 0.0;
@@ -56,12 +63,18 @@ int main() {
                 "the two codes disagree on the sizes");
   std::vector<int> xs(nx), zs(nz), hs(nh);  // peer index -> daec index
   char name[64];
-  for (int i = 0; i < nx; ++i) xs[i] = index_of(Model::state_names, nx, peer_state_names[i]);
+  for (int i = 0; i < nx; ++i) {
+    daec_name(peer_state_names[i], name);
+    xs[i] = index_of(Model::state_names, nx, name);
+  }
   for (int i = 0; i < nz; ++i) {
     daec_name(peer_algebraic_names[i], name);
     zs[i] = index_of(Model::algebraic_names, nz, name);
   }
-  for (int i = 0; i < nh; ++i) hs[i] = index_of(Model::invariant_names, nh, peer_invariant_names[i]);
+  for (int i = 0; i < nh; ++i) {
+    daec_name(peer_invariant_names[i], name);
+    hs[i] = index_of(Model::invariant_names, nh, name);
+  }
   for (int v : xs) {
     if (v < 0) return std::puts("peer_check: state names differ"), 1;
   }

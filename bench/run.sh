@@ -90,18 +90,20 @@ median() {
     awk '{ v[NR] = $1 } END { if (NR % 2) print v[(NR + 1) / 2]; else printf "%.4f\n", (v[NR / 2] + v[NR / 2 + 1]) / 2 }'
 }
 
-# daec_row MODEL.dae MODE TAG: REPEATS runs of daec (MODE auto or never); prints
+# daec_row MODEL.dae MODE TAG [DAEC ARGUMENTS...]: REPEATS runs of daec (MODE auto or never), with
+# the arguments (-D N=16); prints
 # "time_s mem_kb bytes rhs_ops rhs_jacobian_bytes states algebraic dummies cpu_s".
 daec_row() {
   model=$1 mode=$2 tag=$3
+  shift 3
   prefix=$work/$tag
   rm -f "$prefix.runs"
-  timed "$prefix" "$DAEC" "$model" "--dummies=$mode" -o "$prefix.cpp"
+  timed "$prefix" "$DAEC" "$model" "$@" "--dummies=$mode" -o "$prefix.cpp"
   runs=$REPEATS # short runs are noisier and cheap: take more of them
   [ "$(awk '{ print ($1 < 1) }' "$prefix.runs")" -eq 0 ] || runs=$REPEATS_SHORT
   i=1
   while [ "$i" -lt "$runs" ]; do
-    timed "$prefix" "$DAEC" "$model" "--dummies=$mode" -o "$prefix.cpp"
+    timed "$prefix" "$DAEC" "$model" "$@" "--dummies=$mode" -o "$prefix.cpp"
     i=$((i + 1))
   done
   summary=$(cat "$prefix.out")
@@ -131,25 +133,23 @@ as_x() { case $1 in n/a) printf 'n/a' ;; *) printf '%sx' "$1" ;; esac; } # 2.50 
 say "run.sh: $("$DAEC" --version | head -n 1) at $DAEC; $REPEATS runs per measurement, medians"
 : >"$work/chain.tsv"
 : >"$work/never.tsv"
+chain=models/pendulum_chain.dae
 for n in $CHAIN_N; do
-  bench/make_pendulum_chain.sh "$n" >"$work/chain$n.dae"
-  "$DAEC" "$work/chain$n.dae" --check >/dev/null
-  printf '%s %s\n' "$n" "$(daec_row "$work/chain$n.dae" auto "chain$n")" >>"$work/chain.tsv"
+  "$DAEC" "$chain" -D "N=$n" --check >/dev/null
+  printf '%s %s\n' "$n" "$(daec_row "$chain" auto "chain$n" -D "N=$n")" >>"$work/chain.tsv"
   say "  chain N=$n: $(tail -n 1 "$work/chain.tsv")"
 done
 for n in $NEVER_N; do
-  [ -f "$work/chain$n.dae" ] || bench/make_pendulum_chain.sh "$n" >"$work/chain$n.dae"
-  printf '%s %s\n' "$n" "$(daec_row "$work/chain$n.dae" never "never$n")" >>"$work/never.tsv"
+  printf '%s %s\n' "$n" "$(daec_row "$chain" never "never$n" -D "N=$n")" >>"$work/never.tsv"
   say "  chain N=$n --dummies=never: $(tail -n 1 "$work/never.tsv")"
 done
 
 # --- 2. Fekete ----------------------------------------------------------------------------------
 : >"$work/fekete.tsv"
 for n in $FEKETE_N; do
-  bench/make_fekete.sh "$n" >"$work/fekete$n.dae"
-  "$DAEC" "$work/fekete$n.dae" --check >/dev/null
-  auto=$(daec_row "$work/fekete$n.dae" auto "fekete$n")
-  never=$(daec_row "$work/fekete$n.dae" never "feketenever$n")
+  "$DAEC" models/fekete.dae -D "N=$n" --check >/dev/null
+  auto=$(daec_row models/fekete.dae auto "fekete$n" -D "N=$n")
+  never=$(daec_row models/fekete.dae never "feketenever$n" -D "N=$n")
   printf '%s %s %s\n' "$n" "$auto" "$never" >>"$work/fekete.tsv"
   say "  fekete N=$n: $auto | never: $never"
 done
@@ -167,8 +167,7 @@ for n in $PEER_N; do
   done
   d=$(value "$work/chain.tsv" "$n" 2)
   if [ -z "$d" ]; then # not among CHAIN_N: time daec on it now
-    bench/make_pendulum_chain.sh "$n" >"$work/chain$n.dae"
-    d=$(daec_row "$work/chain$n.dae" auto "chain$n" | awk '{ print $1 }')
+    d=$(daec_row "$chain" auto "chain$n" -D "N=$n" | awk '{ print $1 }')
   fi
   printf '%s %s %s %s %s %s %s\n' "$n" "$d" "$(median 1 <"$prefix.runs")" "$(median 1 <"$prefix.work")" \
     "$(median 2 <"$prefix.work")" "$(median 2 <"$prefix.runs")" "$(wc -c <"$prefix.c" | tr -d ' ')" >>"$work/peer.tsv"
@@ -178,8 +177,8 @@ sympy_version=$(sed -n 's/.*; sympy \([^;]*\);.*/\1/p' "$work/peer$(echo "$PEER_
 
 # Same outputs: the peer's C and daec's C++ evaluated at the same states (bench/peer_check.cpp).
 check_n=$(echo "$PEER_N" | awk '{ print $1 }')
-"$DAEC" "$work/chain$check_n.dae" -o "$work/check_daec.cpp" >/dev/null
-g++ -std=c++17 -O1 -I"$work" -DDAEC_FILE="\"check_daec.cpp\"" -DDAEC_NS="pendulum_chain$check_n" \
+"$DAEC" "$chain" -D "N=$check_n" -o "$work/check_daec.cpp" >/dev/null
+g++ -std=c++17 -O1 -I"$work" -DDAEC_FILE="\"check_daec.cpp\"" -DDAEC_NS="pendulum_chain" \
   -DPEER_FILE="\"peer$check_n.c\"" bench/peer_check.cpp -o "$work/peer_check"
 peer_check=$("$work/peer_check" | sed "s/^peer_check: /peer_check, chain N = $check_n: /")
 say "  $peer_check"
@@ -187,10 +186,9 @@ say "  $peer_check"
 # --- 4. profile ---------------------------------------------------------------------------------
 profile=''
 if [ "$PROFILE_N" -gt 0 ]; then
-  [ -f "$work/chain$PROFILE_N.dae" ] || bench/make_pendulum_chain.sh "$PROFILE_N" >"$work/chain$PROFILE_N.dae"
   say "  callgrind on the chain at N=$PROFILE_N (about a minute)"
   valgrind --tool=callgrind --callgrind-out-file="$work/callgrind.out" \
-    "$DAEC" "$work/chain$PROFILE_N.dae" -o "$work/profiled.cpp" >/dev/null 2>"$work/callgrind.log"
+    "$DAEC" "$chain" -D "N=$PROFILE_N" -o "$work/profiled.cpp" >/dev/null 2>"$work/callgrind.log"
   # "Ir (pct) file:function [object]" -> "pct | function" with the argument lists dropped.
   # shellcheck disable=SC2016 # an awk program
   shorten='{ ir = $1; line = $0; match(line, /\( *[0-9.]+%\)/); pct = substr(line, RSTART + 1, RLENGTH - 3)
@@ -320,10 +318,10 @@ took $elapsed s.
 | daec | $("$DAEC" --version | head -n 1), commit $commit, Release build |
 | peer | sympy $sympy_version on $("$PYTHON" --version 2>&1) (\`$PYTHON\`) |
 
-Models: \`bench/make_pendulum_chain.sh N\` — the N-link planar pendulum chain in Cartesian
-coordinates (4N states x, y, u, v; N rod multipliers; index 3); \`bench/make_fekete.sh N\` — N
+Models: \`models/pendulum_chain.dae -D N=...\` — the N-link planar pendulum chain in Cartesian
+coordinates (4N states x, y, u, v; N rod multipliers; index 3); \`models/fekete.dae -D N=...\` — N
 points on the unit sphere repelling each other (Coulomb forces, damping, one multiplier per
-point; index 3). Time is the wall time of the whole \`daec MODEL.dae -o OUT.cpp\` process, memory
+point; index 3). Time is the wall time of the whole \`daec MODEL.dae -D N=... -o OUT.cpp\` process, memory
 its peak resident set (GNU time \`%M\`), "rhs operations" the count daec prints (the LU solve of
 \`A Z = b\` included). Exponents are least-squares slopes of log(value) against log(N) over N >= 8.
 

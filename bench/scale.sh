@@ -1,7 +1,8 @@
 #!/bin/sh
 # bench/scale.sh — daec on large models (issue 12): the N-link pendulum chain
-# (bench/make_pendulum_chain.sh) and the reaction-diffusion model (bench/make_reaction_diffusion.sh,
-# a method-of-lines PDE with an algebraic equilibrium at every point) from N = 2 to 10,000. For
+# (models/pendulum_chain.dae) and the reaction-diffusion model (models/reaction_diffusion.dae,
+# a method-of-lines PDE with an algebraic equilibrium at every point) from N = 2 to 10,000, each
+# sized by daec -D N=.... For
 # each N: daec's wall and CPU time and peak memory, the size of the generated code (written with
 # --split, so that it compiles in parallel), the time and peak memory of compiling it with
 # g++ -O2 (the files JOBS at a time), and the time to simulate a fixed interval with the KLU
@@ -116,8 +117,7 @@ compile_all() {
 klu_simulator=no
 probe=$work/probe
 mkdir "$probe"
-sh bench/make_pendulum_chain.sh 2 >"$probe/chain2.dae"
-if "$DAEC" "$probe/chain2.dae" --main -o "$probe/sim.cpp" >/dev/null 2>&1 &&
+if "$DAEC" models/pendulum_chain.dae -D N=2 --main -o "$probe/sim.cpp" >/dev/null 2>&1 &&
   # shellcheck disable=SC2086 # a list of flags
   $CXX -std=c++17 -O1 -I/usr/include/suitesparse -o "$probe/sim" "$probe/sim.cpp" $SIM_LIBS >/dev/null 2>&1 &&
   "$probe/sim" --help 2>&1 | grep -q -- '--linear-solver'; then
@@ -132,10 +132,13 @@ row() {
   family=$1 n=$2
   dir=$work/$family$n
   mkdir -p "$dir"
-  sh "bench/make_$family.sh" "$n" >"$dir/model.dae"
-  equations=$(awk '/^equation/ { on = 1; next } /^end/ { on = 0 } on && /;/ { n++ } END { print n }' "$dir/model.dae")
+  cp "models/$family.dae" "$dir/model.dae"
+  # Five equations per link (x', y', u', v', rod), three per point (a', b', equilibrium).
+  per_element=3
+  [ "$family" = pendulum_chain ] && per_element=5
+  equations=$((per_element * n))
   split=$(split_count "$n")
-  if ! timed "$dir/daec" "$DAEC" "$dir/model.dae" -o "$dir/model.cpp" --split "$split"; then
+  if ! timed "$dir/daec" "$DAEC" "$dir/model.dae" -D "N=$n" -o "$dir/model.cpp" --split "$split"; then
     say "scale.sh: daec failed on $family $n"
     cat "$dir/daec.log" >&2
     exit 1
@@ -156,7 +159,7 @@ row() {
   rm -f "$dir"/*.o
   simulation='n/a n/a'
   if [ "$klu_simulator" = yes ] && [ "$n" -le "$SIM_MAX_N" ]; then
-    simulation=$(simulate "$dir" "$split")
+    simulation=$(simulate "$dir" "$split" "$n")
   elif [ "$klu_simulator" = yes ]; then
     simulation='- -'
   fi
@@ -166,11 +169,11 @@ row() {
   rm -rf "$dir"
 }
 
-# simulate DIR SPLIT: the simulator built from DIR/model.dae; prints the wall and CPU seconds it
-# takes for 0 .. SIM_T_END with --linear-solver klu, or "failed failed".
+# simulate DIR SPLIT N: the simulator built from DIR/model.dae at size N; prints the wall and CPU
+# seconds it takes for 0 .. SIM_T_END with --linear-solver klu, or "failed failed".
 simulate() {
-  dir=$1 split=$2
-  "$DAEC" "$dir/model.dae" --main -o "$dir/sim.cpp" --split "$split" >/dev/null 2>&1 ||
+  dir=$1 split=$2 n=$3
+  "$DAEC" "$dir/model.dae" -D "N=$n" --main -o "$dir/sim.cpp" --split "$split" >/dev/null 2>&1 ||
     { echo failed failed; return; }
   sources="$dir/sim.cpp"
   k=1
@@ -298,8 +301,8 @@ $load_end at the end: the machine is shared, so wall times stretch with the load
 time is their wall time on an idle machine, and the targets are judged on it; the build's is
 its compilers' CPU time spread over the $JOBS cores.
 
-Each row: the model made by \`bench/make_<family>.sh N\`, compiled by
-\`daec model.dae -o model.cpp --split K\` with K = 2 + N/128 part files; "code MB" counts them
+Each row: the model \`models/<family>.dae\`, compiled by
+\`daec model.dae -D N=... -o model.cpp --split K\` with K = 2 + N/128 part files; "code MB" counts them
 all. The code is compiled with \`$CXX -std=c++17 -O2 -c\`, $JOBS files at a time ("compile wall"
 is the whole; "compile CPU" sums the compilers; "compiler peak" is the largest one's, so the
 build's peak is at most $JOBS times it), up to N = $COMPILE_MAX_N. "simulation" is

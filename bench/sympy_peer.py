@@ -1,13 +1,13 @@
 #!/usr/bin/env python3
 """sympy_peer.py N [-o OUT.c] — the peer of daec in the benchmarks (bench/run.sh): the same
-symbolic work as `daec pendulum_chainN.dae` done by hand with sympy (Debian python3-sympy), for
-the N-link planar pendulum chain of bench/make_pendulum_chain.sh, and the same outputs printed as
+symbolic work as `daec models/pendulum_chain.dae -D N=...` done by hand with sympy (Debian python3-sympy), for
+the N-link planar pendulum chain of models/pendulum_chain.dae, and the same outputs printed as
 C (compilable as C++).
 
 What it does — exactly the dummy-variable reduction daec finds for this model (daec's default):
   1. symbols for the states X = (x_i, y_i, u_i, v_i), the multipliers l_i, the dummy variables
      ud_i = u_i', vd_i = v_i' and the parameters m, L, g; the model's equations written as in
-     make_pendulum_chain.sh (x_i' = u_i, y_i' = v_i, u_i' = (...)/m, v_i' = (...)/m - g,
+     models/pendulum_chain.dae (x_i' = u_i, y_i' = v_i, u_i' = (...)/m, v_i' = (...)/m - g,
      rod_i: (x_i - x_{i-1})^2 + (y_i - y_{i-1})^2 - L^2 = 0);
   2. differentiates every constraint twice in t (total derivatives, chain rule over the states,
      with x' = u, y' = v and u' = ud, v' = vd) — rod_i' and rod_i'' — with sympy.diff;
@@ -44,7 +44,7 @@ T_IMPORTED = time.perf_counter()
 
 
 def chain_model(n):
-    """Symbols and equations of the N-link chain, as bench/make_pendulum_chain.sh writes them."""
+    """Symbols and equations of the N-link chain, as models/pendulum_chain.dae writes them."""
     m, L, g = sympy.symbols("m L g", real=True)
     params = [m, L, g]
 

@@ -1,13 +1,13 @@
 # DaecFunctions.cmake — build targets from .dae models (spec §7), included by DaecConfig.cmake:
 #
-#   daec_add_model(TARGET MODEL.dae [NAMESPACE NS] [SPLIT N])
+#   daec_add_model(TARGET MODEL.dae [NAMESPACE NS] [SPLIT N] [DEFINES NAME=VALUE...])
 #     A static library TARGET holding the C++ that daec generates from MODEL.dae, with the
 #     generated header <model file stem>.h on its public include path.
-#   daec_add_simulator(TARGET MODEL.dae [NAMESPACE NS] [SPLIT N])
+#   daec_add_simulator(TARGET MODEL.dae [NAMESPACE NS] [SPLIT N] [DEFINES NAME=VALUE...])
 #     An executable TARGET: the generated code with daec's simulator main (--main), linked against
 #     SUNDIALS and KLU (Debian: libsundials-dev, libsuitesparse-dev).
 #
-#   daec_add_python_module(TARGET MODEL.dae [MODULE name] [NAMESPACE NS])
+#   daec_add_python_module(TARGET MODEL.dae [MODULE name] [NAMESPACE NS] [DEFINES NAME=VALUE...])
 #     A Python extension module (pybind11, Debian package pybind11-dev) named `name` (default
 #     TARGET) whose class Model exposes the generated model with NumPy arrays (spec §8):
 #     `import name; m = name.Model(); m.rhs(t, x)`. Built against the Python interpreter pybind11
@@ -16,17 +16,21 @@
 # SPLIT N (daec --split N) spreads a large model's code over N more files, <stem>_1.cpp ...
 # <stem>_N.cpp, which the build compiles in parallel; 0 (the default) keeps one file.
 #
+# DEFINES sets parameters before the model is flattened (daec -D NAME=VALUE), so that one model
+# file gives several sizes: daec_add_model(chain1000 pendulum_chain.dae DEFINES N=1000).
+#
 # A relative MODEL.dae is taken from the current source directory. The code is generated at build
 # time into ${CMAKE_CURRENT_BINARY_DIR}/daec_generated/TARGET/, and generated again whenever the
 # model or the daec executable changes.
 include_guard(GLOBAL)
 
 # Stops with a message naming the call when its arguments are not TARGET MODEL.dae followed by
-# the call's keywords (`keywords`, default "[NAMESPACE NS] [SPLIT N]"). `split` is SPLIT's value.
-function(_daec_check_call command arguments missing_values split)
-  set(keywords "[NAMESPACE NS] [SPLIT N]")
-  if(ARGC GREATER 4)
-    set(keywords "${ARGV4}")
+# the call's keywords (`keywords`, default "[NAMESPACE NS] [SPLIT N] [DEFINES NAME=VALUE...]").
+# `split` is SPLIT's value, `defines` DEFINES' values.
+function(_daec_check_call command arguments missing_values split defines)
+  set(keywords "[NAMESPACE NS] [SPLIT N] [DEFINES NAME=VALUE...]")
+  if(ARGC GREATER 5)
+    set(keywords "${ARGV5}")
   endif()
   set(usage "usage: ${command}(TARGET MODEL.dae ${keywords})")
   if(missing_values)
@@ -37,6 +41,11 @@ function(_daec_check_call command arguments missing_values split)
     message(FATAL_ERROR "${command}: SPLIT must be a whole number from 0 to 256, not '${split}'; "
                         "${usage}")
   endif()
+  foreach(define IN LISTS defines)
+    if(NOT define MATCHES "^[A-Za-z_][A-Za-z0-9_]*=.")
+      message(FATAL_ERROR "${command}: DEFINES takes NAME=VALUE, not '${define}'; ${usage}")
+    endif()
+  endforeach()
   list(LENGTH arguments count)
   if(count EQUAL 0)
     message(FATAL_ERROR "${command}: no target name and no model file given; ${usage}")
@@ -49,10 +58,11 @@ function(_daec_check_call command arguments missing_values split)
   endif()
 endfunction()
 
-# Adds the custom command running daec on `model` for `target`. `kind` is MODEL (code and header),
-# SIMULATOR (--main) or PYTHON:<module> (--python-module). Sets `out_code` (the generated sources:
-# the code and its SPLIT part files) and for MODEL `out_header` in the caller.
-function(_daec_generate command target model namespace split kind out_code out_header)
+# Adds the custom command running daec on `model` for `target`, with -D for each of `defines`.
+# `kind` is MODEL (code and header), SIMULATOR (--main) or PYTHON:<module> (--python-module).
+# Sets `out_code` (the generated sources: the code and its SPLIT part files) and for MODEL
+# `out_header` in the caller.
+function(_daec_generate command target model namespace split defines kind out_code out_header)
   get_filename_component(model_path "${model}" ABSOLUTE BASE_DIR "${CMAKE_CURRENT_SOURCE_DIR}")
   get_source_file_property(generated "${model_path}" GENERATED)
   if(NOT EXISTS "${model_path}" AND NOT generated)
@@ -76,6 +86,9 @@ function(_daec_generate command target model namespace split kind out_code out_h
   if(NOT namespace STREQUAL "")
     list(APPEND arguments --namespace "${namespace}")
   endif()
+  foreach(define IN LISTS defines)
+    list(APPEND arguments -D "${define}")
+  endforeach()
   set(sources "${code}")
   if(split GREATER 0)
     list(APPEND arguments --split ${split})
@@ -129,13 +142,13 @@ function(_daec_find_sundials command out_include out_libraries)
 endfunction()
 
 function(daec_add_model)
-  cmake_parse_arguments(PARSE_ARGV 0 arg "" "NAMESPACE;SPLIT" "")
+  cmake_parse_arguments(PARSE_ARGV 0 arg "" "NAMESPACE;SPLIT" "DEFINES")
   _daec_check_call(daec_add_model "${arg_UNPARSED_ARGUMENTS}" "${arg_KEYWORDS_MISSING_VALUES}"
-                   "${arg_SPLIT}")
+                   "${arg_SPLIT}" "${arg_DEFINES}")
   list(GET arg_UNPARSED_ARGUMENTS 0 target)
   list(GET arg_UNPARSED_ARGUMENTS 1 model)
-  _daec_generate(daec_add_model ${target} "${model}" "${arg_NAMESPACE}" "${arg_SPLIT}" MODEL code
-                 header)
+  _daec_generate(daec_add_model ${target} "${model}" "${arg_NAMESPACE}" "${arg_SPLIT}"
+                 "${arg_DEFINES}" MODEL code header)
   add_library(${target} STATIC ${code} "${header}")
   get_filename_component(include_dir "${header}" DIRECTORY)
   target_include_directories(${target} PUBLIC "${include_dir}")
@@ -143,14 +156,14 @@ function(daec_add_model)
 endfunction()
 
 function(daec_add_simulator)
-  cmake_parse_arguments(PARSE_ARGV 0 arg "" "NAMESPACE;SPLIT" "")
+  cmake_parse_arguments(PARSE_ARGV 0 arg "" "NAMESPACE;SPLIT" "DEFINES")
   _daec_check_call(daec_add_simulator "${arg_UNPARSED_ARGUMENTS}"
-                   "${arg_KEYWORDS_MISSING_VALUES}" "${arg_SPLIT}")
+                   "${arg_KEYWORDS_MISSING_VALUES}" "${arg_SPLIT}" "${arg_DEFINES}")
   list(GET arg_UNPARSED_ARGUMENTS 0 target)
   list(GET arg_UNPARSED_ARGUMENTS 1 model)
   _daec_find_sundials(daec_add_simulator sundials_include sundials_libraries)
   _daec_generate(daec_add_simulator ${target} "${model}" "${arg_NAMESPACE}" "${arg_SPLIT}"
-                 SIMULATOR code unused)
+                 "${arg_DEFINES}" SIMULATOR code unused)
   add_executable(${target} ${code})
   target_include_directories(${target} PRIVATE "${sundials_include}")
   target_link_libraries(${target} PRIVATE ${sundials_libraries})
@@ -158,9 +171,10 @@ function(daec_add_simulator)
 endfunction()
 
 function(daec_add_python_module)
-  cmake_parse_arguments(PARSE_ARGV 0 arg "" "NAMESPACE;MODULE" "")
+  cmake_parse_arguments(PARSE_ARGV 0 arg "" "NAMESPACE;MODULE" "DEFINES")
   _daec_check_call(daec_add_python_module "${arg_UNPARSED_ARGUMENTS}"
-                   "${arg_KEYWORDS_MISSING_VALUES}" "" "[MODULE name] [NAMESPACE NS]")
+                   "${arg_KEYWORDS_MISSING_VALUES}" "" "${arg_DEFINES}"
+                   "[MODULE name] [NAMESPACE NS] [DEFINES NAME=VALUE...]")
   list(GET arg_UNPARSED_ARGUMENTS 0 target)
   list(GET arg_UNPARSED_ARGUMENTS 1 model)
   set(module "${target}")
@@ -179,8 +193,8 @@ function(daec_add_python_module)
                           "add its prefix to CMAKE_PREFIX_PATH.")
     endif()
   endif()
-  _daec_generate(daec_add_python_module ${target} "${model}" "${arg_NAMESPACE}" "" "PYTHON:${module}"
-                 code unused)
+  _daec_generate(daec_add_python_module ${target} "${model}" "${arg_NAMESPACE}" ""
+                 "${arg_DEFINES}" "PYTHON:${module}" code unused)
   pybind11_add_module(${target} MODULE "${code}")
   set_target_properties(${target} PROPERTIES OUTPUT_NAME "${module}")
   target_compile_features(${target} PRIVATE cxx_std_17)

@@ -89,25 +89,26 @@ TEST_F(Batch, OutputIsWhatASingleCompilationWrites) {
 }
 
 TEST_F(Batch, OneModelIsABatchToo) {
-  copy_models({"chain3.dae"});
-  CommandResult r = daec("chain3.dae --output-dir out -j 4");
+  copy_models({"index_chain.dae"});
+  CommandResult r = daec("index_chain.dae --output-dir out -j 4");
   EXPECT_EQ(0, r.status) << r.err;
   EXPECT_EQ(
-      "[1/1] chain3.dae -> out/chain3.cpp (index 3, T s)\n"
+      "[1/1] index_chain.dae -> out/index_chain.cpp (index 3, T s)\n"
       "converted 1 of 1 model in T s\n",
       mask_times(r.out));
 }
 
 TEST_F(Batch, FailingModelsDoNotStopTheRest) {
-  copy_models({"pendulum.dae", "chain3.dae"});
+  copy_models({"pendulum.dae", "index_chain.dae"});
   write("broken.dae", kBadModel);
-  CommandResult r = daec("pendulum.dae broken.dae missing.dae chain3.dae --output-dir out -j 1");
+  CommandResult r =
+      daec("pendulum.dae broken.dae missing.dae index_chain.dae --output-dir out -j 1");
   EXPECT_EQ(1, r.status);
   EXPECT_EQ(
       "[1/4] pendulum.dae -> out/pendulum.cpp (index 3, T s)\n"
       "[2/4] FAILED broken.dae\n"
       "[3/4] FAILED missing.dae\n"
-      "[4/4] chain3.dae -> out/chain3.cpp (index 3, T s)\n"
+      "[4/4] index_chain.dae -> out/index_chain.cpp (index 3, T s)\n"
       "converted 2 of 4 models in T s; failed: broken.dae, missing.dae\n",
       mask_times(r.out));
   // An unreadable model is a failed model of the batch (status 1), not a usage error.
@@ -115,7 +116,7 @@ TEST_F(Batch, FailingModelsDoNotStopTheRest) {
                 "daec: error: cannot read 'missing.dae': No such file or directory\n",
             r.err);
   // No file for the failed models, and no temporary file.
-  EXPECT_EQ((std::vector<std::string>{"chain3.cpp", "pendulum.cpp"}), files("out"));
+  EXPECT_EQ((std::vector<std::string>{"index_chain.cpp", "pendulum.cpp"}), files("out"));
 }
 
 TEST_F(Batch, FailingModelLeavesItsOldOutputAsItWas) {
@@ -179,12 +180,14 @@ TEST_F(Batch, SameBytesWithOneOrTwoJobs) {
 TEST_F(Batch, ModelLibraryIsDeterministic) {
   std::vector<std::string> models = bundled_models();
   copy_models(models);
+  // A library holds a model at several sizes as files of their own (-D would set one size for
+  // all of them): models/pendulum_chain.dae with its `parameter N = 4` changed.
+  std::string chain = daec::test::read_source_file("models/pendulum_chain.dae");
+  size_t size = chain.find("parameter N = 4");
+  ASSERT_NE(std::string::npos, size);
   for (int n : {2, 5, 12}) {
     std::string name = "pendulum_chain" + std::to_string(n) + ".dae";
-    CommandResult made = daec::test::run_command(
-        "sh '" + daec::test::source_dir() + "/bench/make_pendulum_chain.sh' " + std::to_string(n) +
-        " > '" + (dir_ / name).string() + "'");
-    ASSERT_EQ(0, made.status) << made.err;
+    write(name, std::string(chain).replace(size, 15, "parameter N = " + std::to_string(n)));
     models.push_back(name);
   }
   std::string inputs;
@@ -242,18 +245,33 @@ TEST_F(Batch, ModelLibraryIsDeterministic) {
 // Under AddressSanitizer the runtime needs descriptors of its own, so the test is left out.
 #if !defined(__SANITIZE_ADDRESS__)
 TEST_F(Batch, FewFileDescriptorsLimitTheParallelism) {
-  copy_models({"pendulum.dae", "chain3.dae", "exponential_ode.dae"});
+  copy_models({"pendulum.dae", "index_chain.dae", "exponential_ode.dae"});
   CommandResult r = daec::test::run_command(
       "cd '" + dir_.string() +
       "' && highest=$(ls /proc/$$/fd | sort -n | tail -n 1) && ulimit -n $((highest + 7)) && '" +
       daec::test::daec_binary() +
-      "' pendulum.dae chain3.dae exponential_ode.dae --output-dir out -j 3");
+      "' pendulum.dae index_chain.dae exponential_ode.dae --output-dir out -j 3");
   EXPECT_EQ(0, r.status) << r.err;
   EXPECT_EQ("", r.err);
-  EXPECT_EQ((std::vector<std::string>{"chain3.cpp", "exponential_ode.cpp", "pendulum.cpp"}),
+  EXPECT_EQ((std::vector<std::string>{"exponential_ode.cpp", "index_chain.cpp", "pendulum.cpp"}),
             files("out"));
 }
 #endif
+
+// -D applies to every model of the batch; a model without that parameter fails like a model with
+// an error (the others are converted).
+TEST_F(Batch, DefinesApplyToEveryModel) {
+  copy_models({"index_chain.dae", "pendulum.dae"});
+  CommandResult r = daec("index_chain.dae pendulum.dae --output-dir out -D K=5");
+  EXPECT_EQ(1, r.status);
+  EXPECT_EQ(
+      "[1/2] index_chain.dae -> out/index_chain.cpp (index 5, T s)\n"
+      "[2/2] FAILED pendulum.dae\n"
+      "converted 1 of 2 models in T s; failed: pendulum.dae\n",
+      mask_times(r.out));
+  EXPECT_EQ("daec: error: -D K=5: model 'pendulum' has no parameter 'K'\n", r.err);
+  EXPECT_EQ((std::vector<std::string>{"index_chain.cpp"}), files("out"));
+}
 
 TEST_F(Batch, SimulatorsWithMain) {
   copy_models({"pendulum.dae", "exponential_ode.dae"});

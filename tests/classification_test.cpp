@@ -468,40 +468,47 @@ TEST(Classification, SeedExample121) {
   EXPECT_EQ((Names{"x", "y"}), row_names(c.classification, "constraint"));
 }
 
-// ---- the chain generator ----
+// ---- conditions ----
 
-std::string make_chain(const std::string& argument, int* status = nullptr) {
-  daec::test::CommandResult result = daec::test::run_command("sh '" + daec::test::source_dir() +
-                                                             "/models/make_chain.sh' " + argument);
-  if (status) *status = result.status;
-  return result.out;
+// The dependency table shows what an equation can be solved for: the unknowns of its branches,
+// not those only in its conditions (their derivative is 0).
+TEST(Classification, UnknownsOnlyInConditionsAreNotContained) {
+  Classified c = classify_text(
+      "model m;\n"
+      "variable x, y, z;\n"
+      "equation\n"
+      "  x' = -x;\n"
+      "  gate: y = if x > 0 and z < 1 then 1 else 2;\n"
+      "  mix: z = if t > 1 then x else y;\n"
+      "end\n");
+  EXPECT_EQ((Names{"y"}), row_names(c.classification, "gate"));
+  EXPECT_EQ((Names{"x", "y", "z"}), row_names(c.classification, "mix"));
 }
 
-TEST(Classification, ChainGeneratorReproducesCheckedInChain3) {
-  EXPECT_EQ(daec::test::read_source_file("models/chain3.dae"), make_chain("3"));
-}
+// ---- the index-K chain at every size ----
 
-TEST(Classification, ChainGeneratorModelsAreValid) {
+// models/index_chain.dae with -D K=k: the same dependency structure as the chains the shell
+// generator used to write, x[1] = sin(t) and x[i]' = x[i+1].
+TEST(Classification, IndexChainAtEverySize) {
+  std::string text = daec::test::read_source_file("models/index_chain.dae");
   for (int k : {1, 2, 4, 9, 12}) {
-    SCOPED_TRACE("chain" + std::to_string(k));
-    Classified c = classify_text(make_chain(std::to_string(k)));
-    ASSERT_TRUE(c.run->model);
-    EXPECT_EQ("chain" + std::to_string(k), c.model().name);
+    SCOPED_TRACE("K = " + std::to_string(k));
+    daec::FlattenOptions options;
+    options.defines = {{"K", std::to_string(k)}};
+    Classified c{run(text, "index_chain.dae", options), {}};
+    ASSERT_TRUE(c.run->model) << c.run->diagnostics();
+    c.classification = classify(c.model());
     ASSERT_EQ(static_cast<size_t>(k), c.model().variables.size());
     Names differential, algebraic;
-    for (int i = 1; i <= k; ++i)
-      (i < k ? differential : algebraic).push_back("x" + std::to_string(i));
+    for (int i = 1; i <= k; ++i) {
+      (i < k ? differential : algebraic).push_back("x[" + std::to_string(i) + "]");
+    }
     EXPECT_EQ(differential, names_of(c.model(), c.classification.differential));
     EXPECT_EQ(algebraic, names_of(c.model(), c.classification.algebraic));
-    EXPECT_EQ((Names{"x1"}), row_names(c.classification, "source"));
-  }
-}
-
-TEST(Classification, ChainGeneratorRefusesBadArguments) {
-  for (const char* argument : {"", "0", "-3", "abc", "2x", "1 2", "1000"}) {
-    int status = 0;
-    EXPECT_EQ("", make_chain(argument, &status)) << "'" << argument << "'";
-    EXPECT_EQ(2, status) << "'" << argument << "'";
+    EXPECT_EQ((Names{"x[1]"}), row_names(c.classification, "source"));
+    if (k >= 2) {
+      EXPECT_EQ((Names{"x[1]'", "x[2]"}), row_names(c.classification, "link[1]"));
+    }
   }
 }
 

@@ -36,6 +36,7 @@ TEST_F(Cli, Help) {
   EXPECT_NE(std::string::npos, r.out.find("Usage:")) << r.out;
   EXPECT_NE(std::string::npos, r.out.find("daec MODEL.dae [-o OUT.cpp]")) << r.out;
   EXPECT_NE(std::string::npos, r.out.find("--check")) << r.out;
+  EXPECT_NE(std::string::npos, r.out.find("-D [ --define ] NAME=VALUE")) << r.out;
   EXPECT_NE(std::string::npos, r.out.find("Exit status: 0 success")) << r.out;
   EXPECT_EQ("", r.err);
   EXPECT_EQ(0, daec("-h").status);
@@ -378,6 +379,67 @@ TEST_F(Cli, NumericOptionsAreValidated) {
   EXPECT_EQ(
       std::string("daec: error: the argument ('many') for option '--jobs' is invalid\n") + kTryHelp,
       word.err);
+}
+
+// ---- -D NAME=VALUE ----
+
+TEST_F(Cli, DefineSetsAParameterBeforeTheModelIsFlattened) {
+  write("chain.dae",
+        "model chain;\nparameter N = 2, k = 1;\nvariable x[N];\nequation\n"
+        "  for i in 1:N loop\n    x[i]' = -k*i*x[i];\n  end for;\nend\n");
+  CommandResult r = daec("chain.dae -D N=5 --define k=0.5 -o chain.cpp");
+  EXPECT_EQ(0, r.status) << r.err;
+  EXPECT_EQ(
+      "chain.dae: index 0; 5 states, 0 algebraic unknowns, 0 dummy variables, 0 invariants; "
+      "wrote chain.cpp (rhs: 9 operations)\n",
+      r.out);
+  std::string code = read("chain.cpp");
+  EXPECT_NE(std::string::npos, code.find("\"x[5]\"")) << code.substr(0, 2000);
+  EXPECT_NE(std::string::npos, code.find("//   p[0] k = 0.5")) << code.substr(0, 2000);
+  CommandResult sticky = daec("chain.dae -DN=3 --check");  // -DNAME=VALUE works as in compilers
+  EXPECT_EQ(0, sticky.status) << sticky.err;
+  EXPECT_NE(std::string::npos, sticky.out.find("constants (fixed when compiled, -D NAME=VALUE): "
+                                               "N = 3"));
+}
+
+TEST_F(Cli, DefineUsageErrors) {
+  write("chain.dae",
+        "model chain;\nparameter N = 2;\nvariable x[N];\noutput s = x[1];\nequation\n"
+        "  for i in 1:N loop\n    x[i]' = -x[i];\n  end for;\nend\n");
+  expect_usage_error("chain.dae -D N", "-D expects NAME=VALUE with a parameter's name, got 'N'");
+  expect_usage_error("chain.dae -D 2N=3",
+                     "-D expects NAME=VALUE with a parameter's name, got '2N=3'");
+  expect_usage_error("chain.dae -D N=many",
+                     "-D N=many: the value must be a number that fits a double (such as 1000, "
+                     "-2.5 or 1e-3)");
+  expect_usage_error("chain.dae -D N=1e999",
+                     "-D N=1e999: the value must be a number that fits a double (such as 1000, "
+                     "-2.5 or 1e-3)");
+  expect_usage_error("chain.dae -D N=2 -D N=3", "-D N is given twice");
+  // Names the model does not have: status 2 as well, without the --help hint (the command line
+  // was well-formed).
+  for (const auto& [argument, message] : std::vector<std::pair<std::string, std::string>>{
+           {"-D M=3", "-D M=3: model 'chain' has no parameter 'M'"},
+           {"-D x=3",
+            "-D x=3: 'x' is a variable of model 'chain'; -D sets parameters (give start "
+            "values with the simulator's --set)"},
+           {"-D s=3", "-D s=3: 's' is an output of model 'chain'; -D sets parameters"}}) {
+    CommandResult r = daec("chain.dae --check " + argument);
+    EXPECT_EQ(2, r.status) << argument;
+    EXPECT_EQ("", r.out) << argument;
+    EXPECT_EQ("daec: error: " + message + "\n", r.err) << argument;
+  }
+}
+
+TEST_F(Cli, DefinedSizeThatIsNoWholeNumber) {
+  write("chain.dae", "model chain;\nparameter N = 2;\nvariable x[N];\nequation\nend\n");
+  CommandResult r = daec("chain.dae --check -D N=2.5");
+  EXPECT_EQ(1, r.status);
+  EXPECT_EQ(
+      "chain.dae:3:12: error: the size of 'x' must be a whole number, but is 5/2\n"
+      "variable x[N];\n"
+      "           ^\n",
+      r.err);
 }
 
 TEST_F(Cli, HostileInputsNeitherCrashNorHang) {

@@ -2,6 +2,7 @@
 #include <gtest/gtest.h>
 
 #include "codegen/expression_code.h"
+#include "model/conditions.h"
 
 namespace daec {
 namespace {
@@ -64,6 +65,51 @@ TEST(Codegen, OutputIsDeterministic) {
   Fixture f;
   ex e = GiNaC::pow(f.x + f.y, 3) * GiNaC::cos(f.t) - GiNaC::exp(f.x * f.y) / (1 + f.x * f.x);
   EXPECT_EQ(compile(f, {e, e.diff(f.x)}), compile(f, {e, e.diff(f.x)}));
+}
+
+// ---- conditions ----
+
+TEST(Codegen, ConditionalExpressionsAndRelations) {
+  Fixture f;
+  EXPECT_EQ(compile(f, {daec_if(daec_lt(f.t, 1), f.x, 2 * f.y)}),
+            "out = ((t < 1.0) ? x[0] : 2.0*x[1]);\n");
+  EXPECT_EQ(compile(f, {daec_if(daec_ne(f.x, f.y), 1, 0)}),
+            "out = ((x[0] != x[1]) ? 1.0 : 0.0);\n");
+  EXPECT_EQ(compile(f, {daec_if(daec_eq(f.x, 0), -f.y, f.y)}),
+            "out = ((x[0] == 0.0) ? -x[1] : x[1]);\n");
+  ex both = daec_and(daec_ge(f.x, 0), daec_not(daec_or(daec_le(f.y, 1), daec_gt(f.t, 2))));
+  EXPECT_EQ(compile(f, {daec_if(both, f.x, 0)}),
+            "out = (((x[0] >= 0.0) && (!((x[1] <= 1.0) || (t > 2.0)))) ? x[0] : 0.0);\n");
+  EXPECT_EQ(compile(f, {daec_if(daec_not(daec_and(daec_lt(f.x, 0), daec_lt(f.y, 0))), 1, 2)}),
+            "out = ((!((x[0] < 0.0) && (x[1] < 0.0))) ? 1.0 : 2.0);\n");
+}
+
+TEST(Codegen, MinAndMax) {
+  Fixture f;
+  EXPECT_EQ(compile(f, {make_min(f.x, f.y)}), "out = ((x[0] < x[1]) ? x[0] : x[1]);\n");
+  EXPECT_EQ(compile(f, {make_max(f.x, 0)}), "out = ((x[0] > 0.0) ? x[0] : 0.0);\n");
+}
+
+// A condition used twice is computed once, into a temporary holding 1 or 0; the branches are
+// computed before the choice, but the result is the chosen one (the NaN of sqrt(-1) in the other
+// branch never reaches it).
+TEST(Codegen, SharedConditionsAndBranches) {
+  Fixture f;
+  ex c = daec_gt(f.x, 0);
+  EXPECT_EQ(compile(f, {daec_if(c, GiNaC::sqrt(f.x), 0), daec_if(c, f.y, 1)}),
+            "const double w0 = std::sqrt(x[0]);\n"
+            "const double w1 = (x[0] > 0.0);\n"
+            "out = (w1 ? w0 : 0.0);\n"
+            "out = (w1 ? x[1] : 1.0);\n");
+}
+
+TEST(Codegen, DerivativeOfAConditionalIsOneConditional) {
+  // No daec_if(c, 1, 0)*f' + daec_if(c, 0, 1)*g': 0*NaN would be NaN.
+  Fixture f;
+  ex e = daec_if(daec_gt(f.x, 0), GiNaC::sqrt(f.x), -f.x);
+  EXPECT_EQ(compile(f, {e.diff(f.x)}),
+            "const double w0 = std::sqrt(x[0]);\n"
+            "out = ((x[0] > 0.0) ? 0.5/w0 : -1.0);\n");
 }
 
 }  // namespace

@@ -148,12 +148,12 @@ std::optional<SimulatorStats> parse_simulator_stats(const std::string& err) {
     char method[64] = {}, solver[64] = {}, tail = 0;
     int matched = std::sscanf(line.c_str(),
                               "method %63[^,], linear solver %63[^,], steps %ld, rhs evaluations "
-                              "%ld, jacobian evaluations %ld, projections %ld, largest invariant "
-                              "residual %lg%c",
+                              "%ld, jacobian evaluations %ld, projections %ld, events %ld, "
+                              "largest invariant residual %lg%c",
                               method, solver, &stats.steps, &stats.rhs_evaluations,
-                              &stats.jacobian_evaluations, &stats.projections,
+                              &stats.jacobian_evaluations, &stats.projections, &stats.events,
                               &stats.largest_invariant_residual, &tail);
-    if (matched != 7) continue;
+    if (matched != 8) continue;
     stats.method = method;
     stats.linear_solver = solver;
     return stats;

@@ -88,7 +88,7 @@ Csv parse_csv(const std::string& text);
 /// residual 3.2e-13").
 struct SimulatorStats {
   std::string method, linear_solver;
-  long steps = 0, rhs_evaluations = 0, jacobian_evaluations = 0, projections = 0;
+  long steps = 0, rhs_evaluations = 0, jacobian_evaluations = 0, projections = 0, events = 0;
   double largest_invariant_residual = 0;
 };
 

@@ -87,25 +87,27 @@ TEST(GeneratedCode, SubstitutedDerivativesToo) {
                                    "coupled_pendulums", "g++", "--dummies=never"));
 }
 
+// models/index_chain.dae at the sizes -D K=... gives it: one model file, six systems.
 TEST(GeneratedCode, IndexKChains) {
   std::string dir = make_scratch_dir("generated_chains");
   for (int k = 1; k <= 6; ++k) {
-    std::string model = dir + "/chain" + std::to_string(k) + ".dae";
-    CommandResult made = run_command("sh " + shell_quote(source_dir() + "/models/make_chain.sh") +
-                                     " " + std::to_string(k) + " > " + shell_quote(model));
-    ASSERT_EQ(0, made.status) << made.err;
-    expect_checks_pass(build_checker(model, dir, "chain" + std::to_string(k), "g++"));
+    SCOPED_TRACE("K = " + std::to_string(k));
+    expect_checks_pass(build_checker(source_dir() + "/models/index_chain.dae", dir, "index_chain",
+                                     "g++", "-D K=" + std::to_string(k)));
   }
 }
 
-// Writes the model a generator script of bench/ prints for `n` to `dir`; returns its path.
-std::string generated_model(const std::string& script, int n, const std::string& dir) {
-  std::string model = dir + "/" + script + std::to_string(n) + ".dae";
-  CommandResult made =
-      run_command("sh " + shell_quote(source_dir() + "/bench/make_" + script + ".sh") + " " +
-                  std::to_string(n) + " > " + shell_quote(model));
-  EXPECT_EQ(0, made.status) << made.err;
-  return model;
+// Conditional expressions, relations, and/or/not, min/max and arrays (tests/data/conditions.dae):
+// the C++ compiles warning-free and every Jacobian matches finite differences.
+TEST(GeneratedCode, ConditionsAndArrays) {
+  std::string dir = make_scratch_dir("generated_conditions");
+  for (const char* compiler : {"g++", "clang++"}) {
+    expect_checks_pass(
+        build_checker(source_dir() + "/tests/data/conditions.dae", dir, "conditions", compiler));
+  }
+  std::string code = read_file(dir + "/model.cpp");
+  EXPECT_NE(std::string::npos, code.find("\"P[1,2]\""));
+  EXPECT_NE(std::string::npos, code.find(" ? "));
 }
 
 TEST(GeneratedCode, PartsAndPartFiles) {
@@ -132,8 +134,8 @@ TEST(GeneratedCode, PendulumChainsBySparseJacobians) {
   // link (8 N^2 = 115,200 entries), so only its dense form is there.
   std::string dir = make_scratch_dir("generated_pendulum_chains");
   for (int n : {20, 120}) {
-    std::string name = "pendulum_chain" + std::to_string(n);
-    expect_checks_pass(build_checker(generated_model("pendulum_chain", n, dir), dir, name, "g++"));
+    expect_checks_pass(build_checker(source_dir() + "/models/pendulum_chain.dae", dir,
+                                     "pendulum_chain", "g++", "-D N=" + std::to_string(n)));
     std::string code = read_file(dir + "/model.cpp");
     EXPECT_NE(std::string::npos, code.find("has_dense_jacobians = true")) << n;
     EXPECT_NE(std::string::npos, code.find(n == 20 ? "has_sparse_rhs_jacobian = true"
@@ -147,8 +149,8 @@ TEST(GeneratedCode, ReactionDiffusionWithoutDenseJacobians) {
   // 210 points: 1,050 unknowns, so the dense Jacobians (more than 10^6 entries) are left out and
   // the sparse ones, d(xdot)/dx among them (3 x 3 blocks: it stays sparse), carry the checks.
   std::string dir = make_scratch_dir("generated_reaction_diffusion");
-  std::string model = generated_model("reaction_diffusion", 210, dir);
-  expect_checks_pass(build_checker(model, dir, "reaction_diffusion210", "g++"));
+  expect_checks_pass(build_checker(source_dir() + "/models/reaction_diffusion.dae", dir,
+                                   "reaction_diffusion", "g++", "-D N=210"));
   std::string code = read_file(dir + "/model.cpp");
   EXPECT_NE(std::string::npos, code.find("has_dense_jacobians = false"));
   EXPECT_NE(std::string::npos, code.find("has_sparse_rhs_jacobian = true"));

@@ -71,6 +71,50 @@ const char* kind_name(TokenKind kind) {
       return "Slash";
     case TokenKind::Caret:
       return "Caret";
+    case TokenKind::KwFor:
+      return "KwFor";
+    case TokenKind::KwIn:
+      return "KwIn";
+    case TokenKind::KwLoop:
+      return "KwLoop";
+    case TokenKind::KwIf:
+      return "KwIf";
+    case TokenKind::KwThen:
+      return "KwThen";
+    case TokenKind::KwElse:
+      return "KwElse";
+    case TokenKind::KwElseif:
+      return "KwElseif";
+    case TokenKind::KwAnd:
+      return "KwAnd";
+    case TokenKind::KwOr:
+      return "KwOr";
+    case TokenKind::KwNot:
+      return "KwNot";
+    case TokenKind::KwSum:
+      return "KwSum";
+    case TokenKind::KwProduct:
+      return "KwProduct";
+    case TokenKind::LeftBracket:
+      return "LeftBracket";
+    case TokenKind::RightBracket:
+      return "RightBracket";
+    case TokenKind::LeftBrace:
+      return "LeftBrace";
+    case TokenKind::RightBrace:
+      return "RightBrace";
+    case TokenKind::Less:
+      return "Less";
+    case TokenKind::LessEqual:
+      return "LessEqual";
+    case TokenKind::Greater:
+      return "Greater";
+    case TokenKind::GreaterEqual:
+      return "GreaterEqual";
+    case TokenKind::EqualEqual:
+      return "EqualEqual";
+    case TokenKind::NotEqual:
+      return "NotEqual";
     case TokenKind::Invalid:
       return "Invalid";
   }
@@ -235,6 +279,88 @@ TEST(Lexer, DescribeTokensForDiagnostics) {
   EXPECT_EQ(describe(Token{TokenKind::Number, "2.5", {}}), "'2.5'");
   EXPECT_EQ(describe(Token{TokenKind::String, "secret", {}}), "a string");
   EXPECT_EQ(describe(Token{TokenKind::KwEnd, "end", {}}), "'end'");
+}
+
+// ---- arrays, loops and conditions (spec §1.1) ----
+
+TEST(Lexer, KeywordsOfLoopsAndConditions) {
+  auto lexed = lex_text("for in loop if then else elseif\nand or not sum product");
+  EXPECT_EQ(lexed->dump(),
+            "KwFor 'for' 1:1\n"
+            "KwIn 'in' 1:5\n"
+            "KwLoop 'loop' 1:8\n"
+            "KwIf 'if' 1:13\n"
+            "KwThen 'then' 1:16\n"
+            "KwElse 'else' 1:21\n"
+            "KwElseif 'elseif' 1:26\n"
+            "KwAnd 'and' 2:1\n"
+            "KwOr 'or' 2:5\n"
+            "KwNot 'not' 2:8\n"
+            "KwSum 'sum' 2:12\n"
+            "KwProduct 'product' 2:16\n"
+            "EndOfFile '' 2:23\n");
+  EXPECT_EQ(lexed->diags.str(), "");
+}
+
+TEST(Lexer, KeywordPrefixesAreNames) {
+  // `elsewhere`, `format`, `index`, `summary`: keywords only as whole words.
+  auto lexed = lex_text("elsewhere format index summary iff");
+  for (size_t i = 0; i + 1 < lexed->tokens.size(); ++i) {
+    EXPECT_EQ(lexed->tokens[i].kind, TokenKind::Identifier) << lexed->tokens[i].text;
+  }
+}
+
+TEST(Lexer, BracketsBracesAndRelations) {
+  auto lexed = lex_text("[ ] { } < <= > >= == <>");
+  EXPECT_EQ(lexed->dump(),
+            "LeftBracket '[' 1:1\n"
+            "RightBracket ']' 1:3\n"
+            "LeftBrace '{' 1:5\n"
+            "RightBrace '}' 1:7\n"
+            "Less '<' 1:9\n"
+            "LessEqual '<=' 1:11\n"
+            "Greater '>' 1:14\n"
+            "GreaterEqual '>=' 1:16\n"
+            "EqualEqual '==' 1:19\n"
+            "NotEqual '<>' 1:22\n"
+            "EndOfFile '' 1:24\n");
+  EXPECT_EQ(lexed->diags.str(), "");
+}
+
+TEST(Lexer, RelationsNeedNoSpaces) {
+  // `a<=-b` is a <= -b; `x[i]'=u[i]` an element, a prime and '='; `a==b`, `a<>b`; `===` is '=='
+  // '='.
+  auto lexed = lex_text("a<=-b x[i]'=u[i] a==b a<>b ===");
+  std::string kinds;
+  for (const Token& token : lexed->tokens) kinds += std::string(kind_name(token.kind)) + " ";
+  EXPECT_EQ(kinds,
+            "Identifier LessEqual Minus Identifier Identifier LeftBracket Identifier RightBracket "
+            "Prime Equals Identifier LeftBracket Identifier RightBracket Identifier EqualEqual "
+            "Identifier Identifier NotEqual Identifier EqualEqual Equals EndOfFile ");
+}
+
+TEST(Lexer, StrayRunStopsAtBracketsAndRelations) {
+  auto lexed = lex_text("@[@<@{");
+  EXPECT_EQ(lexed->dump(),
+            "Invalid '@' 1:1\n"
+            "LeftBracket '[' 1:2\n"
+            "Invalid '@' 1:3\n"
+            "Less '<' 1:4\n"
+            "Invalid '@' 1:5\n"
+            "LeftBrace '{' 1:6\n"
+            "EndOfFile '' 1:7\n");
+  EXPECT_EQ(lexed->diags.error_count(), 3u);
+}
+
+TEST(Lexer, DescribeNewTokens) {
+  EXPECT_EQ(describe(TokenKind::LeftBracket), "'['");
+  EXPECT_EQ(describe(TokenKind::RightBrace), "'}'");
+  EXPECT_EQ(describe(TokenKind::NotEqual), "'<>'");
+  EXPECT_EQ(describe(TokenKind::GreaterEqual), "'>='");
+  EXPECT_EQ(describe(TokenKind::KwLoop), "'loop'");
+  EXPECT_EQ(describe(TokenKind::KwElseif), "'elseif'");
+  EXPECT_EQ(keyword_kind("product"), TokenKind::KwProduct);
+  EXPECT_EQ(keyword_kind("min"), TokenKind::Identifier);  // a function, not a keyword
 }
 
 TEST(Lexer, LocationsAcrossLinesAndOffsets) {

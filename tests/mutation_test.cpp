@@ -24,7 +24,7 @@ namespace {
 namespace fs = std::filesystem;
 
 constexpr uint32_t kSeed = 20240601;
-constexpr int kMutantsPerModel = 33;
+constexpr int kMutantsPerModel = 28;
 constexpr int kTimeLimitSeconds = 60;  // per mutant; generous for the sanitizer Debug build
 // In the sanitizer build the leak check at exit takes most of a run's time (0.5 of 0.75 s): it
 // runs for every fourth mutant only (ASAN_OPTIONS is ignored by the other builds).

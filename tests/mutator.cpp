@@ -79,16 +79,40 @@ bool starts_number(char c) {
   return std::isdigit(static_cast<unsigned char>(c));
 }
 bool is_operator(char c) {
-  return std::string("+-*/^=").find(c) != std::string::npos;
+  return std::string("+-*/^=<>[]{}:").find(c) != std::string::npos;
 }
 
-const char* const kKeywords[] = {"model", "parameter", "variable", "output", "equation", "end",
-                                 "der",   "start",     "fixed",    "true",   "false",    "t",
-                                 "pi",    "sin",       "atan2",    "pow",    "sqrt",     "log"};
+const char* const kKeywords[] = {
+    "model",  "parameter", "variable", "output", "equation", "end",     "der",   "start",
+    "fixed",  "true",      "false",    "t",      "pi",       "sin",     "atan2", "pow",
+    "sqrt",   "log",       "for",      "in",     "loop",     "if",      "then",  "else",
+    "elseif", "and",       "or",       "not",    "sum",      "product", "min",   "max"};
 const char* const kNumbers[] = {"0",      "0.0", "1e400", "-1",     "99999999999999999999999",
                                 "1e-400", "-0",  "1e308", "2.5e-8", "1."};
-const char* const kOperators[] = {"+", "-", "*", "/", "^", "=", "'", ",", ";", "(", ")"};
-const char* const kInsertions[] = {"'", "''", "der(", "der(x, 3)", "(", ")", "^", "^-1", ";", "="};
+const char* const kOperators[] = {"+", "-",  "*", "/",  "^",  "=",  "'", ",", ";", "(", ")",
+                                  "<", "<=", ">", ">=", "==", "<>", "[", "]", "{", "}", ":"};
+const char* const kInsertions[] = {"'",
+                                   "''",
+                                   "der(",
+                                   "der(x, 3)",
+                                   "(",
+                                   ")",
+                                   "^",
+                                   "^-1",
+                                   ";",
+                                   "=",
+                                   "[1]",
+                                   "[0]",
+                                   "[N]",
+                                   "[i+1]",
+                                   "[1, 2]",
+                                   "end for;",
+                                   "{1, 2}",
+                                   "for i in 1:N loop ",
+                                   "if t > 1 then 1 else ",
+                                   "sum(1 for i in 1:N)",
+                                   " and t < 1",
+                                   "[999999999]"};
 // The first stands for a NUL byte, which a C string cannot hold.
 const char* const kBytes[] = {"",   "\xff", "\xc3", "\xe2\x82", "\xed\xa0\x80",
                               "\t", "\r",   "\"",   "/*",       "//"};

@@ -1,6 +1,7 @@
 // Deterministic mutations of model text for the mutation test (tests/mutation_test.cpp): byte,
-// line and token edits, swapped identifiers, extreme numbers, changed operators, truncation,
-// stray keywords, primes and der(, NUL and invalid UTF-8. The same seed gives the same mutants
+// line and token edits, swapped identifiers, extreme numbers, changed operators (relations and
+// brackets too), truncation, stray keywords, primes, der(, indices, loops, conditions and array
+// values, NUL and invalid UTF-8. The same seed gives the same mutants
 // with every standard library (no std::uniform_int_distribution, whose mapping is unspecified).
 #pragma once
 

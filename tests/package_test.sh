@@ -138,6 +138,46 @@ done
 ar t "$work/ns-build/libpend.a" | grep -q 'pendulum_2\.cpp\.o' || fail "SPLIT parts not built"
 check_simulation "$work/ns-build/pend_sim"
 
+step "daec_add_model and daec_add_simulator with DEFINES: one array model, two sizes"
+mkdir "$work/sizes"
+cp "$source/models/pendulum_chain.dae" "$work/sizes"
+cat >"$work/sizes/CMakeLists.txt" <<'CMAKE'
+cmake_minimum_required(VERSION 3.20)
+project(sizes LANGUAGES CXX)
+find_package(Daec CONFIG REQUIRED)
+daec_add_model(chain3 pendulum_chain.dae DEFINES N=3)
+daec_add_model(chain5 pendulum_chain.dae SPLIT 2 DEFINES N=5 g=1.62)
+daec_add_simulator(chain3_sim pendulum_chain.dae DEFINES N=3)
+# Both generated headers are called pendulum_chain.h: one program per size.
+foreach(n 3 5)
+  add_executable(use${n} use.cpp)
+  target_compile_definitions(use${n} PRIVATE LINKS=${n})
+  target_link_libraries(use${n} PRIVATE chain${n})
+endforeach()
+CMAKE
+cat >"$work/sizes/use.cpp" <<'CPP'
+#include <cstring>
+#include "pendulum_chain.h"
+int main() {
+  using Model = pendulum_chain::Model;
+  double g = LINKS == 5 ? 1.62 : 9.81;
+  bool sizes = Model::num_states == 4 * LINKS && Model::num_parameters == 3;
+  bool names = std::strcmp(Model::state_names[LINKS - 1], LINKS == 5 ? "x[5]" : "x[3]") == 0;
+  return sizes && names && Model().p[2] == g ? 0 : 1;
+}
+CPP
+logged "$work/sizes-configure.log" cmake -S "$work/sizes" -B "$work/sizes-build" "${generator[@]}" \
+  -DCMAKE_PREFIX_PATH="$prefix"
+logged "$work/sizes-build.log" cmake --build "$work/sizes-build"
+[[ -f "$work/sizes-build/daec_generated/chain5/pendulum_chain_2.cpp" ]] || fail "SPLIT 2 with DEFINES wrote no part 2"
+logged "$work/sizes-run3.log" "$work/sizes-build/use3"
+logged "$work/sizes-run5.log" "$work/sizes-build/use5"
+"$work/sizes-build/chain3_sim" --t-end 0.1 --set 'x[3]=3' >"$work/chain.csv" 2>"$work/chain.err" ||
+  { cat "$work/chain.err" >&2; fail "chain3_sim --t-end 0.1 --set 'x[3]=3'"; }
+header="t,x[1],x[2],x[3],y[1],y[2],y[3],u[1],u[2],u[3],v[1],v[2],v[3],l[1],l[2],l[3]"
+[[ $(head -n 1 "$work/chain.csv") == "$header" ]] ||
+  fail "chain3_sim: CSV header is '$(head -n 1 "$work/chain.csv")'"
+
 step "bad calls of daec_add_model / daec_add_simulator stop with a clear message"
 expect_configure_error() {
   local call=$1 message=$2
@@ -157,15 +197,19 @@ expect_configure_error() {
   }
 }
 expect_configure_error 'daec_add_model(lonely)' \
-  'daec_add_model(lonely): no model file given; usage: daec_add_model(TARGET MODEL.dae [NAMESPACE NS] [SPLIT N])'
+  'daec_add_model(lonely): no model file given; usage: daec_add_model(TARGET MODEL.dae [NAMESPACE NS] [SPLIT N] [DEFINES NAME=VALUE...])'
 expect_configure_error 'daec_add_model(m pendulum.dae NAMESPAC ns)' \
-  "daec_add_model: unexpected arguments 'NAMESPAC ns'; usage: daec_add_model(TARGET MODEL.dae [NAMESPACE NS] [SPLIT N])"
+  "daec_add_model: unexpected arguments 'NAMESPAC ns'; usage: daec_add_model(TARGET MODEL.dae [NAMESPACE NS] [SPLIT N] [DEFINES NAME=VALUE...])"
+expect_configure_error 'daec_add_model(m pendulum.dae DEFINES N)' \
+  "daec_add_model: DEFINES takes NAME=VALUE, not 'N'"
+expect_configure_error 'daec_add_simulator(s pendulum.dae DEFINES)' \
+  'daec_add_simulator: DEFINES needs a value'
 expect_configure_error 'daec_add_simulator(s pendulum.dae NAMESPACE)' \
   'daec_add_simulator: NAMESPACE needs a value'
 expect_configure_error 'daec_add_model(m pendulum.dae SPLIT two)' \
   "daec_add_model: SPLIT must be a whole number from 0 to 256, not 'two'"
 expect_configure_error 'daec_add_python_module(p pendulum.dae MODULE)' \
-  'daec_add_python_module: MODULE needs a value; usage: daec_add_python_module(TARGET MODEL.dae [MODULE name] [NAMESPACE NS])'
+  'daec_add_python_module: MODULE needs a value; usage: daec_add_python_module(TARGET MODEL.dae [MODULE name] [NAMESPACE NS] [DEFINES NAME=VALUE...])'
 expect_configure_error 'daec_add_python_module(p pendulum.dae MODULE 3d)' \
   "daec_add_python_module(p): MODULE '3d' is not a Python identifier"
 expect_configure_error 'daec_add_model(m missing.dae)' \

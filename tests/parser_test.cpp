@@ -31,8 +31,15 @@ std::unique_ptr<Parsed> parse_text(const std::string& text) {
 }
 
 /// An expression as an S-expression: `(- x)` negation, `(+ a -b)` a sum where b is subtracted,
-/// `(* a /b)` a product where b divides, `(^ a b)`, `(der2 x)`, `(call f a b)`.
+/// `(* a /b)` a product where b divides, `(^ a b)`, `(der2 x)`, `(call f a b)`, `([] x i)` an
+/// element, `(if c a d)`, `(< a b)`, `(and a b)`, `(sum i body first last)`, `({} a b)` an array
+/// literal, `({for i} e first last)` a comprehension.
 std::string sexpr(const Expr& e) {
+  auto list = [&](const std::string& head) {
+    std::string out = "(" + head;
+    for (const ExprPtr& operand : e.operands) out += " " + sexpr(*operand);
+    return out + ")";
+  };
   auto nary = [&](const char* op, const char* inverse) {
     std::string out = std::string("(") + op;
     for (size_t i = 0; i < e.operands.size(); ++i) {
@@ -46,11 +53,8 @@ std::string sexpr(const Expr& e) {
       return e.text;
     case ExprKind::Derivative:
       return "(der" + std::to_string(e.order) + " " + sexpr(*e.operands[0]) + ")";
-    case ExprKind::Call: {
-      std::string out = "(call " + e.text;
-      for (const ExprPtr& operand : e.operands) out += " " + sexpr(*operand);
-      return out + ")";
-    }
+    case ExprKind::Call:
+      return list("call " + e.text);
     case ExprKind::Negate:
       return "(- " + sexpr(*e.operands[0]) + ")";
     case ExprKind::Sum:
@@ -59,6 +63,24 @@ std::string sexpr(const Expr& e) {
       return nary("*", "/");
     case ExprKind::Power:
       return "(^ " + sexpr(*e.operands[0]) + " " + sexpr(*e.operands[1]) + ")";
+    case ExprKind::Index:
+      return list(std::string("[] ") + e.text);
+    case ExprKind::If:
+      return list("if");
+    case ExprKind::Relation:
+      return list(e.text);
+    case ExprKind::And:
+      return list("and");
+    case ExprKind::Or:
+      return list("or");
+    case ExprKind::Not:
+      return list("not");
+    case ExprKind::Reduction:
+      return list(e.text + " " + e.variable.name);
+    case ExprKind::ArrayLiteral:
+      return list("{}");
+    case ExprKind::Comprehension:
+      return list("{for " + e.variable.name + "}");
   }
   return "?";
 }
@@ -957,6 +979,322 @@ TEST(Parser, CrLfLineEndings) {
             "test.dae:5:1: error: expected ';' after the equation, found 'end'\n"
             "end\n"
             "^\n");
+}
+
+// ---- arrays, loops and conditions (spec §1.1) ----
+
+/// The equation section as a tree: `eqK` for equation K (1-based, as numbered for eqN names),
+/// `for i in A:B { ... }` for a loop.
+std::string statements(const ModelSyntax& model, const std::vector<Statement>& list) {
+  std::string out;
+  for (const Statement& statement : list) {
+    if (!out.empty()) out += " ";
+    if (!statement.loop) {
+      out += "eq" + std::to_string(statement.equation + 1);
+      continue;
+    }
+    const ForLoop& loop = *statement.loop;
+    out += "for " + loop.variable.name + " in " + sexpr(*loop.first) + ":" + sexpr(*loop.last) +
+           " {" + statements(model, loop.body) + "}";
+  }
+  return out;
+}
+
+TEST(Parser, ArrayDeclarations) {
+  auto parsed = parse_text(
+      "model m;\n"
+      "parameter N = 8, L[N] = 1, w[3] = {0.5, 1, 2}, A[2, N + 1] = {{1, 2}, {3, 4}};\n"
+      "variable x[N](start = {i*L[i] for i in 1:N}, fixed = true) \"positions\", y[2*N];\n"
+      "output h[N] = {sum(y[j] for j in 1:i) for i in 1:N};\n"
+      "end\n");
+  EXPECT_EQ(parsed->diags.str(), "");
+  const auto& p = parsed->model.parameters;
+  ASSERT_EQ(p.size(), 4u);
+  EXPECT_TRUE(p[0].dimensions.empty());
+  ASSERT_EQ(p[1].dimensions.size(), 1u);
+  EXPECT_EQ(sexpr(*p[1].dimensions[0]), "N");
+  EXPECT_EQ(sexpr(*p[1].value), "1");
+  EXPECT_EQ(sexpr(*p[2].value), "({} 0.5 1 2)");
+  ASSERT_EQ(p[3].dimensions.size(), 2u);
+  EXPECT_EQ(sexpr(*p[3].dimensions[1]), "(+ N 1)");
+  EXPECT_EQ(sexpr(*p[3].value), "({} ({} 1 2) ({} 3 4))");
+  const auto& v = parsed->model.variables;
+  ASSERT_EQ(v.size(), 2u);
+  EXPECT_EQ(sexpr(*v[0].start), "({for i} (* i ([] L i)) 1 N)");
+  EXPECT_TRUE(v[0].fixed);
+  EXPECT_EQ(v[0].description, "positions");
+  EXPECT_EQ(sexpr(*v[1].dimensions[0]), "(* 2 N)");
+  EXPECT_EQ(sexpr(*parsed->model.outputs[0].value), "({for i} (sum j ([] y j) 1 i) 1 N)");
+}
+
+TEST(Parser, ElementsAndTheirDerivatives) {
+  EXPECT_EQ(parse_expr("x[i]"), "([] x i)");
+  EXPECT_EQ(parse_expr("A[i, j + 1]"), "([] A i (+ j 1))");
+  EXPECT_EQ(parse_expr("x[i]'"), "(der1 ([] x i))");
+  EXPECT_EQ(parse_expr("x[i-1]''"), "(der2 ([] x (+ i -1)))");
+  EXPECT_EQ(parse_expr("der(x[N], 2)"), "(der2 ([] x N))");
+  EXPECT_EQ(parse_expr("x[y[i]]^2"), "(^ ([] x ([] y i)) 2)");
+}
+
+TEST(Parser, SumsAndProducts) {
+  EXPECT_EQ(parse_expr("sum(x[i]^2 for i in 1:N)"), "(sum i (^ ([] x i) 2) 1 N)");
+  EXPECT_EQ(parse_expr("2*product(1 + x[k] for k in N:2*N)"),
+            "(* 2 (product k (+ 1 ([] x k)) N (* 2 N)))");
+}
+
+TEST(Parser, ConditionalExpressions) {
+  EXPECT_EQ(parse_expr("if x < 1 then a else b"), "(if (< x 1) a b)");
+  EXPECT_EQ(parse_expr("if x < 1 then a elseif x >= 2 then b elseif x == 3 then c else d"),
+            "(if (< x 1) a (>= x 2) b (== x 3) c d)");
+  // The else branch reaches as far as an expression does.
+  EXPECT_EQ(parse_expr("if c <> 0 then 1 else x + 1"), "(if (<> c 0) 1 (+ x 1))");
+  EXPECT_EQ(parse_expr("2*(if t > 1 then x else y)"), "(* 2 (if (> t 1) x y))");
+  EXPECT_EQ(parse_expr("sin(if t <= 1 then t else 1)"), "(call sin (if (<= t 1) t 1))");
+  EXPECT_EQ(parse_expr("if a then if b then 1 else 2 else 3"), "(if a (if b 1 2) 3)");
+}
+
+TEST(Parser, LogicalOperatorsBindLooserThanRelations) {
+  // or < and < not < relations < arithmetic.
+  EXPECT_EQ(parse_expr("not a < b and c > d or e == f + 1"),
+            "(or (and (not (< a b)) (> c d)) (== e (+ f 1)))");
+  EXPECT_EQ(parse_expr("a or b or c and d and e"), "(or a b (and c d e))");
+  EXPECT_EQ(parse_expr("not not x > 0"), "(not (not (> x 0)))");
+  EXPECT_EQ(parse_expr("(a or b) and c"), "(and (or a b) c)");
+  EXPECT_EQ(parse_expr("-x^2 < y*z"), "(< (- (^ x 2)) (* y z))");
+}
+
+TEST(Parser, LoopsAndTheirEquations) {
+  auto parsed = parse_text(
+      "model m;\n"
+      "equation\n"
+      "  a = 1;\n"
+      "  for i in 1:N loop\n"
+      "    x[i]' = u[i];\n"
+      "    for j in i + 1:N loop\n"
+      "      f[i, j]: y[i, j] = 0;\n"
+      "    end for;\n"
+      "    rod[i]: x[i] = 2;\n"
+      "  end for;\n"
+      "  b = 2;\n"
+      "end\n");
+  EXPECT_EQ(parsed->diags.str(), "");
+  EXPECT_EQ(statements(parsed->model, parsed->model.statements),
+            "eq1 for i in 1:N {eq2 for j in (+ i 1):N {eq3} eq4} eq5");
+  const auto& eqs = parsed->model.equations;
+  ASSERT_EQ(eqs.size(), 5u);
+  EXPECT_EQ(sexpr(*eqs[1].lhs), "(der1 ([] x i))");
+  EXPECT_EQ(eqs[2].label.name, "f");
+  ASSERT_EQ(eqs[2].label_subscripts.size(), 2u);
+  EXPECT_EQ(sexpr(*eqs[2].label_subscripts[1]), "j");
+  EXPECT_EQ(eqs[3].label.name, "rod");
+  EXPECT_EQ(where(eqs[3].label.location), "9:5");
+  EXPECT_EQ(sexpr(*eqs[3].lhs), "([] x i)");
+  const ForLoop& loop = *parsed->model.statements[1].loop;
+  EXPECT_EQ(where(loop.location), "4:3");
+  EXPECT_EQ(where(loop.variable.location), "4:7");
+}
+
+TEST(Parser, EmptyLoopBody) {
+  auto parsed = parse_text("model m;\nequation\nfor i in 1:3 loop\nend for;\nend\n");
+  EXPECT_EQ(parsed->diags.str(), "");
+  EXPECT_EQ(statements(parsed->model, parsed->model.statements), "for i in 1:3 {}");
+}
+
+TEST(Parser, IfNeedsParenthesesInsideAnOperation) {
+  EXPECT_EQ(errors_of("model m;\nequation\nx = 2*if t > 1 then 1 else 0;\nend\n"),
+            "test.dae:3:7: error: an 'if' expression inside an operation needs parentheses: "
+            "(if C then A else B)\n"
+            "x = 2*if t > 1 then 1 else 0;\n"
+            "      ^\n");
+}
+
+TEST(Parser, IfNeedsElse) {
+  EXPECT_EQ(errors_of("model m;\nequation\nx = if t > 1 then 1;\nend\n"),
+            "test.dae:3:20: error: expected 'else' in the 'if' expression (it needs an 'else' "
+            "branch), found ';'\n"
+            "x = if t > 1 then 1;\n"
+            "                   ^\n");
+}
+
+TEST(Parser, IfNeedsThen) {
+  EXPECT_EQ(errors_of("model m;\nequation\nx = if t > 1 1 else 0;\nend\n"),
+            "test.dae:3:14: error: expected 'then' after the condition, found '1'\n"
+            "x = if t > 1 1 else 0;\n"
+            "             ^\n");
+}
+
+TEST(Parser, RelationsDoNotChain) {
+  EXPECT_EQ(errors_of("model m;\nequation\nx = if 0 < t < 1 then 1 else 0;\nend\n"),
+            "test.dae:3:14: error: relations cannot be chained (write 'a < b and b < c')\n"
+            "x = if 0 < t < 1 then 1 else 0;\n"
+            "             ^\n");
+}
+
+TEST(Parser, ArrayValueOnlyInDeclarations) {
+  EXPECT_EQ(errors_of("model m;\nequation\nx = {1, 2};\nend\n"),
+            "test.dae:3:5: error: an array value ({...}) is allowed only as the value or start of "
+            "a declaration\n"
+            "x = {1, 2};\n"
+            "    ^\n");
+}
+
+TEST(Parser, BadArrayValues) {
+  EXPECT_EQ(errors_of("model m;\n"
+                      "parameter a[2] = {1, 2;\n"
+                      "parameter b[2] = {i for i 1:2};\n"
+                      "parameter c[2] = {};\n"
+                      "end\n"),
+            "test.dae:2:23: error: expected '}' to close the array, found ';'\n"
+            "parameter a[2] = {1, 2;\n"
+            "                      ^\n"
+            "test.dae:3:27: error: expected 'in' after the loop variable (write 'for i in 1:N'), "
+            "found '1'\n"
+            "parameter b[2] = {i for i 1:2};\n"
+            "                          ^\n"
+            "test.dae:4:19: error: expected an expression, found '}'\n"
+            "parameter c[2] = {};\n"
+            "                  ^\n");
+}
+
+TEST(Parser, BadSizesAndIndices) {
+  EXPECT_EQ(errors_of("model m;\n"
+                      "variable x[3;\n"
+                      "variable y[];\n"
+                      "equation\n"
+                      "z = x[1;\n"
+                      "end\n"),
+            "test.dae:2:13: error: expected ']' to close the array size, found ';'\n"
+            "variable x[3;\n"
+            "            ^\n"
+            "test.dae:3:12: error: expected an expression, found ']'\n"
+            "variable y[];\n"
+            "           ^\n"
+            "test.dae:5:8: error: expected ']' to close the index, found ';'\n"
+            "z = x[1;\n"
+            "       ^\n");
+}
+
+TEST(Parser, BadReductions) {
+  EXPECT_EQ(errors_of("model m;\n"
+                      "equation\n"
+                      "a = sum(x[i]);\n"
+                      "b = product(x[i] for i in 1:N;\n"
+                      "c = sum + 1;\n"
+                      "end\n"),
+            "test.dae:3:13: error: expected 'for' in 'sum(EXPR for i in A:B)', found ')'\n"
+            "a = sum(x[i]);\n"
+            "            ^\n"
+            "test.dae:4:30: error: expected ')' to close 'product(', found ';'\n"
+            "b = product(x[i] for i in 1:N;\n"
+            "                             ^\n"
+            "test.dae:5:9: error: expected '(' after 'sum', found '+'\n"
+            "c = sum + 1;\n"
+            "        ^\n");
+}
+
+TEST(Parser, LoopWithoutEndForIsReportedAtTheModelsEnd) {
+  EXPECT_EQ(errors_of("model m;\nequation\nfor i in 1:2 loop\n  x[i] = 1;\nend m;\n"),
+            "test.dae:5:1: error: expected 'end for;' to close the 'for' loop of line 3, found "
+            "the reserved word 'end'\n"
+            "end m;\n"
+            "^\n");
+}
+
+TEST(Parser, EndForWithoutLoop) {
+  auto parsed = parse_text("model m;\nequation\nx = 1;\nend for;\ny = 2;\nend\n");
+  EXPECT_EQ(parsed->diags.str(),
+            "test.dae:4:1: error: 'end for' without a 'for' loop to close\n"
+            "end for;\n"
+            "^\n");
+  EXPECT_EQ(parsed->model.equations.size(), 2u);  // y = 2 is still read
+}
+
+TEST(Parser, BrokenLoopHeaderStillReadsTheBody) {
+  // The header is skipped up to 'loop'; the body and its 'end for' parse as usual.
+  auto parsed =
+      parse_text("model m;\nequation\nfor i 1:2 loop\n  x[i] = 1;\nend for;\ny = 2;\nend\n");
+  EXPECT_EQ(parsed->diags.str(),
+            "test.dae:3:7: error: expected 'in' after the loop variable (write 'for i in 1:N'), "
+            "found '1'\n"
+            "for i 1:2 loop\n"
+            "      ^\n");
+  EXPECT_EQ(parsed->model.equations.size(), 2u);
+}
+
+TEST(Parser, MissingLoopKeyword) {
+  EXPECT_EQ(errors_of("model m;\nequation\nfor i in 1:2\n  x[i] = 1;\nend for;\nend\n"),
+            "test.dae:4:3: error: expected 'loop' after the range of the 'for' loop, found 'x'\n"
+            "  x[i] = 1;\n"
+            "  ^\n"
+            "test.dae:5:1: error: 'end for' without a 'for' loop to close\n"
+            "end for;\n"
+            "^\n");
+}
+
+TEST(Parser, MissingSemicolonBeforeALoop) {
+  // 'for' starts a statement: the loop after the broken equation is read.
+  auto parsed =
+      parse_text("model m;\nequation\nx = 1\nfor i in 1:2 loop\n  y[i] = 1;\nend for;\nend\n");
+  EXPECT_EQ(parsed->diags.str(),
+            "test.dae:4:1: error: expected ';' after the equation, found 'for'\n"
+            "for i in 1:2 loop\n"
+            "^\n");
+  EXPECT_EQ(statements(parsed->model, parsed->model.statements), "for i in 1:2 {eq1}");
+}
+
+TEST(Parser, ReservedWordAsLoopVariable) {
+  EXPECT_EQ(errors_of("model m;\nequation\nfor if in 1:2 loop\nend for;\nend\n"),
+            "test.dae:3:5: error: expected a name after 'for', found the reserved word 'if'\n"
+            "for if in 1:2 loop\n"
+            "    ^\n");
+}
+
+TEST(Parser, IndexedLabelsAndElementsAtTheStartOfAnEquation) {
+  // `rod[i]:` is a label; `x[i] = ...` and `x[i]' = ...` are not.
+  auto parsed = parse_text(
+      "model m;\nequation\nrod[1]: a = 1;\nx[2] = 1;\nx[a[1]]' = 2;\nr[a[1], 2]: b = 1;\nend\n");
+  EXPECT_EQ(parsed->diags.str(), "");
+  const auto& eqs = parsed->model.equations;
+  ASSERT_EQ(eqs.size(), 4u);
+  EXPECT_EQ(eqs[0].label.name, "rod");
+  EXPECT_TRUE(eqs[1].label.name.empty());
+  EXPECT_EQ(sexpr(*eqs[2].lhs), "(der1 ([] x ([] a 1)))");
+  EXPECT_EQ(eqs[3].label.name, "r");
+  EXPECT_EQ(sexpr(*eqs[3].label_subscripts[0]), "([] a 1)");
+}
+
+TEST(Parser, LoopsNestedTooDeeply) {
+  std::string text = "model m;\nequation\n" + repeat("for i in 1:2 loop\n", 100) + "x = 1;\n" +
+                     repeat("end for;\n", 100) + "end\n";
+  auto parsed = parse_text(text);
+  ASSERT_GE(parsed->diags.diagnostics().size(), 1u);
+  EXPECT_EQ(parsed->diags.diagnostics()[0].message,
+            "'for' loops nested too deeply (more than 64 levels)");
+  EXPECT_EQ(where(parsed->diags.diagnostics()[0].location), "67:1");
+}
+
+TEST(Parser, DeeplyNestedConditionsAreReportedOnce) {
+  for (const std::string& open : {std::string("if x > 0 then "), std::string("not "),
+                                  std::string("{"), std::string("sum(")}) {
+    std::string text = open == "{"
+                           ? "model m;\nparameter a[1] = " + repeat("{", 100000) + "1;\nend\n"
+                           : "model m;\nequation\nx = " + repeat(open, 100000) + "1;\nend\n";
+    auto parsed = parse_text(text);
+    ASSERT_EQ(parsed->diags.diagnostics().size(), 1u) << open;
+    EXPECT_EQ(parsed->diags.diagnostics()[0].message,
+              "expression nested too deeply (more than 256 levels)")
+        << open;
+  }
+}
+
+TEST(Parser, LongChainsOfElseifAndOrAreFlat) {
+  // A flat chain of elseif branches counts one level each; `or` chains do not nest at all.
+  auto parsed = parse_text("model m;\nequation\nx = if a then 1" + repeat(" elseif a then 1", 200) +
+                           " else 2;\ny = a" + repeat(" or a", 100000) + ";\nend\n");
+  EXPECT_EQ(parsed->diags.str(), "");
+  ASSERT_EQ(parsed->model.equations.size(), 2u);
+  EXPECT_EQ(parsed->model.equations[0].rhs->operands.size(), 403u);
+  EXPECT_EQ(parsed->model.equations[1].rhs->operands.size(), 100001u);
 }
 
 // ---- nesting limits and long inputs ----

@@ -169,6 +169,22 @@ TEST(Reduction, IndexOfBundledModels) {
   EXPECT_EQ(index_of(reduce_file("models/implicit_index1.dae")), 1);
 }
 
+TEST(Reduction, IndexOfArrayModels) {
+  EXPECT_EQ(index_of(reduce_file("models/pendulum_chain.dae")), 3);
+  EXPECT_EQ(index_of(reduce_file("models/fekete.dae")), 3);
+  EXPECT_EQ(index_of(reduce_file("models/index_chain.dae")), 3);
+  for (int k = 1; k <= 6; ++k) {
+    FlattenOptions options;
+    options.defines = {{"K", std::to_string(k)}};
+    Reduced r{
+        test::run(test::read_source_file("models/index_chain.dae"), "index_chain.dae", options),
+        std::nullopt};
+    ASSERT_TRUE(r.run->model) << r.diagnostics();
+    r.system = reduce_model(*r.run->model, {}, r.run->diags);
+    EXPECT_EQ(index_of(r), k) << "K = " << k;
+  }
+}
+
 TEST(Reduction, IndexOfChainIsK) {
   for (int k = 1; k <= 8; ++k) {
     Reduced r = reduce_text(chain(k));
@@ -349,6 +365,96 @@ TEST(Reduction, RoundLimitNamesSingularConstraints) {
   EXPECT_EQ(index_of(reduce_text(chain(6), options)), 6);
 }
 
+// ---- conditions (spec §1.1) ----
+
+// The rod's length jumps at t = 1. The condition depends on t alone, so the derivative of the
+// length is 0 in both branches: rod' and rod'' are those of the ordinary pendulum, and only the
+// invariant rod itself keeps the condition (a simulator restarting at t = 1 projects onto it).
+TEST(Reduction, PendulumWithAPiecewiseRodLength) {
+  Reduced r = reduce_text(
+      "model m;\n"
+      "parameter g = 9.81;\n"
+      "variable x(start = 1), y, u, v(start = 1), lambda;\n"
+      "equation\n"
+      "  x' = u;\n  y' = v;\n  u' = -lambda*x;\n  v' = -lambda*y - g;\n"
+      "  rod: x^2 + y^2 = (if t < 1 then 1 else 2)^2;\n"
+      "end\n");
+  EXPECT_EQ(index_of(r), 3);
+  ASSERT_TRUE(r.system);
+  ASSERT_EQ(r.system->invariants.size(), 2u);
+  EXPECT_EQ(to_dae(r.system->invariants[0].residual), "x^2 + y^2 - (if t < 1 then 1 else 2)^2");
+  EXPECT_EQ(to_dae(r.system->invariants[1].residual), "2*u*x + 2*v*y");
+  ASSERT_EQ(r.system->relations.size(), 1u);
+  EXPECT_EQ(to_dae(r.system->relations[0]), "t < 1");
+}
+
+// An ideal diode with two slopes: the algebraic voltage v decides the branch. A Z = b is solved
+// with b = -g(Z = 0), which would decide the condition at v = 0; so v is treated as a nonlinear
+// unknown, made a state, and the condition becomes a function of the states.
+TEST(Reduction, DiodeVoltageInAConditionBecomesAState) {
+  Reduced r = reduce_text(
+      "model diode;\n"
+      "parameter R = 1, R1 = 0.1, R2 = 100, C = 1;\n"
+      "variable u(start = 1), v, i;\n"
+      "equation\n"
+      "  C*u' = -i;\n"
+      "  u = R*i + v;\n"
+      "  i = if v > 0 then v/R1 else v/R2;\n"
+      "end\n");
+  EXPECT_EQ(index_of(r), 2);
+  ASSERT_TRUE(r.system);
+  EXPECT_EQ(r.system->promoted, std::vector<std::string>{"v"});
+  EXPECT_EQ(names(r.system->states), (std::vector<std::string>{"u", "v"}));
+  ASSERT_EQ(r.system->relations.size(), 1u);
+  EXPECT_EQ(to_dae(r.system->relations[0]), "v > 0");
+  // The branches are differentiated separately: A holds a conditional of the two slopes.
+  bool conditional_in_A = false;
+  for (size_t row = 0; row < r.system->A.rows(); ++row) {
+    for (const MatrixEntry& entry : r.system->A.row(row)) {
+      conditional_in_A =
+          conditional_in_A || to_dae(entry.value).find("if v > 0 then") != std::string::npos;
+    }
+  }
+  EXPECT_TRUE(conditional_in_A);
+}
+
+TEST(Reduction, SaturatingControllerWithMinAndMax) {
+  Reduced r = reduce_text(
+      "model m;\n"
+      "parameter k = 10, umax = 1;\n"
+      "variable x, u;\n"
+      "equation\n"
+      "  x' = -x + u;\n"
+      "  u = max(-umax, min(umax, k*(1 - x)));\n"
+      "end\n");
+  EXPECT_EQ(index_of(r), 1);
+  ASSERT_TRUE(r.system);
+  EXPECT_TRUE(r.system->promoted.empty());  // u is not inside a condition: it stays linear
+  std::vector<std::string> relations;
+  for (const GiNaC::ex& relation : r.system->relations) relations.push_back(to_dae(relation));
+  EXPECT_EQ(relations,
+            (std::vector<std::string>{"-umax > min(umax, -k*(x - 1))", "umax < -k*(x - 1)"}));
+}
+
+TEST(Reduction, UnknownOnlyInAConditionIsDeterminedByNothing) {
+  auto run = test::run(
+      "model s;\nvariable x, y;\nequation\n  x' = -x;\n  s: 0 = if y > 0 then t else -t;\nend\n");
+  ASSERT_TRUE(run->model) << run->diagnostics();
+  std::optional<ReducedSystem> system = reduce_model(*run->model, {}, run->diags);
+  EXPECT_FALSE(system);
+  EXPECT_EQ(run->diagnostics(),
+            "test.dae:1:7: error: model 's' is structurally singular: no assignment of one "
+            "variable to each equation exists\n"
+            "model s;\n"
+            "      ^\n"
+            "test.dae:5:3: note: over-determined: 1 equation ('s') for no variable\n"
+            "  s: 0 = if y > 0 then t else -t;\n"
+            "  ^\n"
+            "test.dae:2:13: note: under-determined: 1 variable ('y') with no equation\n"
+            "variable x, y;\n"
+            "            ^\n");
+}
+
 // ---- properties of the result, on every bundled model ----
 
 std::vector<std::string> bundled_models() {
@@ -356,7 +462,9 @@ std::vector<std::string> bundled_models() {
           "models/example_12_1.dae",    "models/double_pendulum.dae",
           "models/rlc_circuit.dae",     "models/implicit_index1.dae",
           "models/circular_track.dae",  "models/ascher_petzold.dae",
-          "models/exponential_ode.dae", "models/singular_mass_matrix.dae"};
+          "models/exponential_ode.dae", "models/singular_mass_matrix.dae",
+          "models/pendulum_chain.dae",  "models/fekete.dae",
+          "models/index_chain.dae"};
 }
 
 std::vector<GiNaC::ex> state_symbols(const ReducedSystem& s) {

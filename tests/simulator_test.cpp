@@ -130,42 +130,39 @@ TEST(Simulator, AscherPetzoldFollowsExactSolution) {
   EXPECT_LT(sim.stats.largest_invariant_residual, 1e-8);
 }
 
-/// x_i = sin(t + (i-1) pi/2) for the chain of models/make_chain.sh.
+/// x[i] = sin(t + (i-1) pi/2) for the chain of models/index_chain.dae.
 void expect_chain_solution(const Csv& csv, int k) {
   for (int i = 1; i <= k; ++i) {
     double shift = (i - 1) * std::acos(-1.0) / 2;
-    EXPECT_LT(
-        largest_error(csv, "x" + std::to_string(i), [&](double t) { return std::sin(t + shift); }),
-        1e-6)
-        << "x" << i;
+    std::string name = "x[" + std::to_string(i) + "]";
+    EXPECT_LT(largest_error(csv, name, [&](double t) { return std::sin(t + shift); }), 1e-6)
+        << name;
   }
 }
 
-// The index-3 chain as bundled: no free initial data, x_i = sin^(i-1)(t).
-TEST(Simulator, Chain3FollowsExactSolution) {
-  Fixture f = build_or_fail("Chain3FollowsExactSolution", "models/chain3.dae");
+// The index-3 chain as bundled: no free initial data, x[i] = sin^(i-1)(t). The CSV header names
+// the elements of the array.
+TEST(Simulator, IndexChainFollowsExactSolution) {
+  Fixture f = build_or_fail("IndexChainFollowsExactSolution", "models/index_chain.dae");
   ASSERT_TRUE(f.build.ok);
   SimRun sim = run_ok(f.build, "--t-end 2 --rtol 1e-10 --atol 1e-12");
-  ASSERT_EQ(sim.csv.header, (std::vector<std::string>{"t", "x1", "x2", "x3"}));
+  ASSERT_EQ(sim.csv.header, (std::vector<std::string>{"t", "x[1]", "x[2]", "x[3]"}));
   expect_chain_solution(sim.csv, 3);
   EXPECT_LT(sim.stats.largest_invariant_residual, 1e-8);
 }
 
-// Chains written by models/make_chain.sh: index 5, and index 1 (x1 = sin(t), no state at all).
-TEST(Simulator, GeneratedChainsFollowExactSolution) {
-  std::string dir = make_scratch_dir("GeneratedChainsFollowExactSolution");
+// The same model at other sizes (-D K=...): index 5, and index 1 (x[1] = sin(t), no state).
+TEST(Simulator, IndexChainsOfOtherSizesFollowExactSolution) {
+  std::string dir = make_scratch_dir("IndexChainsOfOtherSizesFollowExactSolution");
   for (int k : {5, 1}) {
-    std::string model = dir + "/chain" + std::to_string(k) + ".dae";
-    CommandResult made = run_command("sh " + shell_quote(source_dir() + "/models/make_chain.sh") +
-                                     " " + std::to_string(k) + " > " + shell_quote(model));
-    ASSERT_EQ(made.status, 0) << made.err;
-    Build build = build_simulator(model, dir);
+    Build build =
+        build_simulator("models/index_chain.dae", dir, "g++", "-D K=" + std::to_string(k));
     ASSERT_TRUE(build.ok) << build.log;
     SimRun sim = run_ok(build, "--t-end 2 --rtol 1e-10 --atol 1e-12");
     ASSERT_EQ(sim.csv.header.size(), static_cast<size_t>(k + 1));
     ASSERT_EQ(sim.csv.rows.size(), 101u);
     expect_chain_solution(sim.csv, k);
-    EXPECT_LT(sim.stats.largest_invariant_residual, 1e-8) << "chain" << k;
+    EXPECT_LT(sim.stats.largest_invariant_residual, 1e-8) << "K = " << k;
   }
 }
 

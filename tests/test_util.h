@@ -23,10 +23,11 @@ struct FrontendRun {
 };
 
 inline std::unique_ptr<FrontendRun> run(const std::string& text,
-                                        const std::string& file_name = "test.dae") {
+                                        const std::string& file_name = "test.dae",
+                                        const FlattenOptions& options = {}) {
   auto result = std::make_unique<FrontendRun>();
   result->file = std::make_unique<SourceFile>(file_name, text);
-  result->model = run_frontend(*result->file, result->diags);
+  result->model = run_frontend(*result->file, result->diags, options);
   return result;
 }
 

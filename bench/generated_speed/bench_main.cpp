@@ -68,10 +68,10 @@ std::vector<double> chain_state(int n) {
     py -= std::cos(theta);
     pu += omega * std::cos(theta);
     pv += omega * std::sin(theta);
-    x[4 * k] = px;
-    x[4 * k + 1] = py;
-    x[4 * k + 2] = pu;
-    x[4 * k + 3] = pv;
+    x[k] = px;  // the arrays x, y, u, v of the model one after the other
+    x[n + k] = py;
+    x[2 * n + k] = pu;
+    x[3 * n + k] = pv;
   }
   return x;
 }
@@ -182,8 +182,8 @@ void add_all(const char* who, const std::string& model, const M* m, const std::v
 
 std::vector<std::string> chain_layout(int n) {
   std::vector<std::string> names;
-  for (int k = 1; k <= n; ++k) {
-    for (const char* c : {"x", "y", "u", "v"}) names.push_back(c + std::to_string(k));
+  for (const char* c : {"x", "y", "u", "v"}) {
+    for (int k = 1; k <= n; ++k) names.push_back(c + ("[" + std::to_string(k) + "]"));
   }
   return names;
 }

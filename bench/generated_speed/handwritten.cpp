@@ -169,6 +169,8 @@ void CoupledPendulums::invariants(double, const double* x, double* h) const {
 //   rod_i''/2:  dx_i (ui_dot - u{i-1}_dot) + dy_i (vi_dot - v{i-1}_dot) = -(du_i^2 + dv_i^2)
 //   mass i, x:  m ui_dot + lambda_i dx_i - lambda_{i+1} dx_{i+1} = 0        (no i+1 term at N)
 //   mass i, y:  m vi_dot + lambda_i dy_i - lambda_{i+1} dy_{i+1} = -m g
+// The state holds the arrays of models/pendulum_chain.dae one after the other: x_k at X(k), y_k
+// at Y(k), u_k at U(k), v_k at V(k) (k = 0..N-1 for link k + 1).
 
 PendulumChain::PendulumChain(int links, double m, double L, double g)
     : n_(links), m_(m), L_(L), g_(g), lu_(3 * links), b_(3 * links),
@@ -180,10 +182,9 @@ void PendulumChain::assemble(const double* x) const {
   std::fill(A, A + static_cast<size_t>(n) * n, 0.0);
   double* b = b_.data();
   for (int k = 0; k < N; ++k) {  // link k + 1
-    const double* s = x + 4 * k;
-    const double xp = k ? s[-4] : 0.0, yp = k ? s[-3] : 0.0, up = k ? s[-2] : 0.0,
-                 vp = k ? s[-1] : 0.0;
-    const double dx = s[0] - xp, dy = s[1] - yp, du = s[2] - up, dv = s[3] - vp;
+    const double xp = k ? x[X(k - 1)] : 0.0, yp = k ? x[Y(k - 1)] : 0.0,
+                 up = k ? x[U(k - 1)] : 0.0, vp = k ? x[V(k - 1)] : 0.0;
+    const double dx = x[X(k)] - xp, dy = x[Y(k)] - yp, du = x[U(k)] - up, dv = x[V(k)] - vp;
     const int ud = N + 2 * k, vd = ud + 1;  // columns of u_dot, v_dot of mass k + 1
     double* rod = A + static_cast<size_t>(k) * n;
     rod[ud] = dx;
@@ -200,8 +201,8 @@ void PendulumChain::assemble(const double* x) const {
     mx[k] = dx;
     my[k] = dy;
     if (k + 1 < N) {
-      mx[k + 1] = -(s[4] - s[0]);
-      my[k + 1] = -(s[5] - s[1]);
+      mx[k + 1] = -(x[X(k + 1)] - x[X(k)]);
+      my[k + 1] = -(x[Y(k + 1)] - x[Y(k)]);
     }
     b[ud] = 0.0;
     b[vd] = -m_ * g_;
@@ -215,10 +216,10 @@ int PendulumChain::rhs(double, const double* x, double* xdot, double* z) const {
   lu_.solve(Z);
   const int N = n_;
   for (int k = 0; k < N; ++k) {
-    xdot[4 * k] = x[4 * k + 2];
-    xdot[4 * k + 1] = x[4 * k + 3];
-    xdot[4 * k + 2] = Z[N + 2 * k];
-    xdot[4 * k + 3] = Z[N + 2 * k + 1];
+    xdot[X(k)] = x[U(k)];
+    xdot[Y(k)] = x[V(k)];
+    xdot[U(k)] = Z[N + 2 * k];
+    xdot[V(k)] = Z[N + 2 * k + 1];
   }
   if (z != nullptr) {
     for (int i = 0; i < 3 * N; ++i) z[i] = Z[i];
@@ -235,46 +236,45 @@ int PendulumChain::rhs_jacobian(double, const double* x, double* J) const {
   double* D = dr_.data();  // D[j * n + r] = d R_r / d x_j, R = A Z - b
   std::fill(D, D + static_cast<size_t>(ns) * n, 0.0);
   for (int k = 0; k < N; ++k) {
-    const double* s = x + 4 * k;
-    const double up = k ? s[-2] : 0.0, vp = k ? s[-1] : 0.0;
-    const double du = s[2] - up, dv = s[3] - vp;
+    const double up = k ? x[U(k - 1)] : 0.0, vp = k ? x[V(k - 1)] : 0.0;
+    const double du = x[U(k)] - up, dv = x[V(k)] - vp;
     const int ud = N + 2 * k, vd = ud + 1;
     const double a1 = Z[ud] - (k ? Z[ud - 2] : 0.0), a2 = Z[vd] - (k ? Z[vd - 2] : 0.0);
     // rod row k: dx a1 + dy a2 + du^2 + dv^2
-    D[(4 * k) * n + k] = a1;
-    D[(4 * k + 1) * n + k] = a2;
-    D[(4 * k + 2) * n + k] = 2 * du;
-    D[(4 * k + 3) * n + k] = 2 * dv;
+    D[X(k) * n + k] = a1;
+    D[Y(k) * n + k] = a2;
+    D[U(k) * n + k] = 2 * du;
+    D[V(k) * n + k] = 2 * dv;
     if (k > 0) {
-      D[(4 * k - 4) * n + k] = -a1;
-      D[(4 * k - 3) * n + k] = -a2;
-      D[(4 * k - 2) * n + k] = -2 * du;
-      D[(4 * k - 1) * n + k] = -2 * dv;
+      D[X(k - 1) * n + k] = -a1;
+      D[Y(k - 1) * n + k] = -a2;
+      D[U(k - 1) * n + k] = -2 * du;
+      D[V(k - 1) * n + k] = -2 * dv;
     }
     // motion rows: m ud + lambda_k dx_k - lambda_{k+1} dx_{k+1}
     const double lk = Z[k], lk1 = k + 1 < N ? Z[k + 1] : 0.0;
-    D[(4 * k) * n + ud] = lk + lk1;
-    D[(4 * k + 1) * n + vd] = lk + lk1;
+    D[X(k) * n + ud] = lk + lk1;
+    D[Y(k) * n + vd] = lk + lk1;
     if (k > 0) {
-      D[(4 * k - 4) * n + ud] = -lk;
-      D[(4 * k - 3) * n + vd] = -lk;
+      D[X(k - 1) * n + ud] = -lk;
+      D[Y(k - 1) * n + vd] = -lk;
     }
     if (k + 1 < N) {
-      D[(4 * k + 4) * n + ud] = -lk1;
-      D[(4 * k + 5) * n + vd] = -lk1;
+      D[X(k + 1) * n + ud] = -lk1;
+      D[Y(k + 1) * n + vd] = -lk1;
     }
   }
   std::fill(J, J + static_cast<size_t>(ns) * ns, 0.0);
   for (int k = 0; k < N; ++k) {
-    J[(4 * k) * ns + 4 * k + 2] = 1.0;
-    J[(4 * k + 1) * ns + 4 * k + 3] = 1.0;
+    J[X(k) * ns + U(k)] = 1.0;
+    J[Y(k) * ns + V(k)] = 1.0;
   }
   for (int j = 0; j < ns; ++j) {
     double* w = D + static_cast<size_t>(j) * n;
     lu_.solve(w);
     for (int k = 0; k < N; ++k) {
-      J[(4 * k + 2) * ns + j] = -w[N + 2 * k];
-      J[(4 * k + 3) * ns + j] = -w[N + 2 * k + 1];
+      J[U(k) * ns + j] = -w[N + 2 * k];
+      J[V(k) * ns + j] = -w[N + 2 * k + 1];
     }
   }
   return all_finite(J, ns * ns) ? 0 : 2;
@@ -283,12 +283,11 @@ int PendulumChain::rhs_jacobian(double, const double* x, double* J) const {
 void PendulumChain::invariants(double, const double* x, double* h) const {
   const int N = n_;
   for (int k = 0; k < N; ++k) {
-    const double* s = x + 4 * k;
-    const double xp = k ? s[-4] : 0.0, yp = k ? s[-3] : 0.0, up = k ? s[-2] : 0.0,
-                 vp = k ? s[-1] : 0.0;
-    const double dx = s[0] - xp, dy = s[1] - yp;
+    const double xp = k ? x[X(k - 1)] : 0.0, yp = k ? x[Y(k - 1)] : 0.0,
+                 up = k ? x[U(k - 1)] : 0.0, vp = k ? x[V(k - 1)] : 0.0;
+    const double dx = x[X(k)] - xp, dy = x[Y(k)] - yp;
     h[k] = dx * dx + dy * dy - L_ * L_;
-    h[N + k] = 2 * (dx * (s[2] - up) + dy * (s[3] - vp));
+    h[N + k] = 2 * (dx * (x[U(k)] - up) + dy * (x[V(k)] - vp));
   }
 }
 

@@ -44,8 +44,9 @@ class CoupledPendulums {
   mutable std::vector<double> b_, dr_;
 };
 
-// The N-link planar pendulum chain of bench/make_pendulum_chain.sh. X = [x_i y_i u_i v_i] for
-// i = 1..N, Z = [l_1 .. l_N, u1_dot v1_dot .. uN_dot vN_dot]. The rows of A are the rods'
+// The N-link planar pendulum chain of models/pendulum_chain.dae (-D N=...). X = [x_1 .. x_N,
+// y_1 .. y_N, u_1 .. u_N, v_1 .. v_N] (its arrays in declaration order), Z = [l_1 .. l_N,
+// u1_dot v1_dot .. uN_dot vN_dot]. The rows of A are the rods'
 // second derivatives (halved, as in the seed) and then the equations of motion of each mass.
 class PendulumChain {
  public:
@@ -59,6 +60,11 @@ class PendulumChain {
 
  private:
   void assemble(const double* x) const;
+  // Where x_k, y_k, u_k, v_k of link k + 1 are in the state.
+  int X(int k) const { return k; }
+  int Y(int k) const { return n_ + k; }
+  int U(int k) const { return 2 * n_ + k; }
+  int V(int k) const { return 3 * n_ + k; }
   int n_;
   double m_, L_, g_;
   mutable DenseLU lu_;

@@ -178,7 +178,7 @@ def main():
                 "`X' = [velocities; accelerations]`. Its `rhs_jacobian` is analytic: "
                 "`dZ/dX = -A⁻¹ ∂(A Z - b)/∂X`, one solve per state with the same factors.\n")
         f.write("- Models: `models/coupled_pendulums.dae` (with l2 = 1.25, m2 = 1.5 to make the "
-                "linkage a generic four-bar) and the N-link chain of `bench/make_pendulum_chain.sh N`. The state "
+                "linkage a generic four-bar) and the N-link chain of `models/pendulum_chain.dae -D N=...`. The state "
                 "is consistent (all invariants vanish) and generic (links at varied angles, "
                 "turning at varied rates).\n\n")
         f.write("## Results\n\n")

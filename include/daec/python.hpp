@@ -121,6 +121,44 @@ struct Binding {
     return h;
   }
 
+  static constexpr int c = traits::num_conditions_v<Model>;
+
+  /// The switching functions g_k = a - b of the model's relations (empty without conditions).
+  static Array conditions(const Model& model, double t, const Array& x) {
+    Array g = new_vector(c);
+    if constexpr (c > 0) {
+      std::vector<double> values(static_cast<size_t>(c));
+      model.conditions(t, state(x), values.data());
+      std::copy(values.begin(), values.end(), g.mutable_data());
+    } else {
+      (void)model, (void)t, (void)x;
+    }
+    return g;
+  }
+
+  /// Freezes the relations at their values at (t, X) (Model::set_modes).
+  static void set_modes(Model& model, double t, const Array& x) {
+    if constexpr (c > 0) model.set_modes(t, state(x));
+    (void)model, (void)t, (void)x;
+  }
+
+  static std::vector<double> modes(const Model& model) {
+    if constexpr (c > 0) return std::vector<double>(model.modes(), model.modes() + c);
+    (void)model;
+    return {};
+  }
+
+  /// Makes every relation follow its live value again (the default).
+  static void release_modes(Model& model) {
+    if constexpr (c > 0) std::fill(model.modes(), model.modes() + c, -1.0);
+    (void)model;
+  }
+
+  static std::vector<std::string> condition_names() {
+    if constexpr (c > 0) return names(Model::condition_names, c);
+    return {};
+  }
+
   static Array invariants_jacobian(const Model& model, double t, const Array& x) {
     std::vector<double> H(static_cast<size_t>(std::max(k * n, 1)));
     model.invariants_jacobian(t, state(x), H.data());
@@ -230,8 +268,18 @@ void bind(py::module_& module, const char* name = "Model") {
           },
           py::arg("t"), py::arg("x"),
           "X made consistent, keeping the starts declared fixed (a new array)")
-      .def("outputs", &B::outputs, py::arg("t"), py::arg("x"), "the model's outputs at (t, X)");
+      .def("outputs", &B::outputs, py::arg("t"), py::arg("x"), "the model's outputs at (t, X)")
+      .def_property_readonly_static("condition_names",
+                                    [](py::object) { return B::condition_names(); })
+      .def("conditions", &B::conditions, py::arg("t"), py::arg("x"),
+           "the switching functions g_k = a - b of the relations a < b, ... at (t, X)")
+      .def("set_modes", &B::set_modes, py::arg("t"), py::arg("x"),
+           "freezes every relation at its value at (t, X), until the next set_modes")
+      .def("release_modes", &B::release_modes, "every relation follows its live value again")
+      .def_property_readonly("modes", &B::modes,
+                             "per relation: -1 live (the default), 0 held false, 1 held true");
   cls.attr("num_states") = B::n;
+  cls.attr("num_conditions") = B::c;
   cls.attr("num_algebraic") = B::m;
   cls.attr("num_invariants") = B::k;
 }

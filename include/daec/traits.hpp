@@ -40,6 +40,13 @@ template <typename Model>
 struct sparse_rhs_jacobian_usable<Model, std::void_t<decltype(Model::has_sparse_rhs_jacobian)>>
     : std::bool_constant<Model::has_sparse_rhs_jacobian> {};
 
+/// Model::num_conditions where the model declares it (it has relations), else 0.
+template <typename Model, typename = void>
+struct num_conditions : std::integral_constant<int, 0> {};
+template <typename Model>
+struct num_conditions<Model, std::void_t<decltype(Model::num_conditions)>>
+    : std::integral_constant<int, Model::num_conditions> {};
+
 template <typename Model>
 constexpr bool dense_jacobians_v = has_dense_jacobians<Model>::value;
 template <typename Model>
@@ -48,5 +55,7 @@ template <typename Model>
 constexpr bool sparse_residual_jacobian_v = has_sparse_residual_jacobian<Model>::value;
 template <typename Model>
 constexpr bool sparse_invariants_jacobian_v = has_sparse_invariants_jacobian<Model>::value;
+template <typename Model>
+constexpr int num_conditions_v = num_conditions<Model>::value;
 
 }  // namespace daec::traits

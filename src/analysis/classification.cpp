@@ -3,6 +3,8 @@
 
 #include <set>
 
+#include "model/conditions.h"
+
 namespace daec {
 
 Classification classify(const Model& model) {
@@ -17,7 +19,9 @@ Classification classify(const Model& model) {
     }
   }
   for (const Equation& equation : model.equations) {
-    SymbolSet present = symbols_in(equation.residual());
+    // An unknown that occurs only in a condition (y = if x > 0 then 1 else 2) is not contained:
+    // the equation's incidence is the union of its branches.
+    SymbolSet present = value_symbols(equation.residual());
     DependencyRow row{equation.label, {}};
     for (const DependencyColumn& column : result.columns) {
       row.contains.push_back(present.count(column.symbol) > 0);

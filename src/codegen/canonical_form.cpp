@@ -2,6 +2,7 @@
 #include "codegen/canonical_form.h"
 
 #include <algorithm>
+#include <cctype>
 #include <sstream>
 #include <vector>
 
@@ -39,12 +40,33 @@ static std::string number_text(const numeric& n) {
   return out.str();
 }
 
+// A symbol's name as a key whose byte order is the natural order of names: each run of digits is
+// preceded by its length (a control character, below every character a name holds), so that x2
+// sorts before x10, and x[1] before x[10] as x1 before x10 -- an array model and its scalar
+// twin (x1 ... x10 for x[1] ... x[10]) give the same code up to the names. Injective: the digits
+// are kept, and a run ends where the digits do.
+static std::string name_key(const std::string& name) {
+  std::string key;
+  for (size_t i = 0; i < name.size();) {
+    if (!std::isdigit(static_cast<unsigned char>(name[i]))) {
+      key += name[i++];
+      continue;
+    }
+    size_t end = i;
+    while (end < name.size() && std::isdigit(static_cast<unsigned char>(name[end]))) ++end;
+    key += static_cast<char>(std::min<size_t>(end - i, 31));
+    key.append(name, i, end - i);
+    i = end;
+  }
+  return key;
+}
+
 CanonicalForms::Form CanonicalForms::compute(const ex& e) {
   if (is_a<numeric>(e)) {
     const numeric& n = ex_to<numeric>(e);
     return {"#" + number_text(GiNaC::abs(n)), n.is_real() && n.is_negative()};
   }
-  if (is_a<GiNaC::symbol>(e)) return {ex_to<GiNaC::symbol>(e).get_name(), false};
+  if (is_a<GiNaC::symbol>(e)) return {name_key(ex_to<GiNaC::symbol>(e).get_name()), false};
   if (is_a<GiNaC::add>(e)) {
     // Terms in key order, numbers last; the first term decides the orientation.
     std::vector<std::pair<const Form*, bool>> terms;  // form, is a number

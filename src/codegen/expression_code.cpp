@@ -8,6 +8,7 @@
 #include <cstdlib>
 #include <stdexcept>
 
+#include "model/conditions.h"
 #include "model/functions.h"
 
 namespace daec {
@@ -262,6 +263,7 @@ std::string ExpressionCompiler::emit_function(const ex& e) {
   // GiNaC writes abs(f)^2 as f*conjugate(f) when it cannot prove f real (log, asin, ...); every
   // model quantity is real, so conjugate is the identity here.
   if (name == "conjugate" && f.nops() == 1) return emit_positive(f.op(0));
+  if (is_if(e) || is_condition_call(e)) return emit_condition(e);
   static const std::map<std::string, std::string> kCxx = {
       {"sin", "std::sin"},   {"cos", "std::cos"},   {"tan", "std::tan"},     {"asin", "std::asin"},
       {"acos", "std::acos"}, {"atan", "std::atan"}, {"atan2", "std::atan2"}, {"sinh", "std::sinh"},
@@ -279,6 +281,30 @@ std::string ExpressionCompiler::emit_function(const ex& e) {
   }
   ++operations_;
   return code + ")";
+}
+
+// Conditional expressions as C++ conditional operators, relations and logical operators. Each is
+// parenthesised, so that it needs no temporary to be an operand. A shared condition or branch is
+// computed once into a temporary (a relation's temporary holds 1 or 0): both branches may be
+// computed before the choice, but only the chosen one reaches the result.
+std::string ExpressionCompiler::emit_condition(const ex& e) {
+  std::string name = ex_to<GiNaC::function>(e).get_name();
+  ++operations_;
+  if (is_if(e)) return "(" + emit(e.op(0)) + " ? " + emit(e.op(1)) + " : " + emit(e.op(2)) + ")";
+  if (name == "daec_not") return "(!" + emit(e.op(0)) + ")";
+  std::string op = name == "daec_and" ? "&&" : name == "daec_or" ? "||" : "";
+  RelationKind kind;
+  if (relation_kind_of(name, kind)) {
+    op = kind == RelationKind::Equal      ? "=="
+         : kind == RelationKind::NotEqual ? "!="
+                                          : relation_spelling(kind);
+  }
+  std::string live = "(" + emit(e.op(0)) + " " + op + " " + emit(e.op(1)) + ")";
+  // A numbered condition follows its mode (the symbol code of the relation, e.g. p[3]) once the
+  // mode is set: -1 follows the live value, 0 is false, 1 true (model_declaration.h.in).
+  auto mode = symbols_.find(e);
+  if (mode == symbols_.end()) return live;
+  return "(" + mode->second + " < 0.0 ? " + live + " : " + mode->second + " > 0.0)";
 }
 
 }  // namespace daec

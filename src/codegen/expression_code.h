@@ -13,7 +13,8 @@
 
 namespace daec {
 
-/// How each symbol reads in the generated code, e.g. "x[3]", "p[0]", "t".
+/// How each symbol reads in the generated code, e.g. "x[3]", "p[0]", "t"; a relation
+/// (model/conditions.h) listed here reads as the code of its mode (see emit_condition).
 using SymbolCode = std::map<GiNaC::ex, std::string, GiNaC::ex_is_less>;
 
 /// Compiles the expressions of one generated function. Add every expression first (so that
@@ -43,6 +44,7 @@ class ExpressionCompiler {
   std::string emit_power(const GiNaC::ex& base, const GiNaC::ex& exponent);
   std::string emit_integer_power(const std::string& base, long exponent);
   std::string emit_function(const GiNaC::ex& e);
+  std::string emit_condition(const GiNaC::ex& e);
   std::string bind(const std::string& code);  ///< a temporary holding `code` (if not trivial)
   /// The operands of a sum or product in a fixed order: GiNaC's own order follows hash values
   /// that change from run to run, and the generated code must not.

@@ -5,8 +5,9 @@
 
 #include <fmt/format.h>
 
-#include "codegen/code_tables.h"
 #include "codegen/amalgamate.h"
+#include "codegen/code_tables.h"
+#include "codegen/condition_code.h"
 #include "codegen/cpp_names.h"
 #include "codegen/expression_code.h"
 #include "codegen/linear_solve.h"
@@ -355,6 +356,10 @@ GeneratedCode generate_code(const ReducedSystem& s, const CodegenOptions& option
 
   TemplateValues declaration_template = declaration_values(s, result.name_space);
   for (auto& [key, value] : jacobian_declarations(bodies)) declaration_template[key] = value;
+  ConditionCode conditions = condition_code(s, declaration_template["parameter_initializer"]);
+  declaration_template["parameter_initializer"] = conditions.parameter_initializer;
+  declaration_template["parameter_array_size"] = conditions.parameter_array_size;
+  declaration_template["condition_declarations"] = conditions.declarations;
   std::string declaration = render_template(
       "model_declaration.h.in", embedded_template("model_declaration.h.in"), declaration_template);
   std::string source = comment_text(options.source_name);
@@ -406,6 +411,7 @@ GeneratedCode generate_code(const ReducedSystem& s, const CodegenOptions& option
       {"invariants_jacobian_values", bodies.invariants_jacobian_values},
       {"invariants_jacobian_member", jacobian_members(bodies, "invariants")},
       {"outputs", bodies.outputs},
+      {"condition_members", conditions.definitions},
   };
   place_parts(parts.parts(), options, result.name_space, source, values, result);
   result.source = render_template("model.cpp.in", embedded_template("model.cpp.in"), values);

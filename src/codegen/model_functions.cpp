@@ -7,6 +7,7 @@
 #include <fmt/format.h>
 
 #include "codegen/code_tables.h"
+#include "codegen/condition_code.h"
 #include "codegen/expression_code.h"
 #include "codegen/gram_cholesky.h"
 #include "reduction/limits.h"
@@ -51,7 +52,8 @@ struct Generator {
     }
   }
 
-  /// t, p[k] and x[i]; Z as `z[c]` (by_position false) or as `r[position]` (true).
+  /// t, p[k] and x[i]; Z as `z[c]` (by_position false) or as `r[position]` (true); the
+  /// relations as their modes (condition_code.h).
   SymbolCode symbols(bool z_by_position) const {
     SymbolCode code;
     code[system.context.time] = "t";
@@ -63,6 +65,7 @@ struct Generator {
       code[system.algebraic[c].symbol] =
           z_by_position ? fmt::format("r[{}]", position[c]) : fmt::format("z[{}]", c);
     }
+    add_condition_modes(system, code);
     return code;
   }
 

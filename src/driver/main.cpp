@@ -2,6 +2,7 @@
 #include <fcntl.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <filesystem>
 #include <iostream>
@@ -210,7 +211,10 @@ int main(int argc, char** argv) {
   bool printed = false;
   for (const auto& file : files) {
     std::ostringstream summary;
-    if (!daec::process_model(*file, *options, summary, std::cerr)) status = kExitModelError;
+    daec::ModelOutcome outcome;
+    if (!daec::process_model(*file, *options, summary, std::cerr, &outcome)) {
+      status = outcome.usage_error ? kExitUsageError : std::max(status, kExitModelError);
+    }
     if (summary.str().empty()) continue;
     summaries << (printed ? "\n" : "") << summary.str() << std::flush;  // blank line between models
     printed = true;

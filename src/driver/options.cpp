@@ -1,7 +1,12 @@
 // Command-line parsing and the --help text.
 #include "driver/options.h"
 
+#include <cmath>
+#include <cstdlib>
+#include <set>
 #include <sstream>
+
+#include "frontend/constants.h"
 
 #include <boost/program_options.hpp>
 
@@ -16,12 +21,16 @@ struct GivenLimits {
 };
 
 static po::options_description visible_options(Options& o, std::string& dummies,
-                                               GivenLimits& limits) {
+                                               GivenLimits& limits,
+                                               std::vector<std::string>& defines) {
   po::options_description desc("Options");
   // clang-format off
   desc.add_options()
     ("help,h", po::bool_switch(&o.help), "print this help and exit")
     ("version", po::bool_switch(&o.version), "print the version and exit")
+    ("define,D", po::value(&defines)->value_name("NAME=VALUE"),
+     "replace the value of parameter NAME by VALUE (a number) before the model is flattened, "
+     "e.g. -D N=1000 for the size of its arrays; repeatable")
     ("output,o", po::value(&o.output)->value_name("FILE"),
      "write the generated C++ to FILE ('-' for stdout); default: the model's file name with .cpp")
     ("output-dir", po::value(&o.output_dir)->value_name("DIR"),
@@ -76,6 +85,37 @@ static po::options_description visible_options(Options& o, std::string& dummies,
   return desc;
 }
 
+static bool is_name(const std::string& text) {
+  if (text.empty() || std::isdigit(static_cast<unsigned char>(text[0]))) return false;
+  for (char c : text) {
+    if (!std::isalnum(static_cast<unsigned char>(c)) && c != '_') return false;
+  }
+  return true;
+}
+
+// Splits each -D NAME=VALUE into `options`; returns a usage error, or "".
+static std::string check_defines(const std::vector<std::string>& given, Options& options) {
+  std::set<std::string> names;
+  for (const std::string& text : given) {
+    size_t equals = text.find('=');
+    std::string name = text.substr(0, equals);
+    if (equals == std::string::npos || !is_name(name)) {
+      return "-D expects NAME=VALUE with a parameter's name, got '" + text + "'";
+    }
+    std::string value = text.substr(equals + 1);
+    double number = std::strtod(value.c_str(), nullptr);
+    bool zero_digits = value.find_first_of("123456789") >= value.find_first_of("eE");
+    if (!is_number_literal(value) || !std::isfinite(number) || (number == 0 && !zero_digits)) {
+      return "-D " + text +
+             ": the value must be a number that fits a double (such as 1000, "
+             "-2.5 or 1e-3)";
+    }
+    if (!names.insert(name).second) return "-D " + name + " is given twice";
+    options.defines.push_back(Define{name, value});
+  }
+  return {};
+}
+
 // Copies the limits into `options`; returns a usage error, or "".
 static std::string check_limits(const GivenLimits& limits, Options& options) {
   if (limits.max_expression_size < 0) {
@@ -96,7 +136,8 @@ std::optional<Options> parse_options(int argc, const char* const argv[], std::st
   Options options;
   std::string dummies = "auto";
   GivenLimits limits;
-  po::options_description desc = visible_options(options, dummies, limits);
+  std::vector<std::string> defines;
+  po::options_description desc = visible_options(options, dummies, limits, defines);
   po::options_description hidden;
   // --part-cost N: the most one generated function holds (lines, plus one per 100 characters)
   // before it is cut into parts; for measuring compile times (bench/), not for users.
@@ -146,6 +187,7 @@ std::optional<Options> parse_options(int argc, const char* const argv[], std::st
     return std::nullopt;
   }
   error = check_limits(limits, options);
+  if (error.empty()) error = check_defines(defines, options);
   if (!error.empty()) return std::nullopt;
   return options;
 }
@@ -154,6 +196,7 @@ std::string help_text() {
   Options unused;
   std::string dummies;
   GivenLimits limits;
+  std::vector<std::string> defines;
   std::ostringstream out;
   out << "daec - compile a differential-algebraic model (.dae) to C++\n\n"
          "Usage:\n"
@@ -161,8 +204,9 @@ std::string help_text() {
          "  daec A.dae B.dae ... --output-dir DIR     compile a library of models (-j N)\n"
          "  daec MODEL.dae --main -o sim.cpp          emit a standalone simulator\n"
          "  daec MODEL.dae --check                    check the model and print its structure\n"
+         "  daec MODEL.dae -D N=1000                  with parameter N set to 1000 (sizes too)\n"
          "  daec - ...                                read the model from standard input\n\n";
-  out << visible_options(unused, dummies, limits) << "\n";
+  out << visible_options(unused, dummies, limits, defines) << "\n";
   out << "A model declares parameters, variables and outputs, then its equations:\n\n"
          "  model pendulum \"Simple pendulum\";\n"
          "  parameter L = 1, g = 9.81;\n"

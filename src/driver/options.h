@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "codegen/generate.h"
+#include "frontend/flatten.h"
 #include "reduction/reduce.h"
 
 namespace daec {
@@ -39,6 +40,9 @@ struct Options {
   size_t max_expression_size = kDefaultMaxExpressionSize;
   /// Seconds one model may take; 0: no limit.
   int time_limit = kDefaultTimeLimit;
+  /// -D NAME=VALUE (--define), in command-line order: parameter values replaced before the model
+  /// is flattened, so that one model file serves every size.
+  std::vector<Define> defines;
   bool help = false;
   bool version = false;
 };

@@ -212,7 +212,14 @@ static bool write_outputs(std::vector<PendingFile>& pending, std::ostream& err) 
 static bool run_model(const SourceFile& file, const Options& options, std::ostream& out,
                       std::ostream& err, ModelOutcome* outcome, ModelRun& run) {
   enter_stage(SourceLocation{&file}, "reading the model");
-  std::optional<Model> model = run_frontend(file, run.diags);
+  std::string usage_error;
+  FlattenOptions flatten{options.defines};
+  std::optional<Model> model = run_frontend(file, run.diags, flatten, &usage_error);
+  if (!usage_error.empty()) {
+    err << "daec: error: " << usage_error << "\n";
+    if (outcome) outcome->usage_error = true;
+    return false;
+  }
   std::optional<ReducedSystem> reduced;
   if (model) {
     ReductionOptions reduction{options.dummies, options.max_rounds, options.max_expression_size};

@@ -14,6 +14,7 @@ namespace daec {
 /// What processing a model found out, for callers reporting on many models (batch mode).
 struct ModelOutcome {
   std::optional<int> index;  ///< the differentiation index, once the reduction succeeded
+  bool usage_error = false;  ///< a -D named no parameter of the model (daec exits with status 2)
 };
 
 /// Processes `file` as `options` say, printing diagnostics to `err` and summaries to `out`.

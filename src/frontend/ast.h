@@ -1,5 +1,6 @@
 // The syntax tree the parser builds: declarations and equations as written, with locations.
-// Sums and products are n-ary so that long chains (a + b + c + ...) do not nest.
+// Sums and products are n-ary so that long chains (a + b + c + ...) do not nest. Arrays, loops and
+// conditional expressions (spec §1.1) are kept as written; the flattening stage expands them.
 #pragma once
 
 #include <memory>
@@ -11,14 +12,28 @@
 namespace daec {
 
 enum class ExprKind {
-  Number,      ///< text: the spelling
-  Name,        ///< text: the name (a variable, parameter, t, pi, ...)
-  Derivative,  ///< operands[0] differentiated `order` times (from x', x'', der(x), der(x, n))
-  Call,        ///< text: the function name; operands: the arguments
-  Negate,      ///< unary minus of operands[0]
-  Sum,         ///< operands[i], subtracted where inverted[i]
-  Product,     ///< operands[i], divided by where inverted[i]
-  Power,       ///< operands[0] ^ operands[1]
+  Number,         ///< text: the spelling
+  Name,           ///< text: the name (a variable, parameter, t, pi, ...)
+  Derivative,     ///< operands[0] differentiated `order` times (from x', x'', der(x), der(x, n))
+  Call,           ///< text: the function name; operands: the arguments
+  Negate,         ///< unary minus of operands[0]
+  Sum,            ///< operands[i], subtracted where inverted[i]
+  Product,        ///< operands[i], divided by where inverted[i]
+  Power,          ///< operands[0] ^ operands[1]
+  Index,          ///< text: the array's name; operands: the subscripts (x[i], A[i, j])
+  If,             ///< operands: condition, value, [condition, value]..., else value
+  Relation,       ///< text: the operator as written (<, <=, >, >=, ==, <>); operands: the sides
+  And,            ///< operands[0] and operands[1]
+  Or,             ///< operands[0] or operands[1]
+  Not,            ///< not operands[0]
+  Reduction,      ///< text: sum or product; operands: body, first, last; `variable`: the iterator
+  ArrayLiteral,   ///< {operands...}; only as a declaration's value
+  Comprehension,  ///< {operands[0] for variable in operands[1]:operands[2]}; likewise
+};
+
+struct NameToken {
+  std::string name;
+  SourceLocation location;
 };
 
 struct Expr {
@@ -30,25 +45,26 @@ struct Expr {
   std::vector<bool> inverted;
   std::vector<SourceLocation>
       operator_locations;  ///< Sum/Product: location of each operator before operand i (i >= 1)
+  NameToken variable;      ///< Reduction, Comprehension: the iteration variable
 
   Expr(ExprKind k, SourceLocation loc, std::string t = {})
       : kind(k), location(loc), text(std::move(t)) {}
 };
 using ExprPtr = std::unique_ptr<Expr>;
 
-struct NameToken {
-  std::string name;
-  SourceLocation location;
-};
+/// The sizes of an array declaration, empty for a scalar: `x[N]`, `A[R, C]`.
+using Dimensions = std::vector<ExprPtr>;
 
 struct ParameterDecl {
   NameToken name;
-  ExprPtr value;
+  Dimensions dimensions;
+  ExprPtr value;  ///< an expression, an array literal or a comprehension
   std::string description;
 };
 
 struct VariableDecl {
   NameToken name;
+  Dimensions dimensions;
   ExprPtr start;  ///< null when no start is given (default 0)
   SourceLocation start_location;
   bool fixed = false;
@@ -58,14 +74,32 @@ struct VariableDecl {
 
 struct OutputDecl {
   NameToken name;
+  Dimensions dimensions;
   ExprPtr value;
   std::string description;
 };
 
 struct EquationDecl {
-  NameToken label;  ///< empty name when unlabelled
+  NameToken label;                        ///< empty name when unlabelled
+  std::vector<ExprPtr> label_subscripts;  ///< rod[i]: the subscripts of an indexed label
   ExprPtr lhs, rhs;
   SourceLocation location;  ///< start of the equation (its label, or its left-hand side)
+};
+
+struct ForLoop;
+
+/// One statement of the equation section: an equation or a loop.
+struct Statement {
+  size_t equation = 0;  ///< when `loop` is null: the index into ModelSyntax::equations
+  std::unique_ptr<ForLoop> loop;
+};
+
+/// `for variable in first:last loop body end for;`
+struct ForLoop {
+  NameToken variable;
+  ExprPtr first, last;
+  std::vector<Statement> body;
+  SourceLocation location;  ///< the `for` keyword
 };
 
 struct ModelSyntax {
@@ -74,7 +108,11 @@ struct ModelSyntax {
   std::vector<ParameterDecl> parameters;
   std::vector<VariableDecl> variables;
   std::vector<OutputDecl> outputs;
+  /// Every equation as written, in source order, wherever it is (inside loops too): equation k
+  /// (0-based) is named eq<k+1>, or eq<k+1>[i] in a loop, when it has no label.
   std::vector<EquationDecl> equations;
+  /// The equation section as written: equations (by index into `equations`) and loops.
+  std::vector<Statement> statements;
   SourceLocation end_location;  ///< the `end` keyword, or the end of the file if it is missing
 };
 

@@ -1,4 +1,5 @@
-// The lexer of the .dae language (spec §1): comments, names, keywords, numbers, strings.
+// The lexer of the .dae language (spec §1, §1.1): comments, names, keywords, numbers, strings,
+// operators and brackets.
 #include "frontend/lexer.h"
 
 #include <cerrno>
@@ -145,7 +146,27 @@ Token Lexer::next() {
       kind = TokenKind::Colon;
       break;
     case '=':
-      kind = TokenKind::Equals;
+      kind = peek(1) == '=' ? TokenKind::EqualEqual : TokenKind::Equals;
+      break;
+    case '<':
+      kind = peek(1) == '='   ? TokenKind::LessEqual
+             : peek(1) == '>' ? TokenKind::NotEqual
+                              : TokenKind::Less;
+      break;
+    case '>':
+      kind = peek(1) == '=' ? TokenKind::GreaterEqual : TokenKind::Greater;
+      break;
+    case '[':
+      kind = TokenKind::LeftBracket;
+      break;
+    case ']':
+      kind = TokenKind::RightBracket;
+      break;
+    case '{':
+      kind = TokenKind::LeftBrace;
+      break;
+    case '}':
+      kind = TokenKind::RightBrace;
       break;
     case '\'':
       kind = TokenKind::Prime;
@@ -169,6 +190,9 @@ Token Lexer::next() {
       return lex_stray_characters(start);
   }
   advance();
+  bool two_characters = kind == TokenKind::EqualEqual || kind == TokenKind::LessEqual ||
+                        kind == TokenKind::NotEqual || kind == TokenKind::GreaterEqual;
+  if (two_characters) advance();
   return make(kind, start);
 }
 
@@ -258,7 +282,7 @@ Token Lexer::lex_stray_characters(const SourceLocation& start) {
   for (;;) {
     char c = peek();
     if (at_end() || is_name_char(c) || c == '"' || c == '.' ||
-        std::string_view(" \t\r\n\f\v(),;:='+-*/^").find(c) != std::string_view::npos) {
+        std::string_view(" \t\r\n\f\v(),;:='+-*/^[]{}<>").find(c) != std::string_view::npos) {
       break;
     }
     advance_code_point();

@@ -48,6 +48,20 @@ class Parser {
   void syntax_error(const SourceLocation& loc, const std::string& message);
   void skip_to_statement_end();
   bool at_statement_start() const;
+  bool at_label() const;
+  bool at_relational_operator() const;
+  /// Counts one level of nesting for as long as it lives; false (after reporting) past the limit.
+  class Nesting {
+   public:
+    explicit Nesting(Parser& parser) : parser_(parser) { ++parser_.depth_; }
+    ~Nesting() { --parser_.depth_; }
+    Nesting(const Nesting&) = delete;
+    Nesting& operator=(const Nesting&) = delete;
+    bool ok();
+
+   private:
+    Parser& parser_;
+  };
 
   // ---- statements ----
   bool parse_model_header();
@@ -59,29 +73,55 @@ class Parser {
   bool parse_modifier(VariableDecl& decl);
   bool parse_output_decl();
   bool parse_output_item();
+  ExprPtr parse_value();
+  ExprPtr parse_array_value();
+  bool parse_iterator(NameToken& variable, ExprPtr& first, ExprPtr& last, const char* context);
   void parse_equation_section();
-  bool parse_equation();
+  void parse_statements(std::vector<Statement>& statements);
+  bool parse_statement(std::vector<Statement>& statements);
+  bool parse_for_loop(std::vector<Statement>& statements);
+  bool parse_equation(std::vector<Statement>& statements);
+  bool parse_label(EquationDecl& equation);
   void parse_end_clause();
   bool parse_name(NameToken& name, const char* context);
   void parse_optional_description(std::string& description);
+  bool parse_subscripts(std::vector<ExprPtr>& subscripts, const char* context);
 
   // ---- expressions ----
   ExprPtr parse_expression();
+  ExprPtr parse_if_expression();
+  ExprPtr parse_disjunction();
+  ExprPtr parse_conjunction();
+  ExprPtr parse_negation();
+  ExprPtr parse_relation();
+  ExprPtr parse_arithmetic();
   ExprPtr parse_term();
   ExprPtr parse_unary();
   ExprPtr parse_power();
   ExprPtr parse_postfix();
   ExprPtr parse_primary();
   ExprPtr parse_derivative();
+  ExprPtr parse_reduction();
   bool parse_arguments(Expr& call);
 
   const std::vector<Token>& tokens_;
   DiagnosticEngine& diags_;
   size_t pos_ = 0;
   int depth_ = 0;
-  bool in_error_ = false;  ///< a syntax error in the current statement was already reported
+  int loop_depth_ = 0;
+  bool in_error_ = false;      ///< a syntax error in the current statement was already reported
+  bool in_equations_ = false;  ///< in the equation section, where `for` starts a statement
   ModelSyntax model_;
 };
+
+bool Parser::Nesting::ok() {
+  if (parser_.depth_ <= kMaxExpressionNesting + 1)
+    return true;  // the outermost level is not nested
+  parser_.syntax_error(parser_.peek().location, "expression nested too deeply (more than " +
+                                                    std::to_string(kMaxExpressionNesting) +
+                                                    " levels)");
+  return false;
+}
 
 void Parser::syntax_error(const SourceLocation& loc, const std::string& message) {
   if (in_error_) return;  // one error per statement: the rest would be consequences
@@ -109,6 +149,38 @@ bool Parser::at_statement_start() const {
     case TokenKind::KwEquation:
     case TokenKind::KwEnd:
     case TokenKind::EndOfFile:
+      return true;
+    case TokenKind::KwFor:
+      return in_equations_;
+    default:
+      return false;
+  }
+}
+
+// A label is NAME ':' or NAME '[' ... ']' ':' (an indexed label, rod[i]:).
+bool Parser::at_label() const {
+  if (!at(TokenKind::Identifier)) return false;
+  if (peek(1).kind == TokenKind::Colon) return true;
+  if (peek(1).kind != TokenKind::LeftBracket) return false;
+  int depth = 0;
+  for (size_t ahead = 1;; ++ahead) {
+    TokenKind kind = peek(ahead).kind;
+    if (kind == TokenKind::Semicolon || kind == TokenKind::EndOfFile) return false;
+    if (kind == TokenKind::LeftBracket) ++depth;
+    if (kind == TokenKind::RightBracket && --depth == 0) {
+      return peek(ahead + 1).kind == TokenKind::Colon;
+    }
+  }
+}
+
+bool Parser::at_relational_operator() const {
+  switch (peek().kind) {
+    case TokenKind::Less:
+    case TokenKind::LessEqual:
+    case TokenKind::Greater:
+    case TokenKind::GreaterEqual:
+    case TokenKind::EqualEqual:
+    case TokenKind::NotEqual:
       return true;
     default:
       return false;
@@ -184,13 +256,15 @@ bool Parser::parse_parameter_decl() {
   return expect(TokenKind::Semicolon, "after a parameter declaration");
 }
 
-/// parameter_item = NAME , "=" , expression , [ STRING ] ;
+/// parameter_item = NAME , [ subscripts ] , "=" , value , [ STRING ] ;
 bool Parser::parse_parameter_item() {
   ParameterDecl decl;
   if (!parse_name(decl.name, "in a parameter declaration")) return false;
+  if (at(TokenKind::LeftBracket) && !parse_subscripts(decl.dimensions, "to close the array size"))
+    return false;
   if (!expect(TokenKind::Equals, "after the parameter name (parameters need a value)"))
     return false;
-  decl.value = parse_expression();
+  decl.value = parse_value();
   if (!decl.value) return false;
   parse_optional_description(decl.description);
   model_.parameters.push_back(std::move(decl));
@@ -206,10 +280,13 @@ bool Parser::parse_variable_decl() {
   return expect(TokenKind::Semicolon, "after a variable declaration");
 }
 
-/// variable_item = NAME , [ "(" , modifier , { "," , modifier } , ")" ] , [ STRING ] ;
+/// variable_item = NAME , [ subscripts ] , [ "(" , modifier , { "," , modifier } , ")" ] ,
+///                 [ STRING ] ;
 bool Parser::parse_variable_item() {
   VariableDecl decl;
   if (!parse_name(decl.name, "in a variable declaration")) return false;
+  if (at(TokenKind::LeftBracket) && !parse_subscripts(decl.dimensions, "to close the array size"))
+    return false;
   if (accept(TokenKind::LeftParen)) {
     do {
       if (!parse_modifier(decl)) return false;
@@ -221,7 +298,7 @@ bool Parser::parse_variable_item() {
   return true;
 }
 
-/// modifier = "start" , "=" , expression | "fixed" , "=" , ( "true" | "false" ) ;
+/// modifier = "start" , "=" , value | "fixed" , "=" , ( "true" | "false" ) ;
 bool Parser::parse_modifier(VariableDecl& decl) {
   const Token& keyword = peek();
   if (keyword.kind == TokenKind::KwStart) {
@@ -232,7 +309,7 @@ bool Parser::parse_modifier(VariableDecl& decl) {
     }
     decl.start_location = keyword.location;
     if (!expect(TokenKind::Equals, "after 'start'")) return false;
-    decl.start = parse_expression();
+    decl.start = parse_value();
     return decl.start != nullptr;
   }
   if (keyword.kind == TokenKind::KwFixed) {
@@ -266,21 +343,75 @@ bool Parser::parse_output_decl() {
   return expect(TokenKind::Semicolon, "after an output declaration");
 }
 
-/// output_item = NAME , "=" , expression , [ STRING ] ;
+/// output_item = NAME , [ subscripts ] , "=" , value , [ STRING ] ;
 bool Parser::parse_output_item() {
   OutputDecl decl;
   if (!parse_name(decl.name, "in an output declaration")) return false;
+  if (at(TokenKind::LeftBracket) && !parse_subscripts(decl.dimensions, "to close the array size"))
+    return false;
   if (!expect(TokenKind::Equals, "after the output name")) return false;
-  decl.value = parse_expression();
+  decl.value = parse_value();
   if (!decl.value) return false;
   parse_optional_description(decl.description);
   model_.outputs.push_back(std::move(decl));
   return true;
 }
 
-/// equation_section = "equation" , { equation } ;
+/// value = array_value | expression ;
+ExprPtr Parser::parse_value() {
+  return at(TokenKind::LeftBrace) ? parse_array_value() : parse_expression();
+}
+
+/// array_value = "{" , value , ( "for" , iterator | { "," , value } ) , "}" ;
+ExprPtr Parser::parse_array_value() {
+  Nesting nesting(*this);
+  if (!nesting.ok()) return nullptr;
+  const Token& brace = consume();
+  ExprPtr first = parse_value();
+  if (!first) return nullptr;
+  ExprPtr array;
+  if (accept(TokenKind::KwFor)) {
+    array = std::make_unique<Expr>(ExprKind::Comprehension, brace.location);
+    array->operands.push_back(std::move(first));
+    ExprPtr from, to;
+    if (!parse_iterator(array->variable, from, to, "after 'for' in the array")) return nullptr;
+    array->operands.push_back(std::move(from));
+    array->operands.push_back(std::move(to));
+  } else {
+    array = std::make_unique<Expr>(ExprKind::ArrayLiteral, brace.location);
+    array->operands.push_back(std::move(first));
+    while (accept(TokenKind::Comma)) {
+      ExprPtr element = parse_value();
+      if (!element) return nullptr;
+      array->operands.push_back(std::move(element));
+    }
+  }
+  if (!expect(TokenKind::RightBrace, "to close the array")) return nullptr;
+  return array;
+}
+
+/// iterator = NAME , "in" , expression , ":" , expression ;
+bool Parser::parse_iterator(NameToken& variable, ExprPtr& first, ExprPtr& last,
+                            const char* context) {
+  if (!parse_name(variable, context)) return false;
+  if (!expect(TokenKind::KwIn, "after the loop variable (write 'for i in 1:N')")) return false;
+  first = parse_expression();
+  if (!first) return false;
+  if (!expect(TokenKind::Colon, "in the range (write 'A:B')")) return false;
+  last = parse_expression();
+  return last != nullptr;
+}
+
+/// equation_section = "equation" , { statement } ;
 void Parser::parse_equation_section() {
   consume();
+  in_equations_ = true;
+  parse_statements(model_.statements);
+}
+
+// The statements of the equation section or of a loop's body, up to its `end` (or the end of the
+// file), each broken one skipped to its `;`.
+void Parser::parse_statements(std::vector<Statement>& statements) {
   while (!at(TokenKind::KwEnd) && !at(TokenKind::EndOfFile)) {
     if (at(TokenKind::KwParameter) || at(TokenKind::KwVariable) || at(TokenKind::KwOutput)) {
       // Report the misplaced declaration, but keep it: its name is then known to later checks.
@@ -295,19 +426,62 @@ void Parser::parse_equation_section() {
       in_error_ = false;
       continue;
     }
-    if (!parse_equation()) skip_to_statement_end();
+    if (!parse_statement(statements)) skip_to_statement_end();
+    // `end for` outside a loop: reported and dropped, so that the model's `end` is still found.
+    if (loop_depth_ == 0 && at(TokenKind::KwEnd) && peek(1).kind == TokenKind::KwFor) {
+      syntax_error(peek().location, "'end for' without a 'for' loop to close");
+      consume();
+      consume();
+      accept(TokenKind::Semicolon);
+      in_error_ = false;
+    }
   }
 }
 
-/// equation = [ NAME , ":" ] , expression , "=" , expression , ";" ;
-bool Parser::parse_equation() {
+/// statement = for_loop | equation ;
+bool Parser::parse_statement(std::vector<Statement>& statements) {
+  if (at(TokenKind::KwFor)) return parse_for_loop(statements);
+  return parse_equation(statements);
+}
+
+/// for_loop = "for" , iterator , "loop" , { statement } , "end" , "for" , ";" ;
+bool Parser::parse_for_loop(std::vector<Statement>& statements) {
+  auto loop = std::make_unique<ForLoop>();
+  loop->location = consume().location;
+  if (loop_depth_ >= kMaxLoopNesting) {
+    syntax_error(loop->location, "'for' loops nested too deeply (more than " +
+                                     std::to_string(kMaxLoopNesting) + " levels)");
+    return false;
+  }
+  bool header = parse_iterator(loop->variable, loop->first, loop->last, "after 'for'") &&
+                expect(TokenKind::KwLoop, "after the range of the 'for' loop");
+  if (!header) {
+    // Go on with the body, so that its `end for` does not end something else.
+    while (!at(TokenKind::KwLoop) && !at(TokenKind::Semicolon) && !at_statement_start()) consume();
+    if (!accept(TokenKind::KwLoop)) return false;
+    in_error_ = false;
+  }
+  ++loop_depth_;
+  parse_statements(loop->body);
+  --loop_depth_;
+  const ForLoop* kept = loop.get();
+  if (header) statements.push_back(Statement{0, std::move(loop)});
+  if (!at(TokenKind::KwEnd) || peek(1).kind != TokenKind::KwFor) {
+    syntax_error(peek().location, "expected 'end for;' to close the 'for' loop of line " +
+                                      std::to_string(kept->location.line) + ", found " +
+                                      describe_found(peek()));
+    return false;  // the `end` (of the model) is left for the end clause
+  }
+  consume();
+  consume();
+  return expect(TokenKind::Semicolon, "after 'end for'");
+}
+
+/// equation = [ label , ":" ] , expression , "=" , expression , ";" ;
+bool Parser::parse_equation(std::vector<Statement>& statements) {
   EquationDecl equation;
   equation.location = peek().location;
-  if (at(TokenKind::Identifier) && peek(1).kind == TokenKind::Colon) {
-    equation.label = NameToken{peek().text, peek().location};
-    consume();
-    consume();
-  }
+  if (at_label() && !parse_label(equation)) return false;
   equation.lhs = parse_expression();
   if (!equation.lhs) return false;
   if (!expect(TokenKind::Equals, "in the equation (equations are written 'lhs = rhs;')"))
@@ -315,8 +489,19 @@ bool Parser::parse_equation() {
   equation.rhs = parse_expression();
   if (!equation.rhs) return false;
   if (!expect(TokenKind::Semicolon, "after the equation")) return false;
+  statements.push_back(Statement{model_.equations.size(), nullptr});
   model_.equations.push_back(std::move(equation));
   return true;
+}
+
+/// label = NAME , [ subscripts ] ;
+bool Parser::parse_label(EquationDecl& equation) {
+  equation.label = NameToken{peek().text, peek().location};
+  consume();
+  if (at(TokenKind::LeftBracket) &&
+      !parse_subscripts(equation.label_subscripts, "to close the label's index"))
+    return false;
+  return expect(TokenKind::Colon, "after the label");
 }
 
 /// end_clause = "end" , [ NAME ] , [ ";" ] ;
@@ -357,8 +542,107 @@ void Parser::parse_optional_description(std::string& description) {
   if (at(TokenKind::String)) description = consume().text;
 }
 
-/// expression = term , { ( "+" | "-" ) , term } ;
+/// subscripts = "[" , expression , { "," , expression } , "]" ;
+bool Parser::parse_subscripts(std::vector<ExprPtr>& subscripts, const char* context) {
+  consume();
+  do {
+    ExprPtr subscript = parse_expression();
+    if (!subscript) return false;
+    subscripts.push_back(std::move(subscript));
+  } while (accept(TokenKind::Comma));
+  return expect(TokenKind::RightBracket, context);
+}
+
+/// expression = if_expression | disjunction ;
 ExprPtr Parser::parse_expression() {
+  return at(TokenKind::KwIf) ? parse_if_expression() : parse_disjunction();
+}
+
+/// if_expression = "if" , expression , "then" , expression ,
+///                 { "elseif" , expression , "then" , expression } , "else" , expression ;
+ExprPtr Parser::parse_if_expression() {
+  auto conditional = std::make_unique<Expr>(ExprKind::If, peek().location);
+  // Each branch is a level of nesting: the checks and GiNaC nest one call per branch.
+  std::vector<std::unique_ptr<Nesting>> levels;
+  do {
+    levels.push_back(std::make_unique<Nesting>(*this));
+    if (!levels.back()->ok()) return nullptr;
+    consume();  // if, elseif
+    ExprPtr condition = parse_expression();
+    if (!condition) return nullptr;
+    if (!expect(TokenKind::KwThen, "after the condition")) return nullptr;
+    ExprPtr value = parse_expression();
+    if (!value) return nullptr;
+    conditional->operands.push_back(std::move(condition));
+    conditional->operands.push_back(std::move(value));
+  } while (at(TokenKind::KwElseif));
+  if (!expect(TokenKind::KwElse, "in the 'if' expression (it needs an 'else' branch)"))
+    return nullptr;
+  ExprPtr otherwise = parse_expression();
+  if (!otherwise) return nullptr;
+  conditional->operands.push_back(std::move(otherwise));
+  return conditional;
+}
+
+/// disjunction = conjunction , { "or" , conjunction } ;
+ExprPtr Parser::parse_disjunction() {
+  ExprPtr first = parse_conjunction();
+  if (!first || !at(TokenKind::KwOr)) return first;
+  auto any = std::make_unique<Expr>(ExprKind::Or, peek().location);
+  any->operands.push_back(std::move(first));
+  while (accept(TokenKind::KwOr)) {
+    ExprPtr operand = parse_conjunction();
+    if (!operand) return nullptr;
+    any->operands.push_back(std::move(operand));
+  }
+  return any;
+}
+
+/// conjunction = negation , { "and" , negation } ;
+ExprPtr Parser::parse_conjunction() {
+  ExprPtr first = parse_negation();
+  if (!first || !at(TokenKind::KwAnd)) return first;
+  auto all = std::make_unique<Expr>(ExprKind::And, peek().location);
+  all->operands.push_back(std::move(first));
+  while (accept(TokenKind::KwAnd)) {
+    ExprPtr operand = parse_negation();
+    if (!operand) return nullptr;
+    all->operands.push_back(std::move(operand));
+  }
+  return all;
+}
+
+/// negation = "not" , negation | relation ;
+ExprPtr Parser::parse_negation() {
+  if (!at(TokenKind::KwNot)) return parse_relation();
+  Nesting nesting(*this);
+  if (!nesting.ok()) return nullptr;
+  auto negation = std::make_unique<Expr>(ExprKind::Not, consume().location);
+  ExprPtr operand = parse_negation();
+  if (!operand) return nullptr;
+  negation->operands.push_back(std::move(operand));
+  return negation;
+}
+
+/// relation = arithmetic , [ ( "<" | "<=" | ">" | ">=" | "==" | "<>" ) , arithmetic ] ;
+ExprPtr Parser::parse_relation() {
+  ExprPtr left = parse_arithmetic();
+  if (!left || !at_relational_operator()) return left;
+  const Token& op = consume();
+  ExprPtr right = parse_arithmetic();
+  if (!right) return nullptr;
+  if (at_relational_operator()) {
+    syntax_error(peek().location, "relations cannot be chained (write 'a < b and b < c')");
+    return nullptr;
+  }
+  auto relation = std::make_unique<Expr>(ExprKind::Relation, op.location, op.text);
+  relation->operands.push_back(std::move(left));
+  relation->operands.push_back(std::move(right));
+  return relation;
+}
+
+/// arithmetic = term , { ( "+" | "-" ) , term } ;
+ExprPtr Parser::parse_arithmetic() {
   ExprPtr first = parse_term();
   if (!first || !(at(TokenKind::Plus) || at(TokenKind::Minus))) return first;
   auto sum = std::make_unique<Expr>(ExprKind::Sum, first->location);
@@ -397,17 +681,10 @@ ExprPtr Parser::parse_term() {
 
 /// unary = ( "-" | "+" ) , unary | power ;
 ExprPtr Parser::parse_unary() {
-  // Every nested construct passes through here, so this is where nesting is bounded.
-  struct DepthGuard {
-    int& depth;
-    explicit DepthGuard(int& d) : depth(d) { ++depth; }
-    ~DepthGuard() { --depth; }
-  } guard(depth_);
-  if (depth_ > kMaxExpressionNesting + 1) {  // the outermost level is not nested
-    syntax_error(peek().location, "expression nested too deeply (more than " +
-                                      std::to_string(kMaxExpressionNesting) + " levels)");
-    return nullptr;
-  }
+  // Every nested construct passes through here, so this is where nesting is bounded (and in the
+  // constructs that recurse without it: if, not, array values).
+  Nesting nesting(*this);
+  if (!nesting.ok()) return nullptr;
   if (at(TokenKind::Minus) || at(TokenKind::Plus)) {
     const Token& op = consume();
     ExprPtr operand = parse_unary();
@@ -448,7 +725,9 @@ ExprPtr Parser::parse_postfix() {
   return derivative;
 }
 
-/// primary = NUMBER | derivative | NAME , [ "(" , [ arguments ] , ")" ] | "(" , expression , ")" ;
+/// primary = NUMBER | derivative | reduction
+///         | NAME , [ subscripts | "(" , [ arguments ] , ")" ]
+///         | "(" , expression , ")" ;
 ExprPtr Parser::parse_primary() {
   const Token& token = peek();
   switch (token.kind) {
@@ -458,8 +737,16 @@ ExprPtr Parser::parse_primary() {
     }
     case TokenKind::KwDer:
       return parse_derivative();
+    case TokenKind::KwSum:
+    case TokenKind::KwProduct:
+      return parse_reduction();
     case TokenKind::Identifier: {
       consume();
+      if (at(TokenKind::LeftBracket)) {
+        auto element = std::make_unique<Expr>(ExprKind::Index, token.location, token.text);
+        if (!parse_subscripts(element->operands, "to close the index")) return nullptr;
+        return element;
+      }
       if (!at(TokenKind::LeftParen)) {
         return std::make_unique<Expr>(ExprKind::Name, token.location, token.text);
       }
@@ -480,10 +767,39 @@ ExprPtr Parser::parse_primary() {
     case TokenKind::Invalid:
       in_error_ = true;
       return nullptr;
+    case TokenKind::KwIf:
+      syntax_error(token.location,
+                   "an 'if' expression inside an operation needs parentheses: "
+                   "(if C then A else B)");
+      return nullptr;
+    case TokenKind::LeftBrace:
+      syntax_error(token.location,
+                   "an array value ({...}) is allowed only as the value or start of a "
+                   "declaration");
+      return nullptr;
     default:
       syntax_error(token.location, "expected an expression, found " + describe_found(token));
       return nullptr;
   }
+}
+
+/// reduction = ( "sum" | "product" ) , "(" , expression , "for" , iterator , ")" ;
+ExprPtr Parser::parse_reduction() {
+  const Token& keyword = consume();
+  auto reduction = std::make_unique<Expr>(ExprKind::Reduction, keyword.location, keyword.text);
+  std::string context = "after '" + keyword.text + "'";
+  if (!expect(TokenKind::LeftParen, context.c_str())) return nullptr;
+  ExprPtr body = parse_expression();
+  if (!body) return nullptr;
+  if (!expect(TokenKind::KwFor, ("in '" + keyword.text + "(EXPR for i in A:B)'").c_str()))
+    return nullptr;
+  ExprPtr first, last;
+  if (!parse_iterator(reduction->variable, first, last, "after 'for'")) return nullptr;
+  if (!expect(TokenKind::RightParen, ("to close '" + keyword.text + "('").c_str())) return nullptr;
+  reduction->operands.push_back(std::move(body));
+  reduction->operands.push_back(std::move(first));
+  reduction->operands.push_back(std::move(last));
+  return reduction;
 }
 
 /// derivative = "der" , "(" , expression , [ "," , NUMBER ] , ")" ;

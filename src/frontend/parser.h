@@ -13,6 +13,9 @@ namespace daec {
 /// "nested too deeply" instead of recursing further.
 constexpr int kMaxExpressionNesting = 256;
 
+/// `for` loops nested deeper than this are reported instead of parsed.
+constexpr int kMaxLoopNesting = 64;
+
 /// Derivative orders (x''...', der(x, n)) above this are reported as out of range.
 constexpr int kMaxDerivativeOrder = 100;
 

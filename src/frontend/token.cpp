@@ -7,12 +7,29 @@ namespace daec {
 
 namespace {
 const std::pair<const char*, TokenKind> kKeywords[] = {
-    {"model", TokenKind::KwModel},       {"parameter", TokenKind::KwParameter},
-    {"variable", TokenKind::KwVariable}, {"output", TokenKind::KwOutput},
-    {"equation", TokenKind::KwEquation}, {"end", TokenKind::KwEnd},
-    {"der", TokenKind::KwDer},           {"start", TokenKind::KwStart},
-    {"fixed", TokenKind::KwFixed},       {"true", TokenKind::KwTrue},
+    {"model", TokenKind::KwModel},
+    {"parameter", TokenKind::KwParameter},
+    {"variable", TokenKind::KwVariable},
+    {"output", TokenKind::KwOutput},
+    {"equation", TokenKind::KwEquation},
+    {"end", TokenKind::KwEnd},
+    {"der", TokenKind::KwDer},
+    {"start", TokenKind::KwStart},
+    {"fixed", TokenKind::KwFixed},
+    {"true", TokenKind::KwTrue},
     {"false", TokenKind::KwFalse},
+    {"for", TokenKind::KwFor},
+    {"in", TokenKind::KwIn},
+    {"loop", TokenKind::KwLoop},
+    {"if", TokenKind::KwIf},
+    {"then", TokenKind::KwThen},
+    {"else", TokenKind::KwElse},
+    {"elseif", TokenKind::KwElseif},
+    {"and", TokenKind::KwAnd},
+    {"or", TokenKind::KwOr},
+    {"not", TokenKind::KwNot},
+    {"sum", TokenKind::KwSum},
+    {"product", TokenKind::KwProduct},
 };
 }  // namespace
 
@@ -57,6 +74,26 @@ std::string describe(TokenKind kind) {
       return "'/'";
     case TokenKind::Caret:
       return "'^'";
+    case TokenKind::LeftBracket:
+      return "'['";
+    case TokenKind::RightBracket:
+      return "']'";
+    case TokenKind::LeftBrace:
+      return "'{'";
+    case TokenKind::RightBrace:
+      return "'}'";
+    case TokenKind::Less:
+      return "'<'";
+    case TokenKind::LessEqual:
+      return "'<='";
+    case TokenKind::Greater:
+      return "'>'";
+    case TokenKind::GreaterEqual:
+      return "'>='";
+    case TokenKind::EqualEqual:
+      return "'=='";
+    case TokenKind::NotEqual:
+      return "'<>'";
     case TokenKind::Invalid:
       return "an invalid token";
     default:

@@ -25,6 +25,18 @@ enum class TokenKind {
   KwFixed,
   KwTrue,
   KwFalse,
+  KwFor,
+  KwIn,
+  KwLoop,
+  KwIf,
+  KwThen,
+  KwElse,
+  KwElseif,
+  KwAnd,
+  KwOr,
+  KwNot,
+  KwSum,
+  KwProduct,
   // punctuation
   LeftParen,
   RightParen,
@@ -38,7 +50,17 @@ enum class TokenKind {
   Star,
   Slash,
   Caret,
-  Invalid,  ///< a character or literal the lexer already reported
+  LeftBracket,
+  RightBracket,
+  LeftBrace,
+  RightBrace,
+  Less,
+  LessEqual,
+  Greater,
+  GreaterEqual,
+  EqualEqual,
+  NotEqual,  ///< <>
+  Invalid,   ///< a character or literal the lexer already reported
 };
 
 struct Token {

@@ -4,6 +4,8 @@
 #include <cmath>
 #include <complex>
 
+#include "model/conditions.h"
+
 namespace daec {
 
 using GiNaC::ex;
@@ -78,6 +80,7 @@ class BoundedEvaluation : public GiNaC::map_function {
     }
     // Exact numbers stay exact: (-1.0)^2 is 1, but (-1.0)^2.0 is complex, exp(2.0 log(-1.0)).
     if (GiNaC::is_exactly_a<numeric>(e)) return e;
+    if (ex decided; evaluate_decided(e, decided)) return decided;
     bool is_power = GiNaC::is_exactly_a<GiNaC::power>(e);
     if (!is_power && !GiNaC::is_exactly_a<GiNaC::function>(e)) return checked(e.map(*this).evalf());
     GiNaC::exvector args;
@@ -93,6 +96,27 @@ class BoundedEvaluation : public GiNaC::map_function {
   static ex checked(const ex& value) {
     if (const numeric* n = as_numeric(value)) check_log_magnitude(log_magnitude(*n));
     return value;
+  }
+
+  // The branch of a conditional expression that its condition selects, and `and`/`or` whose
+  // first operand decides them, evaluated without the rest: the branch not taken may be undefined
+  // there (`if a > 0 then log(a) else 0` at a = 0).
+  bool evaluate_decided(const ex& e, ex& result) {
+    bool is_if_call = is_if(e);
+    std::string name = is_if_call || !GiNaC::is_exactly_a<GiNaC::function>(e)
+                           ? std::string()
+                           : GiNaC::ex_to<GiNaC::function>(e).get_name();
+    if (!is_if_call && name != "daec_and" && name != "daec_or") return false;
+    bool value;
+    if (!decided_condition((*this)(e.op(0)), value)) return false;
+    if (is_if_call) {
+      result = (*this)(e.op(value ? 1 : 2));
+    } else if (value == (name == "daec_or")) {
+      result = value ? 1 : 0;  // true or ..., false and ...
+    } else {
+      result = (*this)(e.op(1));
+    }
+    return true;
   }
 
   const GiNaC::exmap& values_;

@@ -1,6 +1,8 @@
 // The built-in function table.
 #include "model/functions.h"
 
+#include "model/conditions.h"
+
 namespace daec {
 
 using GiNaC::ex;
@@ -55,6 +57,8 @@ const BuiltinFunction kFunctions[] = {
     {"pow", 2, true, [](const exvector& a) -> ex { return GiNaC::pow(a[0], a[1]); }},
     {"abs", 1, false, [](const exvector& a) -> ex { return GiNaC::abs(a[0]); }},
     {"sign", 1, false, [](const exvector& a) -> ex { return sign(a[0]); }},
+    {"min", 2, false, [](const exvector& a) -> ex { return make_min(a[0], a[1]); }},
+    {"max", 2, false, [](const exvector& a) -> ex { return make_max(a[0], a[1]); }},
 };
 
 }  // namespace

@@ -1,5 +1,6 @@
 // The built-in functions of the language (spec §1): names, arities and how each becomes a
-// GiNaC expression. Also declares `sign`, which GiNaC does not have for real arguments.
+// GiNaC expression. Also declares `sign`, which GiNaC does not have for real arguments; min and
+// max are conditional expressions (model/conditions.h).
 #pragma once
 
 #include <string>
@@ -14,7 +15,7 @@ DECLARE_FUNCTION_1P(sign)
 struct BuiltinFunction {
   const char* name;
   int arity;
-  /// abs and sign have no derivative at 0: differentiating them deserves a warning.
+  /// abs and sign have no derivative at 0, min and max none where a = b.
   bool smooth;
   GiNaC::ex (*build)(const GiNaC::exvector& arguments);
 };

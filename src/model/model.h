@@ -15,10 +15,20 @@
 
 namespace daec {
 
+/// The array a scalar of the model belongs to: `x[3]` is element (3) of `x`, of shape (8). The
+/// model itself is scalar (spec §1.1: arrays and loops are flattened); this is kept for printing
+/// the model back with its arrays.
+struct ArrayElement {
+  std::string array;        ///< the declared name; empty for a scalar declaration
+  std::vector<long> index;  ///< 1-based subscripts
+  std::vector<long> shape;  ///< the array's sizes
+};
+
 struct Parameter {
   std::string name;
   std::string description;
   SourceLocation location;
+  ArrayElement element;
   GiNaC::realsymbol symbol;
   GiNaC::ex default_value;  ///< as written, in terms of earlier parameters
   double value = 0;         ///< default_value evaluated in declaration order
@@ -28,6 +38,7 @@ struct Variable {
   std::string name;
   std::string description;
   SourceLocation location;
+  ArrayElement element;
   GiNaC::realsymbol symbol;
   GiNaC::ex start = 0;  ///< in terms of parameters
   bool fixed = false;
@@ -43,11 +54,21 @@ struct Output {
   std::string name;
   std::string description;
   SourceLocation location;
+  ArrayElement element;
   GiNaC::ex value;  ///< in terms of t, parameters and variables
 };
 
+/// A parameter that sizes, loop ranges or indices use: fixed when the model is compiled (-D
+/// changes it), its uses replaced by its value; it is not a parameter of the generated code.
+struct Constant {
+  std::string name;
+  std::string description;
+  SourceLocation location;
+  double value = 0;
+};
+
 struct Equation {
-  std::string label;      ///< as written, or eq<N> (1-based, in source order)
+  std::string label;      ///< as written (rod, rod[3]), or eq<N>, eq<N>[i] (N: source position)
   bool labelled = false;  ///< the label was written in the model
   SourceLocation location;
   GiNaC::ex lhs, rhs;
@@ -70,6 +91,7 @@ struct Model {
   SymbolTable symbols;
   GiNaC::realsymbol time;  ///< `t`, from `symbols`
 
+  std::vector<Constant> constants;
   std::vector<Parameter> parameters;
   std::vector<Variable> variables;
   std::vector<Output> outputs;

@@ -21,6 +21,8 @@
 #include <map>
 #include <sstream>
 
+#include "model/conditions.h"
+
 namespace daec {
 
 using GiNaC::ex;
@@ -31,7 +33,18 @@ using GiNaC::numeric;
 namespace {
 
 // Binding strength of what a printed string is, from loosest to tightest.
-enum Precedence { kSum = 1, kProduct = 2, kUnary = 3, kPower = 4, kAtom = 5 };
+enum Precedence {
+  kIf = 1,
+  kOr,
+  kAnd,
+  kNot,
+  kRelation,
+  kSum,
+  kProduct,
+  kUnary,
+  kPower,
+  kAtom,
+};
 
 struct Printed {
   std::string text;
@@ -107,6 +120,8 @@ class Printer {
   Printed print_power(const ex& base, const ex& exponent);
   Printed print_factor(const Factor& factor);
   Printed print_function(const GiNaC::function& f);
+  Printed print_condition(const GiNaC::function& f);
+  Printed print_if(const ex& e);
 
   std::vector<Term> sorted_terms(const ex& sum);
   bool is_canonical_sum(const ex& sum);
@@ -331,11 +346,11 @@ Printed Printer::print_sum(const ex& e) {
   for (size_t i = 0; i < terms.size(); ++i) {
     const Term& term = terms[i];
     if (i == 0) {
-      text = term.printed.text;
+      text = wrap(term.printed, kSum);
     } else if (term.negative()) {
       text += " - " + wrap(print(-term.term), kProduct);
     } else {
-      text += " + " + term.printed.text;
+      text += " + " + wrap(term.printed, kSum);
     }
   }
   return {text, kSum};
@@ -361,12 +376,48 @@ Printed Printer::print_function(const GiNaC::function& f) {
     return print(f.op(0));
   }
   if (f.nops() == 1 && f.get_name() == "imag_part") return {"0", kAtom};
+  if (is_if(f)) return print_if(f);
+  if (is_condition_call(f)) return print_condition(f);
   std::string text = f.get_name() + "(";
   for (size_t i = 0; i < f.nops(); ++i) {
     if (i) text += ", ";
     text += print(f.op(i)).text;
   }
   return {text + ")", kAtom};
+}
+
+// min(a, b) and max(a, b) as written; other conditional expressions as `if C then A else B`, a
+// conditional expression in the else branch as `elseif`.
+Printed Printer::print_if(const ex& e) {
+  const ex &condition = e.op(0), &a = e.op(1), &b = e.op(2);
+  if (is_relation(condition) && condition.op(0).is_equal(a) && condition.op(1).is_equal(b)) {
+    std::string name = ex_to<GiNaC::function>(condition).get_name();
+    if (name == "daec_lt" || name == "daec_gt") {
+      return {(name == "daec_lt" ? "min(" : "max(") + print(a).text + ", " + print(b).text + ")",
+              kAtom};
+    }
+  }
+  std::string text = "if " + print(condition).text + " then " + wrap(print(a), kOr);
+  Printed otherwise = print(b);
+  if (is_if(b) && otherwise.precedence == kIf) return {text + " else" + otherwise.text, kIf};
+  return {text + " else " + otherwise.text, kIf};
+}
+
+// Relations, `and`, `or` and `not`; `and` and `or` are left-associative.
+Printed Printer::print_condition(const GiNaC::function& f) {
+  std::string name = f.get_name();
+  RelationKind kind;
+  if (relation_kind_of(name, kind)) {
+    return {wrap(print(f.op(0)), kSum) + " " + relation_spelling(kind) + " " +
+                wrap(print(f.op(1)), kSum),
+            kRelation};
+  }
+  if (name == "daec_not") return {"not " + wrap(print(f.op(0)), kNot), kNot};
+  Precedence level = name == "daec_and" ? kAnd : kOr;
+  Precedence operand = name == "daec_and" ? kNot : kAnd;
+  return {wrap(print(f.op(0)), level) + (level == kAnd ? " and " : " or ") +
+              wrap(print(f.op(1)), operand),
+          level};
 }
 
 }  // namespace
@@ -388,26 +439,97 @@ static std::string description_suffix(const std::string& description) {
   return description.empty() ? "" : " " + quote_dae_string(description);
 }
 
+namespace {
+
+// One declaration as printed: the elements of an array (consecutive in the model, row-major) or
+// a scalar.
+template <typename Item>
+struct Group {
+  const Item* first;
+  size_t count;
+};
+
+template <typename Item>
+std::vector<Group<Item>> groups_of(const std::vector<Item>& items) {
+  std::vector<Group<Item>> groups;
+  for (size_t i = 0; i < items.size();) {
+    size_t count = 1;
+    const std::string& array = items[i].element.array;
+    while (!array.empty() && i + count < items.size() && items[i + count].element.array == array) {
+      ++count;
+    }
+    groups.push_back({&items[i], count});
+    i += count;
+  }
+  return groups;
+}
+
+// The declared name and shape: x, x[3], A[2, 3].
+template <typename Item>
+std::string declared_name(const Group<Item>& group) {
+  const ArrayElement& element = group.first->element;
+  if (element.array.empty()) return group.first->name;
+  std::string text = element.array + "[";
+  for (size_t d = 0; d < element.shape.size(); ++d) {
+    text += (d ? ", " : "") + std::to_string(element.shape[d]);
+  }
+  return text + "]";
+}
+
+// The value of a declaration: one expression if every element has it, else an array literal
+// (nested by rows for two dimensions).
+template <typename Item, typename ValueOf>
+std::string declared_value(const Group<Item>& group, ValueOf value_of) {
+  std::vector<std::string> values;
+  for (size_t k = 0; k < group.count; ++k) values.push_back(to_dae(value_of(group.first[k])));
+  if (std::all_of(values.begin(), values.end(),
+                  [&](const std::string& v) { return v == values.front(); }) &&
+      !group.first->element.array.empty()) {
+    return values.front();
+  }
+  if (group.first->element.array.empty()) return values.front();
+  const std::vector<long>& shape = group.first->element.shape;
+  size_t row = shape.size() == 2 ? static_cast<size_t>(shape[1]) : values.size();
+  std::string text;
+  for (size_t k = 0; k < values.size(); ++k) {
+    bool row_start = k % row == 0;
+    if (k > 0) text += row_start && shape.size() == 2 ? "}, " : ", ";
+    if (row_start && shape.size() == 2) text += "{";
+    text += values[k];
+  }
+  if (shape.size() == 2) text += "}";
+  return "{" + text + "}";
+}
+
+}  // namespace
+
+// Arrays print as declared (their elements are consecutive in the model); constants fixed at
+// compile time do not print, since their uses hold their values. A label prints unless it is the
+// automatic name of the equation's position.
 std::string print_model(const Model& model) {
   std::ostringstream out;
   out << "model " << model.name << description_suffix(model.description) << ";\n";
-  for (const Parameter& p : model.parameters) {
-    out << "parameter " << p.name << " = " << to_dae(p.default_value)
-        << description_suffix(p.description) << ";\n";
+  for (const Group<Parameter>& p : groups_of(model.parameters)) {
+    out << "parameter " << declared_name(p) << " = "
+        << declared_value(p, [](const Parameter& e) { return e.default_value; })
+        << description_suffix(p.first->description) << ";\n";
   }
-  for (const Variable& v : model.variables) {
-    out << "variable " << v.name << "(start = " << to_dae(v.start)
-        << ", fixed = " << (v.fixed ? "true" : "false") << ")" << description_suffix(v.description)
-        << ";\n";
+  for (const Group<Variable>& v : groups_of(model.variables)) {
+    out << "variable " << declared_name(v)
+        << "(start = " << declared_value(v, [](const Variable& e) { return e.start; })
+        << ", fixed = " << (v.first->fixed ? "true" : "false") << ")"
+        << description_suffix(v.first->description) << ";\n";
   }
-  for (const Output& o : model.outputs) {
-    out << "output " << o.name << " = " << to_dae(o.value) << description_suffix(o.description)
-        << ";\n";
+  for (const Group<Output>& o : groups_of(model.outputs)) {
+    out << "output " << declared_name(o) << " = "
+        << declared_value(o, [](const Output& e) { return e.value; })
+        << description_suffix(o.first->description) << ";\n";
   }
   out << "equation\n";
-  for (const Equation& e : model.equations) {
+  for (size_t i = 0; i < model.equations.size(); ++i) {
+    const Equation& e = model.equations[i];
     out << "  ";
-    if (e.labelled) out << e.label << ": ";
+    if (e.labelled || e.label != "eq" + std::to_string(i + 1)) out << e.label << ": ";
     out << to_dae(e.lhs) << " = " << to_dae(e.rhs) << ";\n";
   }
   out << "end " << model.name << ";\n";

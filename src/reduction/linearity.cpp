@@ -1,15 +1,21 @@
 // Linear / nonlinear classification of algebraic unknowns and the preprocessing step.
 #include "reduction/linearity.h"
 
+#include "model/conditions.h"
 #include "reduction/expression_matrix.h"
 #include "reduction/symbolic.h"
 
 namespace daec {
 
-// Marks the algebraic unknowns (by index) that `e` is not affine in.
+// Marks the algebraic unknowns (by index) that `e` is not affine in. An unknown in a condition
+// counts as nonlinear (i = if v > 0 then v/R1 else v/R2 is piecewise linear in v): A Z = b is
+// solved with b = -g(Z = 0), which would evaluate the condition at v = 0, and the simulator must
+// be able to watch every condition as a function of the states and t.
 static void mark_nonlinear(const GiNaC::ex& e, const std::vector<Unknown>& algebraic,
                            const SymbolColumns& columns, std::vector<bool>& nonlinear) {
+  SymbolSet in_conditions = condition_symbols(e);
   for (int i : columns.columns_in(e)) {
+    if (in_conditions.count(algebraic[i].symbol)) nonlinear[i] = true;
     GiNaC::ex first = derivative(e, algebraic[i].symbol);
     for (int j : columns.columns_in(first)) {
       if (j < i) continue;

@@ -1,6 +1,7 @@
 // Stage 4 (spec §2.4, seed "Variable Classification" and "Preprocessing"): an algebraic unknown
 // is linear when f and g are affine in it (every second derivative with respect to algebraic
-// unknowns vanishes), else nonlinear. Each nonlinear x_n becomes a state with a new algebraic
+// unknowns vanishes) and it occurs in no condition (model/conditions.h), else nonlinear. Each
+// nonlinear x_n becomes a state with a new algebraic
 // unknown v_n and x_n' = v_n, so that afterwards f and g are affine in the algebraic unknowns.
 #pragma once
 

@@ -6,6 +6,7 @@
 
 #include <fmt/format.h>
 
+#include "model/conditions.h"
 #include "reduction/numeric_rank.h"
 #include "reduction/symbolic.h"
 #include "structure/matching.h"
@@ -278,6 +279,11 @@ ReducedSystem Reducer::finish() {
     result.b.push_back(-substitute_symbols(c.residual, at_zero));
   result.invariants = invariants_;
   result.rounds = rounds_;
+  std::vector<GiNaC::ex> expressions;
+  for (const StateEquation& f : result.differential) expressions.push_back(f.rhs);
+  for (const Constraint& g : result.constraints) expressions.push_back(g.residual);
+  for (const Constraint& h : result.invariants) expressions.push_back(h.residual);
+  result.relations = collect_relations(expressions);
   for (const ReductionRound& round : rounds_) result.differentiations += !round.nonsingular;
   bool multiplier =
       std::any_of(system_.algebraic.begin(), system_.algebraic.end(),

@@ -62,8 +62,14 @@ struct ReducedSystem {
   std::vector<ReductionRound> rounds;
   std::vector<std::string> promoted;  ///< algebraic unknowns made states (nonlinear)
   BlockTriangularForm blocks;         ///< block lower-triangular form of A
-  int differentiations = 0;           ///< rounds in which constraints were differentiated
-  int index = 0;                      ///< differentiation index of the input model (spec §2.6)
+  /// The distinct relations (daec_lt ... daec_ne calls, model/conditions.h) of F, of the
+  /// constraints (A and b) and of the invariants, in the order of first occurrence: where one
+  /// changes its value the solution has a kink or a jump, and an integrator must stop there.
+  /// Each is a function of the states and t only (an algebraic unknown in a condition is made a
+  /// state, reduction/linearity.h).
+  std::vector<GiNaC::ex> relations;
+  int differentiations = 0;  ///< rounds in which constraints were differentiated
+  int index = 0;             ///< differentiation index of the input model (spec §2.6)
 };
 
 /// Runs the loop on a semi-explicit system whose algebraic unknowns enter affinely. Reports

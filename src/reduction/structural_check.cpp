@@ -4,6 +4,7 @@
 #include <functional>
 #include <map>
 
+#include "model/conditions.h"
 #include "structure/dulmage_mendelsohn.h"
 #include "support/text.h"
 
@@ -20,7 +21,9 @@ SparsityPattern incidence_pattern(const Model& model) {
   std::vector<std::vector<int>> rows;
   for (const Equation& e : model.equations) {
     std::vector<int> columns;
-    for (const GiNaC::ex& s : symbols_in(e.residual())) {
+    // The branches of conditional expressions, not their conditions: nothing is solved for from a
+    // condition (its derivative is 0).
+    for (const GiNaC::ex& s : value_symbols(e.residual())) {
       auto it = column_of.find(s);
       if (it != column_of.end()) columns.push_back(it->second);
     }
@@ -29,11 +32,14 @@ SparsityPattern incidence_pattern(const Model& model) {
   return SparsityPattern::from_rows(static_cast<int>(model.variables.size()), rows);
 }
 
-static std::string quoted_list(const std::vector<int>& indices,
-                               const std::function<std::string(int)>& name) {
+// "2 equations ('e2', 'e3')", or "no equation" (an equation whose unknowns are all inside
+// conditions has no incidence at all).
+static std::string counted_names(const std::vector<int>& indices, const std::string& noun,
+                                 const std::function<std::string(int)>& name) {
+  if (indices.empty()) return "no " + noun;
   std::string text;
   for (int i : indices) text += (text.empty() ? "'" : ", '") + name(i) + "'";
-  return text;
+  return count_of(indices.size(), noun) + " (" + text + ")";
 }
 
 bool check_structure(const Model& model, DiagnosticEngine& diags) {
@@ -46,17 +52,14 @@ bool check_structure(const Model& model, DiagnosticEngine& diags) {
                                   "assignment of one variable to each equation exists");
   if (!dm.over_rows.empty()) {
     diags.note(model.equations[static_cast<size_t>(dm.over_rows.front())].location,
-               "over-determined: " + count_of(dm.over_rows.size(), "equation") + " (" +
-                   quoted_list(dm.over_rows, equation) + ") for " +
-                   count_of(dm.over_cols.size(), "variable") + " (" +
-                   quoted_list(dm.over_cols, variable) + ")");
+               "over-determined: " + counted_names(dm.over_rows, "equation", equation) + " for " +
+                   counted_names(dm.over_cols, "variable", variable));
   }
   if (!dm.under_cols.empty()) {
     diags.note(model.variables[static_cast<size_t>(dm.under_cols.front())].location,
-               "under-determined: " + count_of(dm.under_cols.size(), "variable") + " (" +
-                   quoted_list(dm.under_cols, variable) + ") with only " +
-                   count_of(dm.under_rows.size(), "equation") + " (" +
-                   quoted_list(dm.under_rows, equation) + ")");
+               "under-determined: " + counted_names(dm.under_cols, "variable", variable) +
+                   (dm.under_rows.empty() ? " with " : " with only ") +
+                   counted_names(dm.under_rows, "equation", equation));
   }
   return false;
 }

@@ -73,6 +73,14 @@ std::string format_check_summary(const Model& model, const Classification& c) {
                      join_names(model, c.differential));
   out += fmt::format("  algebraic variables ({}): {}\n", c.algebraic.size(),
                      join_names(model, c.algebraic));
+  if (!model.constants.empty()) {
+    std::string constants;
+    for (const Constant& constant : model.constants) {
+      constants += fmt::format("{}{} = {}", constants.empty() ? "" : ", ", constant.name,
+                               shortest_double(constant.value));
+    }
+    out += "  constants (fixed when compiled, -D NAME=VALUE): " + constants + "\n";
+  }
   if (!model.parameters.empty()) {
     std::string parameters;
     for (const Parameter& p : model.parameters) {

@@ -203,9 +203,11 @@ Json constraint_list(const std::vector<Constraint>& constraints) {
 
 namespace {
 
-Json parameter_list(const std::vector<Parameter>& parameters) {
+// Parameters, or the constants fixed at compile time: name, value, description.
+template <typename NamedValue>
+Json value_list(const std::vector<NamedValue>& items) {
   Json list = Json::array();
-  for (const Parameter& p : parameters) {
+  for (const NamedValue& p : items) {
     Json o = Json::object();
     o.set("name", Json::string(p.name));
     // JSON has no infinities or NaN.
@@ -351,7 +353,8 @@ std::string json_report(const Model& model, const ReducedSystem& system) {
   doc.set("index_reason", Json::string(report::index_reason(system)));
   doc.set("differentiations", Json::number(system.differentiations));
   doc.set("promoted", strings(system.promoted));
-  doc.set("parameters", parameter_list(model.parameters));
+  doc.set("parameters", value_list(model.parameters));
+  doc.set("constants", value_list(model.constants));
   doc.set("variables", variable_list(model));
   doc.set("unknowns", unknown_list(system));
   doc.set("differential", differential_list(system));
@@ -359,6 +362,9 @@ std::string json_report(const Model& model, const ReducedSystem& system) {
   doc.set("A", matrix_A(system));
   doc.set("b", std::move(b));
   doc.set("blocks", block_form(system));
+  std::vector<std::string> relations;
+  for (const GiNaC::ex& r : system.relations) relations.push_back(to_dae(r));
+  doc.set("relations", strings(relations));
   std::string out;
   doc.write(out, 0);
   return out + "\n";

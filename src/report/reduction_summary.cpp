@@ -4,6 +4,7 @@
 #include <fmt/format.h>
 
 #include "model/model.h"
+#include "model/printer.h"
 #include "report/report_common.h"
 #include "support/text.h"
 
@@ -54,6 +55,13 @@ std::string format_reduction_summary(const ReducedSystem& system) {
   std::vector<std::string> labels;
   for (const Constraint& c : system.invariants) labels.push_back(c.label);
   out += "  hidden constraints: " + join(labels, ", ", "(none)") + "\n";
+  if (!system.relations.empty()) {
+    std::vector<std::string> relations;
+    for (const GiNaC::ex& r : system.relations) relations.push_back(to_dae(r));
+    out +=
+        "  relations (the solution may jump or kink where one changes): " + join(relations, ", ") +
+        "\n";
+  }
   return out;
 }
 

@@ -14,41 +14,20 @@
 #include <daec/simulator/run.hpp>
 
 #include "circle_model.h"
+#include "run_in_process.h"
 
 namespace {
 
 using circle::Model;
 namespace sim = daec::simulator;
 
-std::string scratch(const std::string& name) {
-  std::string dir = std::string(DAEC_TEST_SCRATCH_DIR) + "/runtime";
-  std::filesystem::create_directories(dir);
-  return dir + "/" + name;
-}
+using daec::test::read;
+using daec::test::RunResult;
+using daec::test::scratch;
 
-std::string read(const std::string& path) {
-  std::ifstream in(path);
-  std::stringstream text;
-  text << in.rdbuf();
-  return text.str();
-}
-
-/// run<Model> with `arguments`: the exit status, stdout and stderr.
-struct RunResult {
-  int status;
-  std::string out, err;
-};
 template <typename CircleModel = Model>
-RunResult run(std::vector<std::string> arguments) {
-  arguments.insert(arguments.begin(), "sim");
-  std::vector<char*> argv;
-  for (std::string& argument : arguments) argv.push_back(argument.data());
-  testing::internal::CaptureStdout();
-  testing::internal::CaptureStderr();
-  int status = sim::run<CircleModel>(static_cast<int>(argv.size()), argv.data());
-  std::fflush(stdout);
-  std::string out = testing::internal::GetCapturedStdout();
-  return {status, out, testing::internal::GetCapturedStderr()};
+RunResult run(const std::vector<std::string>& arguments) {
+  return daec::test::run<CircleModel>(arguments);
 }
 
 /// The largest error of the CSV's x and y against the exact solution, and the row count.

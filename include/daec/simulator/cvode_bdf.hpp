@@ -79,6 +79,13 @@ class CvodeBdf final : public Integrator {
     return reached;
   }
 
+  void restart(double t, const std::vector<double>& x) override {
+    earlier_ += counts();
+    std::copy(x.begin(), x.begin() + n, N_VGetArrayPointer(sundials_.y));
+    check(CVodeReInit(memory_, t, sundials_.y));
+    check(CVodeSetStopTime(memory_, t_end_));
+  }
+
   [[noreturn]] void fail(double t, const std::string& why) const override {
     std::vector<std::string> notes;
     if (!data_.failure.empty())
@@ -106,6 +113,13 @@ class CvodeBdf final : public Integrator {
   }
 
   Statistics statistics() const override {
+    Statistics total = earlier_;
+    return total += counts();
+  }
+
+ private:
+  // Since the last (re)initialization: CVodeReInit starts the counts again.
+  Statistics counts() const {
     Statistics counts;
     CVodeGetNumSteps(memory_, &counts.steps);
     CVodeGetNumRhsEvals(memory_, &counts.rhs_evaluations);
@@ -114,7 +128,6 @@ class CvodeBdf final : public Integrator {
     return counts;
   }
 
- private:
   static constexpr int sparse_entries() {
     if constexpr (traits::sparse_rhs_jacobian_v<Model>) return Model::rhs_jacobian_nnz;
     return 0;
@@ -163,6 +176,7 @@ class CvodeBdf final : public Integrator {
   SundialsObjects sundials_;
   void* memory_ = nullptr;
   double t_end_ = 0.0;
+  Statistics earlier_;  // before the last restart
 };
 
 }  // namespace daec::simulator

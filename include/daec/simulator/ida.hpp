@@ -81,6 +81,17 @@ class Ida final : public Integrator {
     return reached;
   }
 
+  void restart(double t, const std::vector<double>& x) override {
+    earlier_ += counts();
+    try {
+      initial_values(t, x);
+    } catch (const model_error& error) {
+      run_error(error.what());
+    }
+    check(IDAReInit(memory_, t, sundials_.y, yp_));
+    check(IDASetStopTime(memory_, t_end_));
+  }
+
   [[noreturn]] void fail(double t, const std::string& why) const override {
     std::vector<std::string> notes;
     if (!data_.failure.empty())
@@ -105,6 +116,13 @@ class Ida final : public Integrator {
   }
 
   Statistics statistics() const override {
+    Statistics total = earlier_;
+    return total += counts();
+  }
+
+ private:
+  // Since the last (re)initialization: IDAReInit starts the counts again.
+  Statistics counts() const {
     Statistics counts;
     IDAGetNumSteps(memory_, &counts.steps);
     IDAGetNumResEvals(memory_, &counts.rhs_evaluations);
@@ -112,7 +130,6 @@ class Ida final : public Integrator {
     return counts;
   }
 
- private:
   static constexpr int sparse_entries() {
     if constexpr (traits::sparse_residual_jacobian_v<Model>) return Model::residual_jacobian_nnz;
     return 0;
@@ -173,6 +190,7 @@ class Ida final : public Integrator {
   N_Vector yp_ = nullptr, id_ = nullptr;
   void* memory_ = nullptr;
   double t_end_ = 0.0;
+  Statistics earlier_;  // before the last restart
 };
 
 }  // namespace daec::simulator

@@ -14,7 +14,18 @@ struct Statistics {
   long rhs_evaluations = 0;  // right-hand side or residual evaluations
   long jacobian_evaluations = 0;
   long projections = 0;
+  long events = 0;  // changes of the model's conditions (events.hpp), counted by the run
 };
+
+/// The counts of two stretches of one run (a method restarted after an event counts afresh).
+inline Statistics& operator+=(Statistics& total, const Statistics& more) {
+  total.steps += more.steps;
+  total.rhs_evaluations += more.rhs_evaluations;
+  total.jacobian_evaluations += more.jacobian_evaluations;
+  total.projections += more.projections;
+  total.events += more.events;
+  return total;
+}
 
 class Integrator {
  public:
@@ -28,6 +39,9 @@ class Integrator {
   /// The state at t within the last step, projected onto the invariants where the projection
   /// succeeds (the method's interpolant alone is accurate only along the constraint manifold).
   virtual void interpolate(double t, std::vector<double>& x) = 0;
+  /// Starts afresh at (t, x), consistent with the constraints, after an event changed the
+  /// model's branch: the next step is taken like a first one; the statistics go on.
+  virtual void restart(double t, const std::vector<double>& x) = 0;
   /// Ends the run: integration failed at t for `why`, with the model's last failure in notes.
   [[noreturn]] virtual void fail(double t, const std::string& why) const = 0;
   virtual Statistics statistics() const = 0;

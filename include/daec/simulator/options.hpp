@@ -44,6 +44,7 @@ struct Options {
   LinearSolver linear_solver = LinearSolver::automatic;
   std::string plot;                       // --plot FILE ("" none)
   std::vector<std::string> plot_columns;  // --plot-columns a,b,c (empty: every column)
+  std::string events;                     // --events FILE ("" none): the switches of conditions
   bool help = false;
   bool list_methods = false;  // --method list
 };
@@ -92,8 +93,8 @@ inline std::vector<std::string> parse_columns(const std::string& text) {
 
 inline bool takes_value(const std::string& option) {
   static const char* const kValueOptions[] = {
-      "--t-start", "--t-end",         "--step", "--rtol",         "--atol",  "--set",
-      "--output",  "--linear-solver", "--plot", "--plot-columns", "--method"};
+      "--t-start", "--t-end",         "--step", "--rtol",         "--atol",   "--set",
+      "--output",  "--linear-solver", "--plot", "--plot-columns", "--method", "--events"};
   for (const char* known : kValueOptions)
     if (option == known) return true;
   return false;
@@ -113,10 +114,12 @@ inline void apply_option(Options& options, const std::string& option, const std:
     options.list_methods = value == "list";
     options.method = value;
   }
-  if (option == "--output" || option == "--plot") {
+  if (option == "--output" || option == "--plot" || option == "--events") {
     if (value.empty())
       usage_error(option + " expects a file name" + (option == "--output" ? " or '-'" : ""));
-    (option == "--output" ? options.output : options.plot) = value;
+    (option == "--output" ? options.output
+     : option == "--plot" ? options.plot
+                          : options.events) = value;
   }
 }
 

@@ -214,19 +214,16 @@ class RadauMethod final : public Integrator {
 
  public:
   RadauMethod(const Model& model, const Options& options, const std::vector<double>& x0)
-      : problem_(model), radau_(problem_, radau_options(options)) {
+      : model_(model), problem_(model), radau_(problem_, radau_options(options)) {
     radau_.set_stop_time(options.t_end);
-    std::vector<double> y(static_cast<size_t>(problem_.size()));
-    std::copy(x0.begin(), x0.begin() + n, y.begin());
-    if (problem_.size() > n) {  // Z from A(X, t0) Z = b(X, t0)
-      std::vector<double> xdot(static_cast<size_t>(std::max(n, 1)));
-      try {
-        checked_rhs(model, options.t_start, y.data(), xdot.data(), y.data() + n);
-      } catch (const model_error& error) {
-        run_error(error.what());
-      }
-    }
+    std::vector<double> y = start_values(options.t_start, x0);
     integrators::Radau5Result result = radau_.initialize(options.t_start, y.data());
+    if (!result.ok()) stop(result);
+  }
+
+  void restart(double t, const std::vector<double>& x) override {
+    std::vector<double> y = start_values(t, x);
+    integrators::Radau5Result result = radau_.restart(t, y.data());
     if (!result.ok()) stop(result);
   }
 
@@ -291,6 +288,21 @@ class RadauMethod final : public Integrator {
     }
   }
 
+  // Y = X, or (X, Z) with Z from A(X, t) Z = b(X, t).
+  std::vector<double> start_values(double t, const std::vector<double>& x) const {
+    std::vector<double> y(static_cast<size_t>(problem_.size()));
+    std::copy(x.begin(), x.begin() + n, y.begin());
+    if (problem_.size() > n) {
+      std::vector<double> xdot(static_cast<size_t>(std::max(n, 1)));
+      try {
+        checked_rhs(model_, t, y.data(), xdot.data(), y.data() + n);
+      } catch (const model_error& error) {
+        run_error(error.what());
+      }
+    }
+    return y;
+  }
+
   static integrators::Radau5Options radau_options(const Options& options) {
     integrators::Radau5Options radau;
     radau.rtol = options.rtol;
@@ -299,6 +311,7 @@ class RadauMethod final : public Integrator {
     return radau;
   }
 
+  const Model& model_;
   Problem problem_;
   integrators::Radau5<Problem, Solver> radau_;
 };

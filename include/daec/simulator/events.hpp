@@ -1,0 +1,177 @@
+// Events: the changes of a model's conditions along the solution (spec §1.1). Between two events
+// every relation keeps the mode it was frozen at (Model::set_modes), so that the method sees one
+// smooth branch of the right-hand side. After each internal step the relations' live values at
+// its end are compared with their modes; where one differs, the earliest change within the step
+// is located on the method's interpolant (the Illinois secant on the switching functions
+// Model::conditions, bracketed by the relations' own values, to a few units of rounding in t).
+// The run then writes the rows before it, sets the modes there, projects the state onto the
+// constraints (which may have changed with the modes) and restarts the method. Models without
+// conditions (traits::num_conditions_v == 0) have no events and pay nothing.
+#pragma once
+
+#include <cfloat>
+#include <cmath>
+#include <cstdio>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include <daec/simulator/failure.hpp>
+#include <daec/simulator/integrator.hpp>
+#include <daec/simulator/options.hpp>
+#include <daec/simulator/output.hpp>
+#include <daec/traits.hpp>
+
+namespace daec::simulator {
+
+// Chattering: this many events in a row, each closer to the last than kChatteringSpacing times
+// T - T0, end the run (a sliding mode, x' = if x < 1 then 1 else -1 at x = 1, would otherwise
+// switch at every rounding unit of t and never get on).
+constexpr int kMaxChatteringEvents = 100;
+constexpr double kChatteringSpacing = 1e-9;
+// Secant iterations allowed to locate one event (it takes a handful).
+constexpr int kMaxRootIterations = 200;
+
+/// Where the conditions change: the time and the state there (on the old branch's solution).
+struct Event {
+  double t = 0.0;
+  std::vector<double> x;
+};
+
+template <typename Model>
+class Events {
+  static constexpr int n = Model::num_states, count = traits::num_conditions_v<Model>;
+
+ public:
+  Events(Model& model, const Options& options)
+      : model_(model), spacing_(kChatteringSpacing * (options.t_end - options.t_start)) {
+    if (!options.events.empty()) log_ = std::make_unique<CsvOutput>(options.events);
+    if (log_) log_->write("t,condition,value\n");
+  }
+
+  /// Whether the model has conditions to watch.
+  static constexpr bool watched() { return count > 0; }
+
+  /// Freezes every relation at its value at the start.
+  void start(double t, const std::vector<double>& x) {
+    if constexpr (count > 0) model_.set_modes(t, x.data());
+  }
+
+  /// Whether some relation's live value at (t, x) differs from its mode: it changed since the
+  /// last event or the start.
+  bool changed(double t, const std::vector<double>& x) const { return mismatch(t, x) >= 0; }
+
+  /// The earliest change in (t_lo, t_hi], where the step ended with x_hi.
+  Event locate(double t_lo, double t_hi, const std::vector<double>& x_hi,
+               Integrator& integrator) const {
+    Event hi{t_hi, x_hi};
+    std::vector<double> x(static_cast<size_t>(n));
+    integrator.interpolate(t_lo, x);
+    std::vector<double> g_lo = switching(t_lo, x), g_hi = switching(t_hi, x_hi);
+    double lo = t_lo;
+    const double tolerance = 100 * DBL_EPSILON * (std::fabs(t_hi) + (t_hi - t_lo));
+    int k = mismatch(t_hi, x_hi), kept = 0;  // kept: +1 lo was kept last time, -1 hi
+    double a = g_lo[k], b = g_hi[k];         // g_k at lo and hi, halved by Illinois
+    for (int i = 0; i < kMaxRootIterations && hi.t - lo > tolerance; ++i) {
+      double tau =
+          (a < 0) != (b < 0) && a != b ? hi.t - b * (hi.t - lo) / (b - a) : 0.5 * (lo + hi.t);
+      // Never at an end: a point tolerance/2 inside ends the search from either side.
+      tau = std::min(std::max(tau, lo + 0.5 * tolerance), hi.t - 0.5 * tolerance);
+      integrator.interpolate(tau, x);
+      std::vector<double> g = switching(tau, x);
+      if (int j = mismatch(tau, x); j >= 0) {
+        hi = {tau, x};
+        g_hi = g;
+        if (j != k) kept = 0;
+        k = j;
+        a = kept == 1 ? 0.5 * a : g_lo[k];
+        b = g_hi[k];
+        kept = 1;
+      } else {
+        lo = tau;
+        g_lo = g;
+        a = g_lo[k];
+        b = kept == -1 ? 0.5 * b : g_hi[k];
+        kept = -1;
+      }
+    }
+    return hi;
+  }
+
+  /// Sets the modes at the event, moves the state onto the constraints of the new branch,
+  /// records the conditions that changed, and stops the run when they chatter.
+  void apply(Event& event, const Integrator& integrator) {
+    if constexpr (count > 0) {
+      std::vector<double> before(model_.modes(), model_.modes() + count);
+      model_.set_modes(event.t, event.x.data());
+      std::string last;
+      for (int k = 0; k < count; ++k) {
+        if (model_.modes()[k] == before[static_cast<size_t>(k)]) continue;
+        last = Model::condition_names[k];
+        if (log_)
+          log_->write(text::format_number(event.t) + "," + csv_field(last) + "," +
+                      (model_.modes()[k] > 0 ? "true" : "false") + "\n");
+      }
+      ++events_;
+      in_a_row_ = events_ > 1 && event.t - last_t_ <= spacing_ ? in_a_row_ + 1 : 1;
+      last_t_ = event.t;
+      if (in_a_row_ >= kMaxChatteringEvents)
+        integrator.fail(event.t, "the condition " + text::quoted(last) + " switched " +
+                                     std::to_string(in_a_row_) + " times in a row, each within " +
+                                     text::format_number(spacing_) +
+                                     " of the last (chattering: neither branch can be followed)");
+      if (Model::num_invariants > 0) {
+        std::vector<double> x = event.x;
+        if (model_.project(event.t, x.data()) != 0)
+          integrator.fail(event.t, "the state cannot be moved onto the constraints after " +
+                                       text::quoted(last) + " switched");
+        event.x = x;
+      }
+    } else {
+      (void)event, (void)integrator;
+    }
+  }
+
+  long count_events() const { return events_; }
+  /// Writes the --events file in full.
+  void commit() {
+    if (log_) log_->commit();
+  }
+
+ private:
+  // The first condition whose live value at (t, x) differs from its mode, or -1.
+  int mismatch(double t, const std::vector<double>& x) const {
+    if constexpr (count > 0) {
+      Model live = model_;
+      live.set_modes(t, x.data());
+      for (int k = 0; k < count; ++k)
+        if (live.modes()[k] != model_.modes()[k]) return k;
+    } else {
+      (void)t, (void)x;
+    }
+    return -1;
+  }
+
+  std::vector<double> switching(double t, const std::vector<double>& x) const {
+    std::vector<double> g(static_cast<size_t>(count > 0 ? count : 1));
+    if constexpr (count > 0) model_.conditions(t, x.data(), g.data());
+    (void)t, (void)x;
+    return g;
+  }
+
+  static std::string csv_field(const std::string& text) {
+    if (text.find_first_of(",\"\n") == std::string::npos) return text;
+    std::string quoted = "\"";
+    for (char c : text) quoted += c == '"' ? std::string("\"\"") : std::string(1, c);
+    return quoted + "\"";
+  }
+
+  Model& model_;
+  double spacing_;
+  std::unique_ptr<CsvOutput> log_;
+  long events_ = 0;
+  int in_a_row_ = 0;
+  double last_t_ = 0.0;
+};
+
+}  // namespace daec::simulator

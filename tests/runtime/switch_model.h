@@ -1,0 +1,57 @@
+// A hand-written Model with a condition, as daec generates one (model_declaration.h.in): the
+// circle model (circle_model.h) whose angular speed halves once the point passes y = r/2,
+//   speed = if y < r/2 then w else w/2,
+// one relation, switching function g = y - r/2. From (r, 0) the angle is w t until
+// t1 = pi/(6 w), then pi/6 + (w/2)(t - t1). The relation follows its mode as generated code's do.
+#pragma once
+
+#include "circle_model.h"
+
+namespace switching {
+
+struct Model : circle::Model {
+  static constexpr const char* model_name = "switching";
+  static constexpr int num_conditions = 1;
+  static constexpr const char* const condition_names[] = {"speed: y < r/2"};
+  double mode[num_conditions] = {-1.0};  // generated code keeps the modes in p; only modes() counts
+
+  double* modes() { return mode; }
+  const double* modes() const { return mode; }
+  void conditions(double, const double* x, double* g) const { g[0] = x[1] - p[1] / 2; }
+  void set_modes(double, const double* x) { mode[0] = x[1] < p[1] / 2; }
+
+  int rhs(double t, const double* x, double* xdot, double* z) const {
+    return branch(x).rhs(t, x, xdot, z);
+  }
+  int rhs_failure(double t, const double* x, int* index) const {
+    return branch(x).rhs_failure(t, x, index);
+  }
+  int rhs_jacobian(double t, const double* x, double* J) const {
+    return branch(x).rhs_jacobian(t, x, J);
+  }
+  int rhs_jacobian_values(double t, const double* x, double* values) const {
+    return branch(x).rhs_jacobian_values(t, x, values);
+  }
+  void residual(double t, const double* x, const double* xdot, const double* z, double* r) const {
+    branch(x).residual(t, x, xdot, z, r);
+  }
+  void residual_jacobian(double t, const double* x, const double* xdot, const double* z,
+                         double* dr_dx, double* dr_dxdot, double* dr_dz) const {
+    branch(x).residual_jacobian(t, x, xdot, z, dr_dx, dr_dxdot, dr_dz);
+  }
+  void residual_jacobian_values(double t, const double* x, const double* xdot, const double* z,
+                                double alpha, double* values) const {
+    branch(x).residual_jacobian_values(t, x, xdot, z, alpha, values);
+  }
+
+ private:
+  // The circle model at the speed of the branch taken: the mode's, or the live one's at -1.
+  circle::Model branch(const double* x) const {
+    bool fast = mode[0] < 0 ? x[1] < p[1] / 2 : mode[0] > 0;
+    circle::Model at_speed = *this;
+    if (!fast) at_speed.p[0] = p[0] / 2;
+    return at_speed;
+  }
+};
+
+}  // namespace switching

@@ -20,6 +20,7 @@ import tempfile
 import numpy as np
 import sympy
 
+sys.dont_write_bytecode = True  # no __pycache__ in the source tree
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
 import model_file  # noqa: E402

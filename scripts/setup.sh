@@ -12,6 +12,7 @@ packages=(
   libginac-dev libcln-dev libboost-program-options-dev libfmt-dev libgtest-dev
   libsundials-dev
   clang  # the end-to-end tests compile the generated code with clang++ as well as g++
+  python3 python3-sympy python3-numpy  # the correctness oracle's generator (tests/oracle_test.cpp)
 )
 
 missing=()

@@ -7,6 +7,7 @@
 #include <gtest/gtest.h>
 
 #include <cstdlib>
+#include <ostream>
 #include <regex>
 #include <string>
 
@@ -77,32 +78,38 @@ void check_oracle_model(const std::string& test_name, int seed, const std::strin
 const char* const kTolerance = "1e-8";
 constexpr double kThreshold = 100;
 
+/// One model of the slice: the generator's seed and kind, and the test's name.
+struct OracleCase {
+  const char* name;
+  int seed;
+  const char* kind;
+};
+
+void PrintTo(const OracleCase& model, std::ostream* out) {
+  *out << "generate.py --seed " << model.seed << " --kind " << model.kind;
+}
+
+class Oracle : public ::testing::TestWithParam<OracleCase> {};
+
+TEST_P(Oracle, IndexAndExactSolution) {
+  const OracleCase& c = GetParam();
+  check_oracle_model(std::string("Oracle") + c.name, c.seed, c.kind, kTolerance, kThreshold);
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    Models, Oracle,
+    ::testing::Values(
+        OracleCase{"ImplicitOdeWithSecondDerivative", 4, "ode"},
+        OracleCase{"IndexOneWithNonlinearAlgebraicVariable", 3, "index1"},
+        OracleCase{"HessenbergIndexTwo", 4, "index2"},
+        OracleCase{"MechanicalIndexThreeWithSecondDerivatives", 4, "index3"},
+        // Its dependent start values are perturbed: consistent initialization must restore them.
+        OracleCase{"MechanicalIndexThreeFirstOrderFromPerturbedStart", 5, "index3"},
+        // An index-3 chain (no free initial data, all its start values perturbed) driving an ODE.
+        OracleCase{"ChainDrivingAnOde", 1, "chain"}),
+    [](const ::testing::TestParamInfo<OracleCase>& model) {
+      return std::string(model.param.name);
+    });
+
 }  // namespace
-
-TEST(Oracle, ImplicitOdeWithSecondDerivative) {
-  check_oracle_model("OracleImplicitOde", 4, "ode", kTolerance, kThreshold);
-}
-
-TEST(Oracle, IndexOneWithNonlinearAlgebraicVariable) {
-  check_oracle_model("OracleIndexOne", 3, "index1", kTolerance, kThreshold);
-}
-
-TEST(Oracle, HessenbergIndexTwo) {
-  check_oracle_model("OracleIndexTwo", 4, "index2", kTolerance, kThreshold);
-}
-
-TEST(Oracle, MechanicalIndexThreeWithSecondDerivatives) {
-  check_oracle_model("OracleMechanicalSecondOrder", 4, "index3", kTolerance, kThreshold);
-}
-
-// Its dependent start values are perturbed: consistent initialization must restore them.
-TEST(Oracle, MechanicalIndexThreeFirstOrderFromPerturbedStart) {
-  check_oracle_model("OracleMechanicalFirstOrder", 5, "index3", kTolerance, kThreshold);
-}
-
-// An index-3 chain (no free initial data, every start value perturbed) driving an ODE block.
-TEST(Oracle, ChainDrivingAnOde) {
-  check_oracle_model("OracleChain", 1, "chain", kTolerance, kThreshold);
-}
-
 }  // namespace daec::test

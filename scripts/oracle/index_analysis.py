@@ -110,9 +110,7 @@ def differentiation_index(array):
 def free_start_values(array, index, fixable):
     """(dimension d of the consistent manifold, S): S is a set of at most d names from `fixable`
     whose values at `time` determine the consistent initial state locally (|S| = d when possible),
-    chosen by column-pivoted QR for the best conditioning."""
-    import scipy.linalg
-
+    chosen greedily (pivoted Gram-Schmidt on the tangent basis) for the best conditioning."""
     columns = array.columns(index, lambda n: 0)
     J = array.jacobian(index, columns)
     _, sigma, vt = np.linalg.svd(J)
@@ -127,10 +125,15 @@ def free_start_values(array, index, fixable):
     candidates = [i for i, (n, l) in enumerate(state_columns) if l == 0 and n in fixable]
     if d == 0 or not candidates:
         return d, []
-    _, r, pivots = scipy.linalg.qr(tangent[candidates].T, pivoting=True)
+    rows = {i: tangent[i].copy() for i in candidates}
     chosen = []
-    for j, p in enumerate(pivots[:d]):
-        if abs(r[j, j]) < 1e-3:
+    while len(chosen) < d and rows:
+        best = max(rows, key=lambda i: np.linalg.norm(rows[i]))
+        pivot = rows.pop(best)
+        norm = np.linalg.norm(pivot)
+        if norm < 1e-3:
             break
-        chosen.append(state_columns[candidates[p]][0])
+        chosen.append(state_columns[best][0])
+        for i in rows:  # project the chosen direction out of the others
+            rows[i] -= (rows[i] @ pivot) / norm**2 * pivot
     return d, chosen

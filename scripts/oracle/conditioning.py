@@ -18,7 +18,7 @@ constant triangular Jacobian diagonals, so they keep all of this up to modest co
 import numpy as np
 import sympy
 
-from jets import jet, t
+from jets import jet, split_jet, t
 
 
 class IllConditioned(Exception):
@@ -86,10 +86,10 @@ class Linearisation:
         self._matrix = sympy.lambdify(args, [_jacobian(F, s), _jacobian(F, a), _jacobian(A, s),
                                              _jacobian(A, a), _jacobian(C, s)], "numpy")
         exact = dae.exact()
-        trajectories = [sympy.diff(exact[jet_name(x)], t, jet_order(x)) for x in s + a]
+        trajectories = [sympy.diff(exact[name], t, order) for name, order in map(split_jet, s + a)]
         self._trajectories = sympy.lambdify(t, trajectories, "numpy")
         self._cubic = [(self.states.index(x), c, sympy.lambdify(t, sympy.diff(
-            exact[jet_name(x)], t, jet_order(x) + 1), "numpy")) for x, c in cubic.items()]
+            exact[split_jet(x)[0]], t, split_jet(x)[1] + 1), "numpy")) for x, c in cubic.items()]
 
     def matrices(self, time):
         point = [float(v) for v in np.atleast_1d(self._trajectories(time))]
@@ -122,15 +122,6 @@ class Linearisation:
 def _jacobian(rows, symbols):
     """d rows / d symbols as a nested list (lambdify-friendly, empty shapes allowed)."""
     return [[sympy.diff(r, x) for x in symbols] for r in rows]
-
-
-def jet_name(symbol):
-    return symbol.name.split("__d")[0]
-
-
-def jet_order(symbol):
-    parts = symbol.name.split("__d")
-    return int(parts[1]) if len(parts) == 2 else 0
 
 
 def check(dae, equations, t0, t1, max_condition=1e4, max_amplification=5.0):

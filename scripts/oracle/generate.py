@@ -2,7 +2,7 @@
 """Generates random DAE models with known exact solutions and known differentiation index.
 
     generate.py --seed S [--kind KIND] -o FILE.dae      one model
-    generate.py --seed S --count N --out DIR            models S, S+1, ..., S+N-1 as DIR/oracle_<seed>.dae
+    generate.py --seed S --count N --out DIR            seeds S ... S+N-1: DIR/oracle_<seed>.dae
     generate.py --list-kinds
 
 A model is built in four steps (see the module of each):
@@ -187,7 +187,7 @@ def attempt(seed, kind, number):
     try:
         at_start = index_analysis.DerivativeArray(residuals, exact, orders, t0)
         index = index_analysis.differentiation_index(at_start)
-    except index_analysis.IndexError_:
+    except index_analysis.RankUndecided:
         return None
     if index != model.index:
         raise GeneratorError(f"seed {seed}: built for index {model.index}, the derivative array "

@@ -23,7 +23,7 @@ import sympy
 from jets import jet, split_jet, t
 
 
-class IndexError_(Exception):
+class RankUndecided(Exception):
     """The derivative array gives no clear answer (rank decisions too close to call)."""
 
 
@@ -91,7 +91,7 @@ def _rank(matrix):
     relative = sigma / sigma[0]
     rank = int(np.sum(relative > 1e-8))
     if rank < len(sigma) and relative[rank] > 1e-11 and relative[rank - 1] < 1e-5:
-        raise IndexError_(f"no clear rank gap: {relative[rank - 1]:.2e} vs {relative[rank]:.2e}")
+        raise RankUndecided(f"no clear rank gap: {relative[rank - 1]:.2e} vs {relative[rank]:.2e}")
     return rank
 
 
@@ -104,7 +104,7 @@ def differentiation_index(array):
         rest = [i for i in range(len(columns)) if i not in leading]
         if _rank(J) - _rank(J[:, rest]) == len(leading):
             return k
-    raise IndexError_(f"index above {array.highest_k}")
+    raise RankUndecided(f"index above {array.highest_k}")
 
 
 def free_start_values(array, index, fixable):

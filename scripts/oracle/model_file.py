@@ -71,7 +71,8 @@ _HEADER = re.compile(r"^// (?P<key>seed|structure|index|interval|simulate|fixed|
                      r" ?(?P<value>.*)$")
 _EXACT = re.compile(r"^// exact (?P<name>\w+) = (?P<text>.+)$")
 _PARAMETER = re.compile(r"^parameter (?P<name>\w+) = (?P<value>.+);$")
-_VARIABLE = re.compile(r"^variable (?P<name>\w+)\(start = (?P<start>[^,)]+)(?P<fixed>, fixed = true)?\);$")
+_VARIABLE = re.compile(r"^variable (?P<name>\w+)\(start = (?P<start>[^,)]+)"
+                       r"(?P<fixed>, fixed = true)?\);$")
 _EQUATION = re.compile(r"^  (?:(?P<label>\w+): )?(?P<lhs>.+?) = (?P<rhs>.+);$")
 
 
@@ -97,7 +98,8 @@ def read(text):
         elif m := _PARAMETER.match(line):
             model.parameters.append((m.group("name"), m.group("value")))
         elif m := _VARIABLE.match(line):
-            model.variables.append((m.group("name"), float(m.group("start")), bool(m.group("fixed"))))
+            start, fixed = float(m.group("start")), bool(m.group("fixed"))
+            model.variables.append((m.group("name"), start, fixed))
         elif line == "equation":
             in_equations = True
         elif in_equations and (m := _EQUATION.match(line)):

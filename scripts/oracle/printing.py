@@ -66,7 +66,8 @@ class DaePrinter(StrPrinter):
     def parenthesize(self, item, level, strict=False):
         # A negative number or a product with a negative coefficient as an operand of * or ^ is
         # parenthesised: .dae's unary minus binds looser than ^ (as in Python).
-        if (item.is_Number and item.is_negative) or (item.is_Mul and item.could_extract_minus_sign()):
+        negative = item.is_Number and item.is_negative
+        if negative or (item.is_Mul and item.could_extract_minus_sign()):
             if level >= PRECEDENCE["Mul"]:
                 return f"({self._print(item)})"
         return super().parenthesize(item, level, strict)

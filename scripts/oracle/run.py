@@ -3,15 +3,18 @@
 daec's index and its simulator's answer against them. See scripts/oracle/README.md.
 
     run.py [COUNT] [SEED] [--rtol R] [--atol A] [--threshold X] [-j N] [--out DIR]
-           [--sim-args ARGS] [--kind KIND] [--daec PATH] [--keep]
+           [--sim-args ARGS] [--kind KIND] [--daec PATH] [--daec-time-limit S]
+           [--compile-time-limit S] [--keep]
 
 For every seed SEED .. SEED+COUNT-1: generate.py writes DIR/oracle_<seed>/oracle_<seed>.dae; then
     daec MODEL.dae --report-json report.json --main -o sim.cpp    (the index must be the header's)
     scripts/compile_simulator.sh sim.cpp sim
     ./sim <the header's simulate arguments> --rtol R --atol A --output result.csv <ARGS>
 and the figure of merit of spec section 5.1 over every declared variable and output row must be at
-most X. A passing model's directory is removed (unless --keep); a failing one stays, and its
-model is printed. Exit status 1 if any model fails.
+most X; a figure-of-merit failure is run again 100 times tighter (an error that follows the
+tolerance is the method's inaccuracy) and, above 1000, diagnosed by reduced_condition.py. A passing
+model's directory is removed (unless --keep); a failing one stays, and its model is printed. Exit
+status 1 if any model fails.
 """
 import argparse
 import concurrent.futures
@@ -102,28 +105,55 @@ def _simulate(model, path, directory, outcome, options):
         outcome.failures.append(("wrong index", f"daec says {outcome.daec_index}, expected "
                                                 f"{model.index}"))
     status, out, err = _run([os.path.join(ROOT, "scripts", "compile_simulator.sh"), "sim.cpp",
-                             "sim"], 600, cwd=directory)
+                             "sim"], options.compile_time_limit, cwd=directory)
     if status != 0:
-        outcome.failures.append(("compile error", _tail(out + err, 12)))
+        size = os.path.getsize(os.path.join(directory, "sim.cpp"))
+        outcome.failures.append(("compile error", f"(sim.cpp: {size:,} bytes) " +
+                                 _tail(out + err, 12)))
         return
-    arguments = shlex.split(model.simulate) + [
-        "--rtol", repr(options.rtol), "--atol", repr(options.atol), "--output", "result.csv"
-    ] + shlex.split(options.sim_args)
-    status, out, err = _run(["./sim"] + arguments, 600, cwd=directory)
+    status, err, worst = _solve(model, path, directory, options.rtol, options.atol, options)
     outcome.steps = next((line for line in err.splitlines() if line.startswith("steps ")), "")
     if status != 0:
         outcome.failures.append(("simulation failure", _tail(err)))
         return
-    try:
-        worst = compare.compare_files(path, os.path.join(directory, "result.csv"), options.rtol,
-                                      options.atol)
-    except compare.CompareError as e:
-        outcome.failures.append(("simulation failure", str(e)))
-        return
     outcome.fom = worst[0]
     outcome.worst = compare.describe(worst)
     if not worst[0] <= options.threshold:
-        outcome.failures.append(("figure of merit", outcome.worst))
+        outcome.failures.append(("figure of merit", outcome.worst + _diagnosis(
+            model, path, directory, worst[0], options)))
+
+
+def _solve(model, path, directory, rtol, atol, options, csv="result.csv"):
+    """Runs the simulator at (rtol, atol): (status, stderr, worst) with compare.py's worst."""
+    arguments = shlex.split(model.simulate) + [
+        "--rtol", repr(rtol), "--atol", repr(atol), "--output", csv] + shlex.split(options.sim_args)
+    status, _, err = _run(["./sim"] + arguments, 600, cwd=directory)
+    if status != 0:
+        return status, err, None
+    try:
+        return 0, err, compare.compare_files(path, os.path.join(directory, csv), rtol, atol)
+    except compare.CompareError as e:
+        return 1, f"{err}{e}", None
+
+
+def _diagnosis(model, path, directory, fom, options):
+    """What a figure-of-merit failure is: the same run 100 times tighter (an error that follows
+    the tolerance is the method's inaccuracy), and for a large error daec's algebraic system along
+    the exact solution (reduced_condition.py)."""
+    tight = options.rtol / 100, options.atol / 100
+    status, _, worst = _solve(model, path, directory, *tight, options, "result_tight.csv")
+    text = (f"; at rtol {tight[0]:g}, atol {tight[1]:g}: " +
+            (f"fom {worst[0]:.3g}" if status == 0 else "the simulation fails"))
+    if fom > 1000:
+        try:
+            import reduced_condition
+
+            (condition, at), (residual, _) = reduced_condition.profile(path, options.daec, 201)
+            text += (f"; daec's A Z = b on the exact solution: condition number up to "
+                     f"{condition:.3g} (t = {at:.4g}), invariants up to {residual:.2g}")
+        except (OSError, subprocess.CalledProcessError) as e:
+            text += f"; reduced_condition.py failed: {e}"
+    return text
 
 
 def progress_line(k, count, o):
@@ -162,19 +192,31 @@ def summary(outcomes, options):
 def options_from(argv):
     env = os.environ.get
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("count", nargs="?", type=int, default=int(env("COUNT", "200")))
-    parser.add_argument("seed", nargs="?", type=int, default=int(env("SEED", DEFAULT_SEED)))
-    parser.add_argument("--rtol", type=float, default=float(env("RTOL", "1e-8")))
-    parser.add_argument("--atol", type=float, default=float(env("ATOL", "1e-8")))
-    parser.add_argument("--threshold", type=float, default=float(env("THRESHOLD", "10")))
-    parser.add_argument("-j", "--jobs", type=int, default=int(env("JOBS", "2")))
-    parser.add_argument("--out", default=env("OUT", os.path.join(ROOT, "build", "oracle")))
+    parser.add_argument("count", nargs="?", type=int, default=int(env("COUNT", "200")),
+                        help="how many models (default 200)")
+    parser.add_argument("seed", nargs="?", type=int, default=int(env("SEED", DEFAULT_SEED)),
+                        help=f"the first model's seed (default {DEFAULT_SEED})")
+    parser.add_argument("--rtol", type=float, default=float(env("RTOL", "1e-8")),
+                        help="the simulator's relative tolerance (default 1e-8)")
+    parser.add_argument("--atol", type=float, default=float(env("ATOL", "1e-8")),
+                        help="the simulator's absolute tolerance (default 1e-8)")
+    parser.add_argument("--threshold", type=float, default=float(env("THRESHOLD", "10")),
+                        help="the largest figure of merit that passes (default 10)")
+    parser.add_argument("-j", "--jobs", type=int, default=int(env("JOBS", "2")),
+                        help="models checked at once (default 2)")
+    parser.add_argument("--out", default=env("OUT", os.path.join(ROOT, "build", "oracle")),
+                        help="the work directory (default build/oracle)")
     parser.add_argument("--sim-args", default=env("SIM_ARGS", ""),
                         help="extra simulator arguments, e.g. '--method radau5'")
-    parser.add_argument("--kind", choices=sorted(generate.KINDS), default=env("KIND") or None)
-    parser.add_argument("--daec", default=env("DAEC", os.path.join(ROOT, "build", "daec")))
-    parser.add_argument("--daec-time-limit", type=int, default=int(env("DAEC_TIME_LIMIT", "120")),
+    parser.add_argument("--kind", choices=sorted(generate.KINDS), default=env("KIND") or None,
+                        help="only models of this kind")
+    parser.add_argument("--daec", default=env("DAEC", os.path.join(ROOT, "build", "daec")),
+                        help="the daec under test (default build/daec)")
+    parser.add_argument("--daec-time-limit", type=int, default=int(env("DAEC_TIME_LIMIT", "60")),
                         help="daec's --time-limit in seconds")
+    parser.add_argument("--compile-time-limit", type=int,
+                        default=int(env("COMPILE_TIME_LIMIT", "300")),
+                        help="seconds for compiling one simulator")
     parser.add_argument("--keep", action="store_true", help="keep passing models' directories")
     options = parser.parse_args(argv)
     options.out = os.path.abspath(options.out)
@@ -185,7 +227,8 @@ def options_from(argv):
 def main(argv):
     options = options_from(argv)
     if not os.access(options.daec, os.X_OK):
-        print(f"oracle: error: no daec at {options.daec} (build it, or give --daec)", file=sys.stderr)
+        print(f"oracle: error: no daec at {options.daec} (build it, or give --daec)",
+              file=sys.stderr)
         return 2
     os.makedirs(options.out, exist_ok=True)
     seeds = range(options.seed, options.seed + options.count)

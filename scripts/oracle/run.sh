@@ -4,6 +4,7 @@
 #   scripts/oracle/run.sh [COUNT] [SEED]        default 200 models from the fixed default seed
 # Settings (environment or options of run.py): RTOL, ATOL (1e-8), THRESHOLD (10), JOBS (2),
 # SIM_ARGS (extra simulator arguments, e.g. "--method radau5"), KIND (one kind only), OUT
-# (build/oracle), DAEC (build/daec); run.py --help lists them.
+# (build/oracle), DAEC (build/daec), DAEC_TIME_LIMIT (60 s), COMPILE_TIME_LIMIT (300 s);
+# run.py --help lists them.
 set -euo pipefail
 exec /usr/bin/python3 "$(dirname "$0")/run.py" "$@"

@@ -174,7 +174,8 @@ def index1_block(b, nx, nz, linearity):
         f = -b.parameter("k", b.draw.coefficient(1.5, 3.5)) * jet(x)
         for z in b.draw.sample(zs, b.draw.integer(1, nz)):
             coefficient = b.draw.coefficient(0.2, 0.7, signed=True)
-            f += coefficient * (sympy.sin(jet(z)) if nonlinear[z] and b.draw.chance(0.5) else jet(z))
+            bent = nonlinear[z] and b.draw.chance(0.5)
+            f += coefficient * (sympy.sin(jet(z)) if bent else jet(z))
         f += b.draw.bounded_term(x_syms, 0.2) + b.coupling(upstream)
         b.dae.dynamics.append(Dynamic(x, 1, f))
     kinds = {True: "nonlinear", False: "linear"}
@@ -257,7 +258,8 @@ def mechanical_block(b, nq, m, first_order, nonlinear_lambda):
     constraints = []
     for form, a, c in forms:
         qa, qc = jet(a), jet(c)
-        k1, k2 = b.draw.coefficient(0.6, 1.5, signed=True), b.draw.coefficient(0.2, 0.6, signed=True)
+        k1 = b.draw.coefficient(0.6, 1.5, signed=True)
+        k2 = b.draw.coefficient(0.2, 0.6, signed=True)
         g = {"rod": qa**2 + qc**2,
              "linear": k1 * qa + k2 * qc,
              "bilinear": k1 * qa + k2 * qa * qc,

@@ -22,6 +22,7 @@ import json
 import os
 import shlex
 import shutil
+import signal
 import subprocess
 import sys
 import time
@@ -54,11 +55,16 @@ class Outcome:
 
 
 def _run(command, timeout, cwd=None):
-    """(status, stdout, stderr); status 124 on a timeout."""
+    """(status, stdout, stderr); status 124 on a timeout. The command runs in a process group of
+    its own, which a timeout ends as a whole (g++ leaves its cc1plus running otherwise)."""
+    process = subprocess.Popen(command, cwd=cwd, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                               text=True, start_new_session=True)
     try:
-        done = subprocess.run(command, cwd=cwd, capture_output=True, text=True, timeout=timeout)
-        return done.returncode, done.stdout, done.stderr
+        out, err = process.communicate(timeout=timeout)
+        return process.returncode, out, err
     except subprocess.TimeoutExpired:
+        os.killpg(process.pid, signal.SIGKILL)
+        process.communicate()
         return 124, "", f"timed out after {timeout} s"
 
 

@@ -99,7 +99,7 @@ TEST_P(Oracle, IndexAndExactSolution) {
 INSTANTIATE_TEST_SUITE_P(
     Models, Oracle,
     ::testing::Values(
-        OracleCase{"ImplicitOdeWithSecondDerivative", 4, "ode"},
+        OracleCase{"ImplicitOdeWithSecondDerivative", 14, "ode"},
         OracleCase{"IndexOneWithNonlinearAlgebraicVariable", 3, "index1"},
         OracleCase{"HessenbergIndexTwo", 4, "index2"},
         OracleCase{"MechanicalIndexThreeWithSecondDerivatives", 4, "index3"},

@@ -125,11 +125,11 @@ class Builder:
 
 
 def ode_block(b, size, second_order):
-    """size first-order states (some as damped second-order pairs if second_order)."""
+    """size variables: first-order states, and some damped second-order ones if second_order."""
     block = b.new_block()
     upstream = b.upstream_states(block)
     n2 = b.draw.integer(1, max(1, size // 2)) if second_order else 0
-    xs = [b.add_variable("x", 1, block) for _ in range(size - 2 * n2)]
+    xs = [b.add_variable("x", 1, block) for _ in range(size - n2)]
     qs = [b.add_variable("q", 2, block) for _ in range(n2)]
     states = [jet(x) for x in xs] + [jet(q, o) for q in qs for o in range(2)]
     rhs = {x: -b.parameter("k", b.draw.coefficient(0.8, 3)) * jet(x) for x in xs}

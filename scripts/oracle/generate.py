@@ -172,7 +172,7 @@ def attempt(seed, kind, number):
     name = f"oracle_{seed}"
     text_of = [equation_text(e, draw, style, parameters) for e in model.equations]
     file = model_file.ModelFile(
-        name, str(seed), "; ".join(model.description) + f"; coordinates: {coordinates}; "
+        name, kind, str(seed), "; ".join(model.description) + f"; coordinates: {coordinates}; "
         f"equations mixed: {mixing}", model.index, t0, t1,
         exact=model_file.exact_header(model.exact()),
         parameters=[(p.name, v) for p, v in model.parameters.items()],
@@ -207,8 +207,7 @@ def generate(seed, kind=None):
     for number in range(100):
         text = attempt(seed, kind, number)
         if text is not None:
-            return text.replace("// seed: ", f"// kind: {kind}\n// seed: ", 1).replace(
-                f"--seed {seed} -o", f"--seed {seed} --kind {kind} -o", 1)
+            return text
     raise GeneratorError(f"seed {seed}: no well-conditioned {kind} model in 100 draws")
 
 

@@ -2,6 +2,7 @@
 
 Header lines (all comments, so daec reads the file as an ordinary model):
 
+    // kind: index3                        (generate.py --kind)
     // seed: 17
     // structure: ...                      (what was built, for a human)
     // index: 3                            (the differentiation index)
@@ -26,6 +27,7 @@ from printing import dae_text, exact_text, number_text
 @dataclass
 class ModelFile:
     name: str
+    kind: str
     seed: str
     structure: str
     index: int
@@ -45,7 +47,8 @@ def write(model):
         f"// {model.name}: a random DAE with a known exact solution, written by the daec "
         "correctness oracle",
         f"// reproduce: /usr/bin/python3 scripts/oracle/generate.py --seed {model.seed} "
-        f"-o {model.name}.dae",
+        f"--kind {model.kind} -o {model.name}.dae",
+        f"// kind: {model.kind}",
         f"// seed: {model.seed}",
         f"// structure: {model.structure}",
         f"// index: {model.index}",
@@ -67,7 +70,7 @@ def write(model):
     return "\n".join(lines) + "\n"
 
 
-_HEADER = re.compile(r"^// (?P<key>seed|structure|index|interval|simulate|fixed|perturbed):"
+_HEADER = re.compile(r"^// (?P<key>kind|seed|structure|index|interval|simulate|fixed|perturbed):"
                      r" ?(?P<value>.*)$")
 _EXACT = re.compile(r"^// exact (?P<name>\w+) = (?P<text>.+)$")
 _PARAMETER = re.compile(r"^parameter (?P<name>\w+) = (?P<value>.+);$")
@@ -78,7 +81,7 @@ _EQUATION = re.compile(r"^  (?:(?P<label>\w+): )?(?P<lhs>.+?) = (?P<rhs>.+);$")
 
 def read(text):
     """A ModelFile from the text `write` produced (ValueError on anything else)."""
-    model = ModelFile("", "", "", -1, 0.0, 0.0)
+    model = ModelFile("", "", "", "", -1, 0.0, 0.0)
     in_equations = False
     for line in text.splitlines():
         if m := _HEADER.match(line):

@@ -89,7 +89,7 @@ def check_model(seed, options):
     with open(path, "w") as f:
         f.write(text)
     model = model_file.read(text)
-    outcome.kind = text.split("// kind: ", 1)[1].split("\n", 1)[0]
+    outcome.kind = model.kind
     outcome.index = model.index
     _simulate(model, path, directory, outcome, options)
     outcome.seconds = time.monotonic() - start

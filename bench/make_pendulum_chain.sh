@@ -16,7 +16,7 @@
 set -eu
 
 usage() {
-  printf 'usage: %s N   (N: the number of links, a whole number from 1 to 9999)\n' "$0" >&2
+  printf 'usage: %s N   (N: the number of links, a whole number from 1 to 99999)\n' "$0" >&2
   exit 2
 }
 
@@ -24,7 +24,7 @@ usage() {
 case "$1" in
   '' | *[!0-9]* | 0*) usage ;;
 esac
-[ "${#1}" -le 4 ] || usage
+[ "${#1}" -le 5 ] || usage
 n=$1
 
 printf '// pendulum_chain%s.dae — a %s-link planar pendulum chain in Cartesian coordinates. Index 3.\n' "$n" "$n"

@@ -451,3 +451,5 @@ EOF
 # --- on the terminal ----------------------------------------------------------------------------
 sed -n '/^## Targets/,/^## 5\./p' "$results" | grep -v '^!\[' | sed '$d'
 say "run.sh: wrote $results, bench/chain_time.png, bench/chain_size.png, bench/fekete.png in $elapsed s"
+# SCALE=yes: also the large-model benchmark, N up to 10,000 (about 25 minutes; bench/SCALE.md).
+[ "${SCALE:-no}" != yes ] || DAEC=$DAEC bench/scale.sh

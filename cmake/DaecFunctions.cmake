@@ -1,21 +1,41 @@
 # DaecFunctions.cmake — build targets from .dae models (spec §7), included by DaecConfig.cmake:
 #
-#   daec_add_model(TARGET MODEL.dae [NAMESPACE NS])
+#   daec_add_model(TARGET MODEL.dae [NAMESPACE NS] [SPLIT N])
 #     A static library TARGET holding the C++ that daec generates from MODEL.dae, with the
 #     generated header <model file stem>.h on its public include path.
-#   daec_add_simulator(TARGET MODEL.dae [NAMESPACE NS])
-#     An executable TARGET: the generated code with daec's SUNDIALS simulator main (--main).
+#   daec_add_simulator(TARGET MODEL.dae [NAMESPACE NS] [SPLIT N])
+#     An executable TARGET: the generated code with daec's simulator main (--main), linked against
+#     SUNDIALS and KLU (Debian: libsundials-dev, libsuitesparse-dev).
+#
+#   daec_add_python_module(TARGET MODEL.dae [MODULE name] [NAMESPACE NS])
+#     A Python extension module (pybind11, Debian package pybind11-dev) named `name` (default
+#     TARGET) whose class Model exposes the generated model with NumPy arrays (spec §8):
+#     `import name; m = name.Model(); m.rhs(t, x)`. Built against the Python interpreter pybind11
+#     finds (set PYTHON_EXECUTABLE to choose it, e.g. /usr/bin/python3).
+#
+# SPLIT N (daec --split N) spreads a large model's code over N more files, <stem>_1.cpp ...
+# <stem>_N.cpp, which the build compiles in parallel; 0 (the default) keeps one file.
 #
 # A relative MODEL.dae is taken from the current source directory. The code is generated at build
 # time into ${CMAKE_CURRENT_BINARY_DIR}/daec_generated/TARGET/, and generated again whenever the
 # model or the daec executable changes.
 include_guard(GLOBAL)
 
-# Stops with a message naming the call when its arguments are not TARGET MODEL.dae [NAMESPACE NS].
-function(_daec_check_call command arguments missing_values)
-  set(usage "usage: ${command}(TARGET MODEL.dae [NAMESPACE NS])")
+# Stops with a message naming the call when its arguments are not TARGET MODEL.dae followed by
+# the call's keywords (`keywords`, default "[NAMESPACE NS] [SPLIT N]"). `split` is SPLIT's value.
+function(_daec_check_call command arguments missing_values split)
+  set(keywords "[NAMESPACE NS] [SPLIT N]")
+  if(ARGC GREATER 4)
+    set(keywords "${ARGV4}")
+  endif()
+  set(usage "usage: ${command}(TARGET MODEL.dae ${keywords})")
   if(missing_values)
-    message(FATAL_ERROR "${command}: NAMESPACE needs a value; ${usage}")
+    list(GET missing_values 0 keyword)
+    message(FATAL_ERROR "${command}: ${keyword} needs a value; ${usage}")
+  endif()
+  if(NOT split STREQUAL "" AND (NOT split MATCHES "^[0-9]+$" OR split GREATER 256))
+    message(FATAL_ERROR "${command}: SPLIT must be a whole number from 0 to 256, not '${split}'; "
+                        "${usage}")
   endif()
   list(LENGTH arguments count)
   if(count EQUAL 0)
@@ -25,14 +45,14 @@ function(_daec_check_call command arguments missing_values)
   elseif(count GREATER 2)
     list(SUBLIST arguments 2 -1 extra)
     list(JOIN extra " " extra)
-    message(FATAL_ERROR "${command}: unexpected arguments '${extra}' (the only keyword is "
-                        "NAMESPACE); ${usage}")
+    message(FATAL_ERROR "${command}: unexpected arguments '${extra}'; ${usage}")
   endif()
 endfunction()
 
-# Adds the custom command running daec on `model` for `target`. Sets `out_code` (and, unless
-# `main`, `out_header`) in the caller to the generated files.
-function(_daec_generate command target model namespace main out_code out_header)
+# Adds the custom command running daec on `model` for `target`. `kind` is MODEL (code and header),
+# SIMULATOR (--main) or PYTHON:<module> (--python-module). Sets `out_code` (the generated sources:
+# the code and its SPLIT part files) and for MODEL `out_header` in the caller.
+function(_daec_generate command target model namespace split kind out_code out_header)
   get_filename_component(model_path "${model}" ABSOLUTE BASE_DIR "${CMAKE_CURRENT_SOURCE_DIR}")
   get_source_file_property(generated "${model_path}" GENERATED)
   if(NOT EXISTS "${model_path}" AND NOT generated)
@@ -43,8 +63,10 @@ function(_daec_generate command target model namespace main out_code out_header)
   set(code "${dir}/${stem}.cpp")
   set(outputs "${code}")
   set(arguments "${model_path}" -o "${code}")
-  if(main)
+  if(kind STREQUAL "SIMULATOR")
     list(APPEND arguments --main)
+  elseif(kind MATCHES "^PYTHON:(.*)$")
+    list(APPEND arguments --python-module "${CMAKE_MATCH_1}")
   else()
     set(header "${dir}/${stem}.h")
     list(APPEND outputs "${header}")
@@ -54,6 +76,14 @@ function(_daec_generate command target model namespace main out_code out_header)
   if(NOT namespace STREQUAL "")
     list(APPEND arguments --namespace "${namespace}")
   endif()
+  set(sources "${code}")
+  if(split GREATER 0)
+    list(APPEND arguments --split ${split})
+    foreach(part RANGE 1 ${split})
+      list(APPEND sources "${dir}/${stem}_${part}.cpp")
+      list(APPEND outputs "${dir}/${stem}_${part}.cpp")
+    endforeach()
+  endif()
   # Depending on the executable's file, not only on the target: a newer daec regenerates.
   add_custom_command(
     OUTPUT ${outputs}
@@ -62,59 +92,96 @@ function(_daec_generate command target model namespace main out_code out_header)
     DEPENDS "${model_path}" "$<TARGET_FILE:Daec::daec>"
     COMMENT "daec: generating ${target} from ${model}"
     VERBATIM)
-  set(${out_code} "${code}" PARENT_SCOPE)
+  set(${out_code} "${sources}" PARENT_SCOPE)
 endfunction()
 
-# Finds the SUNDIALS parts the simulator links (CVODE, dense matrix and solver, serial vectors).
-# Searched only when a simulator is asked for, so models alone need no SUNDIALS.
+# Finds what the simulator links: SUNDIALS (CVODE, IDA, serial vectors, dense and sparse
+# matrices, the dense and KLU linear solvers) and SuiteSparse's KLU. Searched only when a
+# simulator is asked for, so models alone need neither.
 function(_daec_find_sundials command out_include out_libraries)
   find_path(DAEC_SUNDIALS_INCLUDE_DIR cvode/cvode.h DOC "Directory holding cvode/cvode.h")
+  find_path(DAEC_KLU_INCLUDE_DIR klu.h PATH_SUFFIXES suitesparse DOC "Directory holding klu.h")
   set(missing)
   set(libraries)
-  if(NOT DAEC_SUNDIALS_INCLUDE_DIR)
-    list(APPEND missing cvode/cvode.h)
-  endif()
-  foreach(name IN ITEMS cvode sunlinsoldense sunmatrixdense nvecserial)
-    find_library(DAEC_SUNDIALS_${name}_LIBRARY NAMES sundials_${name}
-      DOC "The SUNDIALS library sundials_${name}")
-    if(DAEC_SUNDIALS_${name}_LIBRARY)
-      list(APPEND libraries "${DAEC_SUNDIALS_${name}_LIBRARY}")
+  foreach(header IN ITEMS SUNDIALS KLU)
+    if(NOT DAEC_${header}_INCLUDE_DIR)
+      list(APPEND missing "${header} headers")
+    endif()
+  endforeach()
+  foreach(name IN ITEMS sundials_cvode sundials_ida sundials_sunlinsoldense sundials_sunmatrixdense
+                        sundials_sunlinsolklu sundials_sunmatrixsparse sundials_nvecserial klu)
+    find_library(DAEC_${name}_LIBRARY NAMES ${name} DOC "The library ${name}")
+    if(DAEC_${name}_LIBRARY)
+      list(APPEND libraries "${DAEC_${name}_LIBRARY}")
     else()
-      list(APPEND missing sundials_${name})
+      list(APPEND missing ${name})
     endif()
   endforeach()
   if(missing)
     list(JOIN missing ", " missing)
-    message(FATAL_ERROR "${command}: the simulator needs SUNDIALS, which was not found (missing: "
-                        "${missing}). Install it (Debian: apt-get install libsundials-dev) or add "
-                        "its prefix to CMAKE_PREFIX_PATH.")
+    message(FATAL_ERROR "${command}: the simulator needs SUNDIALS and KLU, which were not found "
+                        "(missing: ${missing}). Install them (Debian: apt-get install "
+                        "libsundials-dev libsuitesparse-dev) or add their prefix to "
+                        "CMAKE_PREFIX_PATH.")
   endif()
-  set(${out_include} "${DAEC_SUNDIALS_INCLUDE_DIR}" PARENT_SCOPE)
+  set(${out_include} "${DAEC_SUNDIALS_INCLUDE_DIR};${DAEC_KLU_INCLUDE_DIR}" PARENT_SCOPE)
   set(${out_libraries} "${libraries}" PARENT_SCOPE)
 endfunction()
 
 function(daec_add_model)
-  cmake_parse_arguments(PARSE_ARGV 0 arg "" "NAMESPACE" "")
-  _daec_check_call(daec_add_model "${arg_UNPARSED_ARGUMENTS}" "${arg_KEYWORDS_MISSING_VALUES}")
+  cmake_parse_arguments(PARSE_ARGV 0 arg "" "NAMESPACE;SPLIT" "")
+  _daec_check_call(daec_add_model "${arg_UNPARSED_ARGUMENTS}" "${arg_KEYWORDS_MISSING_VALUES}"
+                   "${arg_SPLIT}")
   list(GET arg_UNPARSED_ARGUMENTS 0 target)
   list(GET arg_UNPARSED_ARGUMENTS 1 model)
-  _daec_generate(daec_add_model ${target} "${model}" "${arg_NAMESPACE}" FALSE code header)
-  add_library(${target} STATIC "${code}" "${header}")
+  _daec_generate(daec_add_model ${target} "${model}" "${arg_NAMESPACE}" "${arg_SPLIT}" MODEL code
+                 header)
+  add_library(${target} STATIC ${code} "${header}")
   get_filename_component(include_dir "${header}" DIRECTORY)
   target_include_directories(${target} PUBLIC "${include_dir}")
   target_compile_features(${target} PUBLIC cxx_std_17)
 endfunction()
 
 function(daec_add_simulator)
-  cmake_parse_arguments(PARSE_ARGV 0 arg "" "NAMESPACE" "")
+  cmake_parse_arguments(PARSE_ARGV 0 arg "" "NAMESPACE;SPLIT" "")
   _daec_check_call(daec_add_simulator "${arg_UNPARSED_ARGUMENTS}"
-                   "${arg_KEYWORDS_MISSING_VALUES}")
+                   "${arg_KEYWORDS_MISSING_VALUES}" "${arg_SPLIT}")
   list(GET arg_UNPARSED_ARGUMENTS 0 target)
   list(GET arg_UNPARSED_ARGUMENTS 1 model)
   _daec_find_sundials(daec_add_simulator sundials_include sundials_libraries)
-  _daec_generate(daec_add_simulator ${target} "${model}" "${arg_NAMESPACE}" TRUE code unused)
-  add_executable(${target} "${code}")
+  _daec_generate(daec_add_simulator ${target} "${model}" "${arg_NAMESPACE}" "${arg_SPLIT}"
+                 SIMULATOR code unused)
+  add_executable(${target} ${code})
   target_include_directories(${target} PRIVATE "${sundials_include}")
   target_link_libraries(${target} PRIVATE ${sundials_libraries})
+  target_compile_features(${target} PRIVATE cxx_std_17)
+endfunction()
+
+function(daec_add_python_module)
+  cmake_parse_arguments(PARSE_ARGV 0 arg "" "NAMESPACE;MODULE" "")
+  _daec_check_call(daec_add_python_module "${arg_UNPARSED_ARGUMENTS}"
+                   "${arg_KEYWORDS_MISSING_VALUES}" "" "[MODULE name] [NAMESPACE NS]")
+  list(GET arg_UNPARSED_ARGUMENTS 0 target)
+  list(GET arg_UNPARSED_ARGUMENTS 1 model)
+  set(module "${target}")
+  if(DEFINED arg_MODULE)
+    set(module "${arg_MODULE}")
+  endif()
+  if(NOT module MATCHES "^[A-Za-z_][A-Za-z0-9_]*$")
+    message(FATAL_ERROR "daec_add_python_module(${target}): MODULE '${module}' is not a Python "
+                        "identifier")
+  endif()
+  if(NOT COMMAND pybind11_add_module)
+    find_package(pybind11 CONFIG QUIET)
+    if(NOT pybind11_FOUND)
+      message(FATAL_ERROR "daec_add_python_module: the Python module needs pybind11, which was not "
+                          "found. Install it (Debian: apt-get install pybind11-dev python3-dev) or "
+                          "add its prefix to CMAKE_PREFIX_PATH.")
+    endif()
+  endif()
+  _daec_generate(daec_add_python_module ${target} "${model}" "${arg_NAMESPACE}" "" "PYTHON:${module}"
+                 code unused)
+  pybind11_add_module(${target} MODULE "${code}")
+  set_target_properties(${target} PROPERTIES OUTPUT_NAME "${module}")
   target_compile_features(${target} PRIVATE cxx_std_17)
 endfunction()

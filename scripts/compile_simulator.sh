@@ -13,5 +13,8 @@ fi
 source=$1
 executable=$2
 shift 2
-exec "${CXX:-g++}" -std=c++17 -O2 -Wall -Wextra "$@" -o "$executable" "$source" \
-  -lsundials_cvode -lsundials_nvecserial -lsundials_sunlinsoldense -lsundials_sunmatrixdense -lm
+# The same libraries as kSimulatorLibraries in tests/e2e_util.h (the end-to-end tests' line).
+exec "${CXX:-g++}" -std=c++17 -O2 -Wall -Wextra -I/usr/include/suitesparse "$@" \
+  -o "$executable" "$source" \
+  -lsundials_cvode -lsundials_ida -lsundials_nvecserial -lsundials_sunlinsoldense \
+  -lsundials_sunmatrixdense -lsundials_sunlinsolklu -lsundials_sunmatrixsparse -lklu -lm

@@ -3,14 +3,18 @@
 # (the model and the simulator: the C++ standard library, glibc and SUNDIALS) declare in the
 # global namespace or define as macros. A model called `sin`, `printf` or `CVode` cannot use its
 # name as the C++ namespace (it would clash with ::sin ...), so daec renames it (sin -> sin_model).
-# Maintainers run this after changing the #includes of templates/; it needs clang++ and python3.
+# Maintainers run this after changing the #includes of templates/ or include/daec/; it needs clang++ and python3.
 set -eu
 cd "$(dirname "$0")/.."
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
-grep -h '^#include <' templates/*.in | sort -u > "$work/includes.cpp"
-clang++ -std=c++17 -Xclang -ast-dump -fsyntax-only "$work/includes.cpp" > "$work/ast.txt"
-{ g++ -std=gnu++17 -dM -E "$work/includes.cpp"; clang++ -std=gnu++17 -dM -E "$work/includes.cpp"; } |
+grep -rh '^#include <' templates/*.in include/daec | grep -v '<daec/' | sort -u > "$work/includes.cpp"
+# KLU's headers live in suitesparse/, Python's (for pybind11) in python3.X/.
+paths="-I/usr/include/suitesparse $(python3-config --includes)"
+# shellcheck disable=SC2086 # $paths is a list of options
+clang++ -std=c++17 $paths -Xclang -ast-dump -fsyntax-only "$work/includes.cpp" > "$work/ast.txt"
+# shellcheck disable=SC2086
+{ g++ -std=gnu++17 $paths -dM -E "$work/includes.cpp"; clang++ -std=gnu++17 $paths -dM -E "$work/includes.cpp"; } |
   awk '{print $2}' | sed 's/(.*//' > "$work/macros.txt"
 python3 - "$work/ast.txt" "$work/macros.txt" > src/codegen/global_names.inc <<'PY'
 import re, sys

@@ -10,9 +10,11 @@ cd "$(dirname "$0")/.."
 packages=(
   build-essential cmake ninja-build pkg-config
   libginac-dev libcln-dev libboost-program-options-dev libfmt-dev libgtest-dev
-  libsundials-dev
+  libsundials-dev libsuitesparse-dev  # the simulator: CVODE, IDA and the KLU sparse solver
+  libboost-dev pybind11-dev python3-dev  # the adapters of include/daec/ (Boost.Odeint, Python)
+  python3-numpy python3-scipy python3-matplotlib  # the Python module's tests and the peers
   clang  # the end-to-end tests compile the generated code with clang++ as well as g++
-  python3 python3-sympy python3-numpy  # the correctness oracle's generator (tests/oracle_test.cpp)
+  python3 python3-sympy  # the correctness oracle's generator (tests/oracle_test.cpp)
 )
 
 missing=()

@@ -2,7 +2,7 @@
 # Generates, builds and runs the standalone simulator of a model in three visible steps:
 #   scripts/simulate.sh MODEL.dae [simulator options...]
 # 1. build/daec MODEL.dae --main -o build/simulators/STEM.cpp   (the model + a SUNDIALS main)
-# 2. scripts/compile_simulator.sh (g++ -O2 ... -lsundials_cvode ...) (build/simulators/STEM)
+# 2. scripts/compile_simulator.sh (g++ -O2 ... -lsundials_cvode ... -lklu) (build/simulators/STEM)
 # 3. build/simulators/STEM [options]                             (CSV on stdout, statistics on stderr)
 # Options go to the simulator, e.g. --t-end 2 --set g=1 --output run.csv; --help lists them.
 set -euo pipefail

@@ -322,6 +322,26 @@ TEST_F(Batch, SameOutputNameIsAUsageError) {
             twice.err);
 }
 
+TEST_F(Batch, SplitWritesPartFilesForEveryModel) {
+  copy_models({"pendulum.dae", "exponential_ode.dae"});
+  CommandResult r = daec("pendulum.dae exponential_ode.dae --output-dir out --split 2");
+  EXPECT_EQ(0, r.status) << r.err;
+  EXPECT_EQ((std::vector<std::string>{"exponential_ode.cpp", "exponential_ode_1.cpp",
+                                      "exponential_ode_2.cpp", "pendulum.cpp", "pendulum_1.cpp",
+                                      "pendulum_2.cpp"}),
+            files("out"));
+  ASSERT_EQ(0, daec("pendulum.dae --split 2").status);  // what a single compilation writes
+  EXPECT_EQ(read("pendulum_2.cpp"), read("out/pendulum_2.cpp"));
+  // A model's part file would be another model's code.
+  write("a.dae", kBadModel);
+  write("a_1.dae", kBadModel);
+  r = daec("a.dae a_1.dae --output-dir out2 --split 1");
+  EXPECT_EQ(2, r.status);
+  EXPECT_EQ(std::string("daec: error: --split and --output-dir would both write 'out2/a_1.cpp'\n") +
+                kTryHelp,
+            r.err);
+}
+
 TEST_F(Batch, OptionsThatDoNotApplyAreUsageErrors) {
   write("a.dae", kBadModel);
   write("b.dae", kBadModel);
@@ -331,7 +351,8 @@ TEST_F(Batch, OptionsThatDoNotApplyAreUsageErrors) {
   };
   const Case cases[] = {
       {"a.dae --check --output-dir out",
-       "--check generates no code; it cannot be combined with -o, --main, --header or "
+       "--check generates no code; it cannot be combined with -o, --main, --python-module, "
+       "--header or "
        "--output-dir"},
       {"a.dae b.dae --output-dir out --header x.h", "--header names one file, for one model"},
       {"- --output-dir out < a.dae",

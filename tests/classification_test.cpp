@@ -267,6 +267,32 @@ TEST(Classification, SummaryNamesCountsAndTable) {
       daec::format_check_summary(c.model(), c.classification));
 }
 
+TEST(Classification, SummaryLeavesOutALargeDependencyTable) {
+  // 24 pendulums of 5 variables: 120 equations x 216 columns (x, x', y, y', u, u', v, v' and z
+  // of each), more than 10,000 cells, so a note stands for the table.
+  std::string text = "model big;\n";
+  for (int i = 1; i <= 24; ++i) {
+    text += "variable x" + std::to_string(i) + ", y" + std::to_string(i) + ", u" +
+            std::to_string(i) + ", v" + std::to_string(i) + ", z" + std::to_string(i) + ";\n";
+  }
+  text += "equation\n";
+  for (int i = 1; i <= 24; ++i) {
+    std::string k = std::to_string(i);
+    text += "  x" + k + "' = u" + k + ";\n  y" + k + "' = v" + k + ";\n  u" + k + "' = -z" + k +
+            "*x" + k + ";\n  v" + k + "' = -z" + k + "*y" + k + " - 1;\n  x" + k + "^2 + y" + k +
+            "^2 = 1;\n";
+  }
+  Classified c = classify_text(text + "end\n");
+  ASSERT_TRUE(c.run->model);
+  std::string summary = daec::format_check_summary(c.model(), c.classification);
+  EXPECT_NE(std::string::npos,
+            summary.find("\ndependency table: 120 equations × 216 unknowns and derivatives, left "
+                         "out (more than 10,000 cells; daec --report-json lists each round's "
+                         "table row by row)\n"))
+      << summary;
+  EXPECT_EQ(std::string::npos, summary.find(" | "));
+}
+
 TEST(Classification, SummaryQuotesTheDescriptionAsTheModelFileDoes) {
   Classified c = classify_text(
       "model q \"say \\\"hi\\\" \\\\ bye\";\n"

@@ -285,16 +285,37 @@ TEST_F(Cli, FailedModelLeavesAnExistingOutputAlone) {
 
 TEST_F(Cli, CheckWritesNoCode) {
   write("decay.dae", kGoodModel);
-  for (const char* arguments : {"decay.dae --check -o x.cpp", "decay.dae --check --main",
-                                "decay.dae --check --header x.h"}) {
+  for (const char* arguments :
+       {"decay.dae --check -o x.cpp", "decay.dae --check --main", "decay.dae --check --header x.h",
+        "decay.dae --check --python-module decay"}) {
     CommandResult r = daec(arguments);
     EXPECT_EQ(2, r.status) << arguments;
     EXPECT_EQ(std::string("daec: error: --check generates no code; it cannot be combined with "
-                          "-o, --main, --header or --output-dir\n") +
+                          "-o, --main, --python-module, --header or --output-dir\n") +
                   kTryHelp,
               r.err);
   }
   EXPECT_EQ((std::vector<std::string>{"decay.dae"}), files());
+}
+
+TEST_F(Cli, PythonModuleNeedsAnIdentifierAndExcludesMain) {
+  write("decay.dae", kGoodModel);
+  CommandResult r = daec("decay.dae --python-module 3d");
+  EXPECT_EQ(2, r.status);
+  EXPECT_EQ(std::string("daec: error: --python-module '3d' is not a usable module name (an "
+                        "identifier that is not a C++ keyword or reserved name)\n") +
+                kTryHelp,
+            r.err);
+  r = daec("decay.dae --python-module decay --main");
+  EXPECT_EQ(2, r.status);
+  EXPECT_EQ(std::string("daec: error: --main and --python-module exclude each other (one file, "
+                        "one entry point)\n") +
+                kTryHelp,
+            r.err);
+  EXPECT_EQ((std::vector<std::string>{"decay.dae"}), files());
+  r = daec("decay.dae --python-module decay -o decay_module.cpp");
+  EXPECT_EQ(0, r.status) << r.err;
+  EXPECT_NE(read("decay_module.cpp").find("PYBIND11_MODULE(decay, module)"), std::string::npos);
 }
 
 TEST_F(Cli, NamespaceMustBeUsable) {

@@ -56,13 +56,12 @@ std::string strict_flags() {
 CommandResult compile_cpp(const std::vector<std::string>& sources, const std::string& executable,
                           const CompileOptions& options) {
   std::string command = options.compiler + " " + strict_flags();
+  if (options.link_sundials) command += " " + std::string(kSimulatorIncludes);
   if (!options.extra_flags.empty()) command += " " + options.extra_flags;
   for (const std::string& source : sources) command += " " + shell_quote(source);
   command += " -o " + shell_quote(executable);
-  if (options.link_sundials)
-    command +=
-        " -lsundials_cvode -lsundials_nvecserial -lsundials_sunlinsoldense"
-        " -lsundials_sunmatrixdense -lm";
+  if (!options.libraries.empty()) command += " " + options.libraries;
+  if (options.link_sundials) command += " " + std::string(kSimulatorLibraries);
   CommandResult result = run_command(command);
   result.err = "$ " + command + "\n" + result.err;
   return result;
@@ -87,7 +86,7 @@ Build build_simulator(const std::string& model, const std::string& dir, const st
     return build;
   }
   build.executable = dir + "/" + stem + "-" + compiler;
-  CommandResult compiled = compile_cpp({cpp}, build.executable, {compiler, true, ""});
+  CommandResult compiled = compile_cpp({cpp}, build.executable, {compiler, true, "", ""});
   build.ok = compiled.status == 0;
   build.log = compiled.out + compiled.err;
   return build;
@@ -146,13 +145,18 @@ std::optional<SimulatorStats> parse_simulator_stats(const std::string& err) {
   std::string line;
   while (std::getline(in, line)) {
     SimulatorStats stats;
-    char tail = 0;
+    char method[64] = {}, solver[64] = {}, tail = 0;
     int matched = std::sscanf(line.c_str(),
-                              "steps %ld, rhs evaluations %ld, jacobian evaluations %ld, "
-                              "projections %ld, largest invariant residual %lg%c",
-                              &stats.steps, &stats.rhs_evaluations, &stats.jacobian_evaluations,
-                              &stats.projections, &stats.largest_invariant_residual, &tail);
-    if (matched == 5) return stats;
+                              "method %63[^,], linear solver %63[^,], steps %ld, rhs evaluations "
+                              "%ld, jacobian evaluations %ld, projections %ld, largest invariant "
+                              "residual %lg%c",
+                              method, solver, &stats.steps, &stats.rhs_evaluations,
+                              &stats.jacobian_evaluations, &stats.projections,
+                              &stats.largest_invariant_residual, &tail);
+    if (matched != 7) continue;
+    stats.method = method;
+    stats.linear_solver = solver;
+    return stats;
   }
   return std::nullopt;
 }

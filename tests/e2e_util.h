@@ -25,11 +25,19 @@ void write_file(const std::string& path, const std::string& text);
 /// Runs the daec under test with `arguments` (shell words, quote them with shell_quote).
 CommandResult run_daec(const std::string& arguments);
 
+/// What a simulator (daec --main) is compiled with: KLU's include directory, and the libraries
+/// (SUNDIALS' CVODE and IDA, serial vectors, dense and sparse matrices and solvers, KLU).
+inline constexpr const char* kSimulatorIncludes = "-I/usr/include/suitesparse";
+inline constexpr const char* kSimulatorLibraries =
+    "-lsundials_cvode -lsundials_ida -lsundials_nvecserial -lsundials_sunlinsoldense "
+    "-lsundials_sunmatrixdense -lsundials_sunlinsolklu -lsundials_sunmatrixsparse -lklu -lm";
+
 /// How to compile generated C++.
 struct CompileOptions {
   std::string compiler = "g++";  // "g++" or "clang++"
-  bool link_sundials = false;    // link CVODE, serial N_Vector, dense matrix and linear solver
+  bool link_sundials = false;    // a simulator: kSimulatorIncludes and kSimulatorLibraries
   std::string extra_flags;       // appended after the fixed flags (e.g. "-I dir")
+  std::string libraries;         // appended after the sources (e.g. "-lklu")
 };
 
 /// The flags every compilation of generated code uses: "-std=c++17 -Wall -Wextra -Werror
@@ -75,9 +83,11 @@ struct Csv {
 /// header. Throws std::runtime_error (saying where) on anything else, e.g. "nan" or "1.5x".
 Csv parse_csv(const std::string& text);
 
-/// The statistics the simulator prints on stderr at the end ("steps 312, rhs evaluations 401,
-/// jacobian evaluations 40, projections 312, largest invariant residual 3.2e-13").
+/// The statistics the simulator prints on stderr at the end ("method bdf, linear solver dense,
+/// steps 312, rhs evaluations 401, jacobian evaluations 40, projections 312, largest invariant
+/// residual 3.2e-13").
 struct SimulatorStats {
+  std::string method, linear_solver;
   long steps = 0, rhs_evaluations = 0, jacobian_evaluations = 0, projections = 0;
   double largest_invariant_residual = 0;
 };

@@ -31,11 +31,12 @@ std::vector<std::string> bundled_models() {
   return stems;
 }
 
-// Generates `model` into `dir` (with extra daec arguments) and builds the numerical checker
-// against it with `compiler`; returns the checker, or "" after recording the failure.
+// Generates `model` into `dir` (with extra daec arguments; `split` part files for --split) and
+// builds the numerical checker against it with `compiler`; returns the checker, or "" after
+// recording the failure.
 std::string build_checker(const std::string& model, const std::string& dir,
                           const std::string& name_space, const std::string& compiler,
-                          const std::string& daec_arguments = "") {
+                          const std::string& daec_arguments = "", int split = 0) {
   std::string cpp = dir + "/model.cpp";
   CommandResult generated =
       run_daec(shell_quote(model) + " -o " + shell_quote(cpp) + " " + daec_arguments);
@@ -45,8 +46,9 @@ std::string build_checker(const std::string& model, const std::string& dir,
   CompileOptions options;
   options.compiler = compiler;
   options.extra_flags = "-DMODEL_FILE='\"" + cpp + "\"' -DMODEL_NS=" + name_space;
-  CommandResult built =
-      compile_cpp({source_dir() + "/tests/data/check_generated_model.cpp"}, executable, options);
+  std::vector<std::string> sources{source_dir() + "/tests/data/check_generated_model.cpp"};
+  for (int k = 1; k <= split; ++k) sources.push_back(dir + "/model_" + std::to_string(k) + ".cpp");
+  CommandResult built = compile_cpp(sources, executable, options);
   EXPECT_EQ(0, built.status) << built.err << built.out;
   return built.status == 0 ? executable : "";
 }
@@ -94,6 +96,64 @@ TEST(GeneratedCode, IndexKChains) {
     ASSERT_EQ(0, made.status) << made.err;
     expect_checks_pass(build_checker(model, dir, "chain" + std::to_string(k), "g++"));
   }
+}
+
+// Writes the model a generator script of bench/ prints for `n` to `dir`; returns its path.
+std::string generated_model(const std::string& script, int n, const std::string& dir) {
+  std::string model = dir + "/" + script + std::to_string(n) + ".dae";
+  CommandResult made =
+      run_command("sh " + shell_quote(source_dir() + "/bench/make_" + script + ".sh") + " " +
+                  std::to_string(n) + " > " + shell_quote(model));
+  EXPECT_EQ(0, made.status) << made.err;
+  return model;
+}
+
+TEST(GeneratedCode, PartsAndPartFiles) {
+  // The machinery of large models on small ones: --part-cost 8 cuts every function into parts
+  // (temporaries that later parts read go through the spill array), --split 3 puts the parts in
+  // three files compiled beside the model. Same checks, both compilers.
+  for (const char* stem : {"coupled_pendulums", "example_12_1"}) {
+    std::string dir = make_scratch_dir(std::string("generated_parts_") + stem);
+    for (const char* compiler : {"g++", "clang++"}) {
+      std::string checker = build_checker(source_dir() + "/models/" + stem + ".dae", dir, stem,
+                                          compiler, "--split 3 --part-cost 4", 3);
+      expect_checks_pass(checker, start_time(stem));
+    }
+    std::string code = read_file(dir + "/model.cpp");
+    EXPECT_NE(std::string::npos, code.find("daec_parts::residual_part2(")) << stem;
+    EXPECT_NE(std::string::npos, code.find("spill[")) << stem;
+    EXPECT_NE(std::string::npos, read_file(dir + "/model_3.cpp").find("[[gnu::noinline]] void "))
+        << stem;
+  }
+}
+
+TEST(GeneratedCode, PendulumChainsBySparseJacobians) {
+  // 20 links: every Jacobian, the ODE form's sparse too. 120 links: d(xdot)/dx couples every
+  // link (8 N^2 = 115,200 entries), so only its dense form is there.
+  std::string dir = make_scratch_dir("generated_pendulum_chains");
+  for (int n : {20, 120}) {
+    std::string name = "pendulum_chain" + std::to_string(n);
+    expect_checks_pass(build_checker(generated_model("pendulum_chain", n, dir), dir, name, "g++"));
+    std::string code = read_file(dir + "/model.cpp");
+    EXPECT_NE(std::string::npos, code.find("has_dense_jacobians = true")) << n;
+    EXPECT_NE(std::string::npos, code.find(n == 20 ? "has_sparse_rhs_jacobian = true"
+                                                   : "has_sparse_rhs_jacobian = false"))
+        << n;
+    EXPECT_EQ(n == 20, code.find("int rhs_jacobian_values(") != std::string::npos) << n;
+  }
+}
+
+TEST(GeneratedCode, ReactionDiffusionWithoutDenseJacobians) {
+  // 210 points: 1,050 unknowns, so the dense Jacobians (more than 10^6 entries) are left out and
+  // the sparse ones, d(xdot)/dx among them (3 x 3 blocks: it stays sparse), carry the checks.
+  std::string dir = make_scratch_dir("generated_reaction_diffusion");
+  std::string model = generated_model("reaction_diffusion", 210, dir);
+  expect_checks_pass(build_checker(model, dir, "reaction_diffusion210", "g++"));
+  std::string code = read_file(dir + "/model.cpp");
+  EXPECT_NE(std::string::npos, code.find("has_dense_jacobians = false"));
+  EXPECT_NE(std::string::npos, code.find("has_sparse_rhs_jacobian = true"));
+  EXPECT_EQ(std::string::npos, code.find("int rhs_jacobian("));
+  EXPECT_EQ(std::string::npos, code.find("void invariants_jacobian("));
 }
 
 TEST(GeneratedCode, KeywordsAndHostileDescriptions) {
@@ -144,6 +204,34 @@ TEST(GeneratedCode, SingularMatrixIsReportedNotNaN) {
   CommandResult built = compile_cpp({dir + "/main.cpp"}, dir + "/singular");
   ASSERT_EQ(0, built.status) << built.err;
   EXPECT_EQ("1 1\n", run_program(dir + "/singular").out);
+}
+
+TEST(GeneratedCode, ProjectionSkipsDependentConstraints) {
+  // The pendulum at the pivot (x = y = 0): the row of rod in H = dh/dX vanishes, the Gram matrix
+  // H H^T is singular, and the sparse Cholesky's pivot test gives rod's multiplier 0 and moves
+  // only along rod', which holds already. rod (x^2 + y^2 = 1) cannot be met from there: 1, and
+  // the state as it was, finite. From (1.2, 1.6) the steps converge onto both constraints.
+  std::string dir = make_scratch_dir("generated_dependent_constraints");
+  ASSERT_EQ(0, run_daec(shell_quote(source_dir() + "/models/pendulum.dae") + " -o " +
+                        shell_quote(dir + "/pendulum.cpp"))
+                   .status);
+  write_file(dir + "/main.cpp",
+             "#include \"pendulum.cpp\"\n"
+             "#include <cstdio>\n"
+             "int main() {\n"
+             "  pendulum::Model model;\n"
+             "  double x[4] = {0, 0, 1, 0.5}, h[2];\n"
+             "  int stuck = model.project(0.0, x);\n"
+             "  std::printf(\"%d %g %g %g %g\\n\", stuck, x[0], x[1], x[2], x[3]);\n"
+             "  double y[4] = {1.2, 1.6, 1, 0.5};\n"
+             "  int status = model.project(0.0, y);\n"
+             "  model.invariants(0.0, y, h);\n"
+             "  std::printf(\"%d %d\\n\", status, std::fabs(h[0]) < 1e-12 && std::fabs(h[1]) < 1e-12);\n"
+             "  return 0;\n"
+             "}\n");
+  CommandResult built = compile_cpp({dir + "/main.cpp"}, dir + "/project");
+  ASSERT_EQ(0, built.status) << built.err;
+  EXPECT_EQ("1 0 0 1 0.5\n0 1\n", run_program(dir + "/project").out);
 }
 
 TEST(GeneratedCode, HeaderAndSourceLinkAsALibrary) {
@@ -201,25 +289,45 @@ TEST(GeneratedCode, SameInputSameBytes) {
   EXPECT_EQ(first, read_file(dir + "/coupled_pendulums.cpp"));
 }
 
-TEST(GeneratedCode, DocumentedIntegratorExampleWorks) {
-  // docs/generated-code.md drives the pendulum with its own Runge-Kutta loop; the example is
-  // compiled from the document itself, so the two cannot drift apart.
+// Builds the ```cpp example of docs/generated-code.md that holds `marker` against the pendulum
+// (pendulum.cpp and pendulum.h, as the examples say) and runs it; the examples are compiled from
+// the document itself, so that the two cannot drift apart.
+CommandResult run_documented_example(const std::string& marker, const std::string& name,
+                                     const CompileOptions& options = {}) {
   std::string doc = read_file(source_dir() + "/docs/generated-code.md");
-  size_t begin = doc.find("```cpp\n#include \"pendulum.h\"");
-  ASSERT_NE(std::string::npos, begin);
+  size_t at = doc.find(marker);
+  size_t begin = doc.rfind("```cpp\n", at);
+  if (at == std::string::npos || begin == std::string::npos) return {1, "", "no example " + marker};
   begin += 7;
-  size_t end = doc.find("```", begin);
-  std::string dir = make_scratch_dir("generated_documented_example");
-  write_file(dir + "/main.cpp", doc.substr(begin, end - begin));
-  ASSERT_EQ(0, run_daec(shell_quote(source_dir() + "/models/pendulum.dae") + " -o " +
-                        shell_quote(dir + "/pendulum.cpp") + " --header " +
-                        shell_quote(dir + "/pendulum.h"))
-                   .status);
-  CommandResult built = compile_cpp({dir + "/main.cpp", dir + "/pendulum.cpp"}, dir + "/example");
-  ASSERT_EQ(0, built.status) << built.err;
-  CommandResult run = run_program(dir + "/example");
-  EXPECT_EQ(0, run.status);
+  std::string dir = make_scratch_dir(name);
+  write_file(dir + "/main.cpp", doc.substr(begin, doc.find("```", begin) - begin));
+  CommandResult generated = run_daec(shell_quote(source_dir() + "/models/pendulum.dae") + " -o " +
+                                     shell_quote(dir + "/pendulum.cpp") + " --header " +
+                                     shell_quote(dir + "/pendulum.h"));
+  if (generated.status != 0) return generated;
+  CommandResult built =
+      compile_cpp({dir + "/main.cpp", dir + "/pendulum.cpp"}, dir + "/example", options);
+  return built.status != 0 ? built : run_program(dir + "/example");
+}
+
+TEST(GeneratedCode, DocumentedIntegratorExampleWorks) {
+  // The pendulum driven by a Runge-Kutta loop of its own.
+  CommandResult run = run_documented_example("classical Runge", "generated_documented_example");
+  EXPECT_EQ(0, run.status) << run.err;
   EXPECT_EQ(0u, run.out.find("x(1) = 0.8673486406")) << run.out;  // published: ...604551746
+}
+
+TEST(GeneratedCode, DocumentedIdaExampleWorks) {
+  // IDA's SUNSparseMatrix filled from residual_jacobian_values and factored with KLU.
+  CompileOptions options;
+  options.extra_flags = "-I/usr/include/suitesparse";
+  options.libraries =
+      "-lsundials_ida -lsundials_nvecserial -lsundials_sunmatrixsparse -lsundials_sunlinsolklu "
+      "-lklu";
+  CommandResult run =
+      run_documented_example("#include <ida/ida.h>", "generated_documented_ida", options);
+  EXPECT_EQ(0, run.status) << run.err;
+  EXPECT_EQ("x(1) = 0.8673486406\n", run.out);  // published: 0.867348640604551746
 }
 
 }  // namespace

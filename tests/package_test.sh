@@ -3,12 +3,15 @@
 # installs the build tree into a temporary prefix and moves it (the package must be relocatable),
 # builds docs/example against it, runs the user program and the simulator, checks that a changed
 # model or a changed daec regenerates the code, that bad calls fail clearly, and finally runs the
-# example's Makefile with the installed daec on PATH.
-#   tests/package_test.sh BUILD_DIR SOURCE_DIR        (CTest runs it as the test 'package')
+# example's Makefile with the installed daec on PATH. Part `adapters` builds and runs the
+# example's programs that use the adapters of spec §8 instead (Boost.Odeint, CVODE, Python), which
+# take a minute to compile: a test of its own, so that CTest runs both parts side by side.
+#   tests/package_test.sh BUILD_DIR SOURCE_DIR [core|adapters]   (CTest: package, package_adapters)
 set -euo pipefail
 
 build=$(cd "$1" && pwd)
 source=$(cd "$2" && pwd)
+part=${3:-core}
 work=$(mktemp -d "${TMPDIR:-/tmp}/daec_package_XXXXXX")
 trap 'rm -rf "$work"' EXIT
 
@@ -27,6 +30,7 @@ logged() {
 copy_example() {
   mkdir -p "$1"
   cp "$source"/docs/example/{CMakeLists.txt,Makefile,main.cpp,pendulum.dae} "$1"
+  cp "$source"/docs/example/{odeint_pendulum.cpp,cvode_pendulum.cpp,scipy_pendulum.py} "$1"
 }
 # The simulator's CSV: the header names every variable and output; 101 rows from 0 to exactly 1.
 check_simulation() {
@@ -50,11 +54,36 @@ if command -v ninja >/dev/null; then generator=(-G Ninja); fi
 
 step "configure and build docs/example with find_package(Daec)"
 copy_example "$work/example"
+# Debian's interpreter, the one with NumPy and SciPy (another python3 may come first on PATH).
 logged "$work/configure.log" cmake -S "$work/example" -B "$work/build" "${generator[@]}" \
-  -DCMAKE_BUILD_TYPE=Release -DCMAKE_PREFIX_PATH="$prefix"
+  -DCMAKE_BUILD_TYPE=Release -DCMAKE_PREFIX_PATH="$prefix" -DPYTHON_EXECUTABLE=/usr/bin/python3
 grep -qxF "Daec_DIR:PATH=$prefix/lib/cmake/Daec" "$work/build/CMakeCache.txt" ||
   fail "the example did not find the moved package"
-logged "$work/build.log" cmake --build "$work/build" -j 2
+
+if [[ $part == adapters ]]; then
+  step "the adapters (spec §8): Boost.Odeint, CVODE and SciPy reach the published x(1)"
+  logged "$work/build.log" cmake --build "$work/build" -j 2 \
+    --target pendulum_odeint pendulum_cvode pendulum_py
+  grep -q "daec: generating pendulum_py from pendulum.dae" "$work/build.log" ||
+    fail "no code for pendulum_py"
+  logged "$work/odeint.log" "$work/build/pendulum_odeint"
+  logged "$work/cvode.log" "$work/build/pendulum_cvode"
+  logged "$work/scipy.log" /usr/bin/python3 "$work/example/scipy_pendulum.py" "$work/build" \
+    "$work/pendulum.png"
+  cat "$work/odeint.log" "$work/cvode.log" "$work/scipy.log"
+  grep -q "model_error: rhs failed at t = 0: the state 'x' is not finite" "$work/odeint.log" ||
+    fail "the odeint adapter did not name the failure"
+  grep -q "RuntimeError: rhs failed at t = 0: the state 'x' is not finite" "$work/scipy.log" ||
+    fail "the Python module did not raise the failure as RuntimeError"
+  [[ $(head -c 4 "$work/pendulum.png" | od -An -c | tr -d ' ') == "211PNG" ]] ||
+    fail "scipy_pendulum.py wrote no PNG"
+  step "package test (adapters) passed"
+  exit 0
+fi
+
+# The targets of spec §7; the adapters' programs are the other part's.
+core_targets=(--target pendulum_energy pendulum_sim)
+logged "$work/build.log" cmake --build "$work/build" -j 2 "${core_targets[@]}"
 for target in pendulum_model pendulum_sim; do
   grep -q "daec: generating $target from pendulum.dae" "$work/build.log" || fail "no code for $target"
 done
@@ -66,27 +95,28 @@ cat "$work/energy.log"
 check_simulation "$work/build/pendulum_sim"
 
 step "rebuild: nothing to do; a touched model or daec regenerates"
-logged "$work/noop.log" cmake --build "$work/build" -j 2
+logged "$work/noop.log" cmake --build "$work/build" -j 2 "${core_targets[@]}"
 if grep -q "daec: generating" "$work/noop.log"; then fail "an unchanged model was regenerated"; fi
 touch "$work/example/pendulum.dae"
-logged "$work/model.log" cmake --build "$work/build" -j 2
+logged "$work/model.log" cmake --build "$work/build" -j 2 "${core_targets[@]}"
 grep -q "daec: generating pendulum_model" "$work/model.log" || fail "a changed model not regenerated"
 grep -q "daec: generating pendulum_sim" "$work/model.log" || fail "a changed model not regenerated"
 touch "$prefix/bin/daec"
-logged "$work/daec.log" cmake --build "$work/build" -j 2
+logged "$work/daec.log" cmake --build "$work/build" -j 2 "${core_targets[@]}"
 grep -q "daec: generating pendulum_model" "$work/daec.log" || fail "a changed daec regenerated nothing"
 logged "$work/rerun.log" "$work/build/pendulum_energy"
 
-step "daec_add_model with NAMESPACE"
+step "daec_add_model with NAMESPACE and SPLIT"
 mkdir "$work/ns"
 cp "$source/docs/example/pendulum.dae" "$work/ns"
 cat >"$work/ns/CMakeLists.txt" <<'CMAKE'
 cmake_minimum_required(VERSION 3.20)
 project(ns LANGUAGES CXX)
 find_package(Daec CONFIG REQUIRED)
-daec_add_model(pend pendulum.dae NAMESPACE mech::pend)
+daec_add_model(pend pendulum.dae NAMESPACE mech::pend SPLIT 2)
 add_executable(use use.cpp)
 target_link_libraries(use PRIVATE pend)
+daec_add_simulator(pend_sim pendulum.dae SPLIT 3)
 CMAKE
 cat >"$work/ns/use.cpp" <<'CPP'
 #include "pendulum.h"
@@ -102,6 +132,11 @@ logged "$work/ns-configure.log" cmake -S "$work/ns" -B "$work/ns-build" "${gener
   -DCMAKE_PREFIX_PATH="$prefix"
 logged "$work/ns-build.log" cmake --build "$work/ns-build"
 logged "$work/ns-run.log" "$work/ns-build/use"
+for part in pend/pendulum_1.cpp pend/pendulum_2.cpp pend_sim/pendulum_3.cpp; do
+  [[ -f "$work/ns-build/daec_generated/$part" ]] || fail "SPLIT wrote no $part"
+done
+ar t "$work/ns-build/libpend.a" | grep -q 'pendulum_2\.cpp\.o' || fail "SPLIT parts not built"
+check_simulation "$work/ns-build/pend_sim"
 
 step "bad calls of daec_add_model / daec_add_simulator stop with a clear message"
 expect_configure_error() {
@@ -122,11 +157,17 @@ expect_configure_error() {
   }
 }
 expect_configure_error 'daec_add_model(lonely)' \
-  'daec_add_model(lonely): no model file given; usage: daec_add_model(TARGET MODEL.dae [NAMESPACE NS])'
+  'daec_add_model(lonely): no model file given; usage: daec_add_model(TARGET MODEL.dae [NAMESPACE NS] [SPLIT N])'
 expect_configure_error 'daec_add_model(m pendulum.dae NAMESPAC ns)' \
-  "daec_add_model: unexpected arguments 'NAMESPAC ns' (the only keyword is NAMESPACE)"
+  "daec_add_model: unexpected arguments 'NAMESPAC ns'; usage: daec_add_model(TARGET MODEL.dae [NAMESPACE NS] [SPLIT N])"
 expect_configure_error 'daec_add_simulator(s pendulum.dae NAMESPACE)' \
   'daec_add_simulator: NAMESPACE needs a value'
+expect_configure_error 'daec_add_model(m pendulum.dae SPLIT two)' \
+  "daec_add_model: SPLIT must be a whole number from 0 to 256, not 'two'"
+expect_configure_error 'daec_add_python_module(p pendulum.dae MODULE)' \
+  'daec_add_python_module: MODULE needs a value; usage: daec_add_python_module(TARGET MODEL.dae [MODULE name] [NAMESPACE NS])'
+expect_configure_error 'daec_add_python_module(p pendulum.dae MODULE 3d)' \
+  "daec_add_python_module(p): MODULE '3d' is not a Python identifier"
 expect_configure_error 'daec_add_model(m missing.dae)' \
   "daec_add_model(m missing.dae): model file not found: $work/bad/missing.dae"
 

@@ -371,7 +371,7 @@ bool solve_algebraic(const ReducedSystem& s, GiNaC::exmap& point) {
   std::vector<std::vector<double>> a(n, std::vector<double>(n + 1));
   for (size_t r = 0; r < n; ++r) {
     for (size_t c = 0; c <= n; ++c) {
-      auto v = evaluate(c < n ? s.A[r][c] : s.b[r], point);
+      auto v = evaluate(c < n ? s.A.at(r, c) : s.b[r], point);
       if (!v) return false;
       a[r][c] = *v;
     }
@@ -400,7 +400,7 @@ TEST(Reduction, FinalMatrixIsNonsingularAtRandomPoints) {
     const ReducedSystem& s = *r.system;
     RandomPoints points(s.context.parameter_values());
     for (int trial = 0; trial < 5; ++trial) {
-      int rank = generic_rank(s.A, s.algebraic.size(), state_symbols(s), points);
+      int rank = generic_rank(s.A, state_symbols(s), points);
       EXPECT_EQ(rank, static_cast<int>(s.algebraic.size())) << path;
     }
   }

@@ -562,11 +562,39 @@ TEST(Report, FinalSpySvgShowsTheBlockForm) {
   EXPECT_EQ(xml_problem(svg), "");
   EXPECT_EQ(count(svg, "<rect class=\"block\""),
             static_cast<size_t>(r.system->blocks.block_count()));
-  size_t nonzeros = 0;
-  for (const auto& row : r.system->A) {
-    for (const GiNaC::ex& e : row) nonzeros += !e.is_zero();
+  EXPECT_EQ(count(svg, "<rect class=\"nz\""), r.system->A.nonzeros());
+}
+
+// A large model's reports grow with the model, not with its square: tables of more than 10,000
+// cells become a note, and the JSON lists their entries row by row.
+TEST(Report, LargeTablesBecomeNotesAndSparseLists) {
+  test::CommandResult made = test::run_command("sh " + test::source_dir() +
+                                               "/bench/make_pendulum_chain.sh 60");  // A: 180 x 180
+  ASSERT_EQ(0, made.status) << made.err;
+  Reduced r = reduce_text(made.out);
+  ASSERT_TRUE(r.system);
+  std::string markdown = r.markdown();
+  EXPECT_EQ(1u, count(markdown,
+                      "(The table, 180 × 181, is left out: it has more than 10,000 "
+                      "cells. `daec --report-json` lists its entries row by row.)"));
+  // Round 3's B, the pattern of A and its block form.
+  EXPECT_EQ(3u, count(markdown, "(The table, 180 × 180, is left out"));
+  JsonValue json = parse_json(r.json());
+  const JsonValue& A = json["A"];
+  EXPECT_FALSE(A.has("pattern"));
+  EXPECT_FALSE(A.has("entries"));
+  ASSERT_EQ(180u, A["pattern_by_row"].items.size());
+  ASSERT_EQ(180u, A["entries_by_row"].items.size());
+  for (size_t i = 0; i < 180; ++i) {
+    const JsonValue& columns = A["pattern_by_row"].items[i];
+    const JsonValue& entries = A["entries_by_row"].items[i];
+    ASSERT_EQ(columns.items.size(), entries.items.size());
+    for (size_t k = 0; k < columns.items.size(); ++k)
+      EXPECT_EQ(columns.items[k].number, entries.items[k].items[0].number);
   }
-  EXPECT_EQ(count(svg, "<rect class=\"nz\""), nonzeros);
+  // Round 1 (B: 60 x 60) fits: it keeps the dense pattern; round 3 (180 x 180) does not.
+  EXPECT_TRUE(json["rounds"].items[0].has("pattern"));
+  EXPECT_TRUE(json["rounds"].items[2].has("pattern_by_row"));
 }
 
 }  // namespace

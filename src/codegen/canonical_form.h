@@ -10,8 +10,8 @@
 // out and even ones (cos, cosh, abs) drop it. e and -e get the same key and opposite signs.
 #pragma once
 
-#include <map>
 #include <string>
+#include <unordered_map>
 
 #include <ginac/ginac.h>
 
@@ -35,7 +35,15 @@ class CanonicalForms {
   Form compute(const GiNaC::ex& e);
   std::string signed_key(const GiNaC::ex& e);
 
-  std::map<GiNaC::ex, Form, GiNaC::ex_is_less> forms_;
+  struct Hash {
+    size_t operator()(const GiNaC::ex& e) const { return e.gethash(); }
+  };
+  struct Equal {
+    bool operator()(const GiNaC::ex& a, const GiNaC::ex& b) const { return a.is_equal(b); }
+  };
+  // Hashed rather than ordered: a large model's functions hold hundreds of thousands of
+  // subexpressions, and an ordered map compares each lookup's way down the tree.
+  std::unordered_map<GiNaC::ex, Form, Hash, Equal> forms_;
 };
 
 }  // namespace daec

@@ -1,8 +1,12 @@
 // Filling the templates: metadata arrays, the summary comment and the function bodies.
 #include "codegen/generate.h"
 
+#include <map>
+
 #include <fmt/format.h>
 
+#include "codegen/code_tables.h"
+#include "codegen/amalgamate.h"
 #include "codegen/cpp_names.h"
 #include "codegen/expression_code.h"
 #include "codegen/linear_solve.h"
@@ -102,18 +106,16 @@ std::string summary(const ReducedSystem& s) {
 }
 
 std::string variable_locations(const ReducedSystem& s) {
+  std::map<std::string, int> where;  // a name's place: x[i] as i, z[c] as -1 - c
+  for (size_t c = 0; c < s.algebraic.size(); ++c)
+    where.emplace(s.algebraic[c].name, -1 - static_cast<int>(c));
+  for (size_t i = 0; i < s.states.size(); ++i) where[s.states[i].name] = static_cast<int>(i);
   std::vector<int> location;
   for (const std::string& name : s.context.variable_names) {
-    int where = 0;
-    bool found = false;
-    for (size_t i = 0; i < s.states.size() && !found; ++i) {
-      if (s.states[i].name == name) where = static_cast<int>(i), found = true;
-    }
-    for (size_t c = 0; c < s.algebraic.size() && !found; ++c) {
-      if (s.algebraic[c].name == name) where = -1 - static_cast<int>(c), found = true;
-    }
-    if (!found) throw std::logic_error("variable " + name + " is neither a state nor algebraic");
-    location.push_back(where);
+    auto it = where.find(name);
+    if (it == where.end())
+      throw std::logic_error("variable " + name + " is neither a state nor algebraic");
+    location.push_back(it->second);
   }
   return initializer(
       location, [](int i) { return std::to_string(i); }, "0");
@@ -159,8 +161,8 @@ std::string algebraic_solver(const ReducedSystem& s, const std::optional<LinearS
       {"lu_entries", std::to_string(plan->storage.size())},
       {"row_start", bodies.row_start},
       {"unknown_at", bodies.unknown_at},
-      {"factor", factor_code(*plan)},
-      {"solve", solve_code(*plan)},
+      {"factor", bodies.factor},
+      {"solve", bodies.solve},
       {"evaluate", bodies.evaluate_algebraic},
   };
   return render_template("algebraic_solver.cpp.in", embedded_template("algebraic_solver.cpp.in"),
@@ -193,23 +195,147 @@ std::string algebraic_equations(const ReducedSystem& s,
   return initializer(label, quoted, "nullptr");
 }
 
-SparsityPattern pattern_of_A(const ReducedSystem& s) {
-  return pattern_of(s.A, s.algebraic.size());
-}
-
 // The entries of A that are nonzero numbers (pivots that cannot vanish), or only those that are 1.
 SparsityPattern constant_entries(const ReducedSystem& s, bool only_ones) {
   std::vector<std::pair<int, int>> entries;
-  for (size_t r = 0; r < s.A.size(); ++r) {
-    for (size_t c = 0; c < s.A[r].size(); ++c) {
-      const GiNaC::ex& value = s.A[r][c];
-      if (!GiNaC::is_a<GiNaC::numeric>(value) || value.is_zero()) continue;
+  for (size_t r = 0; r < s.A.rows(); ++r) {
+    for (const MatrixEntry& entry : s.A.row(r)) {
+      const GiNaC::ex& value = entry.value;
+      if (!GiNaC::is_a<GiNaC::numeric>(value)) continue;
       if (only_ones && !value.is_equal(1)) continue;
-      entries.push_back({static_cast<int>(r), static_cast<int>(c)});
+      entries.push_back({static_cast<int>(r), entry.column});
     }
   }
   int n = static_cast<int>(s.algebraic.size());
   return SparsityPattern::from_entries(n, n, entries);
+}
+
+// A block of code that ends in one blank line; nothing when `code` is empty.
+std::string paragraph(std::string code) {
+  if (code.empty()) return code;
+  while (!code.empty() && code.back() == '\n') code.pop_back();
+  return code + "\n\n";
+}
+
+std::string member(const std::string& signature, const std::string& body) {
+  return body.empty() ? "" : signature + " {\n" + body + "\n}\n\n";
+}
+
+// The declarations of the Jacobians that are there (model_declaration.h.in).
+TemplateValues jacobian_declarations(const FunctionBodies& bodies) {
+  std::string rhs;
+  if (bodies.dense_jacobians) {
+    rhs +=
+        "// d(xdot)/dx, num_states x num_states, by implicit differentiation of A Z = b.\n"
+        "// Returns as rhs.\n"
+        "int rhs_jacobian(double t, const double* x, double* J) const;\n";
+  }
+  if (bodies.rhs_pattern) {
+    rhs += fmt::format(
+        "// The same by columns.\n"
+        "static constexpr int rhs_jacobian_nnz = {};\n"
+        "static const int rhs_jacobian_colptr[num_states + 1];\n"
+        "static const int rhs_jacobian_rowval[rhs_jacobian_nnz > 0 ? rhs_jacobian_nnz : 1];\n"
+        "int rhs_jacobian_values(double t, const double* x, double* values) const;\n",
+        bodies.rhs_pattern->nonzeros());
+  }
+  TemplateValues values{
+      {"has_dense_jacobians", bodies.dense_jacobians ? "true" : "false"},
+      {"has_sparse_rhs_jacobian", bodies.rhs_pattern ? "true" : "false"},
+      {"rhs_jacobian_declarations", rhs},
+      {"residual_jacobian_nnz", std::to_string(bodies.residual_pattern.nonzeros())},
+      {"invariants_jacobian_nnz", std::to_string(bodies.invariants_pattern.nonzeros())},
+      {"residual_jacobian_declaration", ""},
+      {"invariants_jacobian_declaration", ""},
+  };
+  if (bodies.dense_jacobians) {
+    values["residual_jacobian_declaration"] =
+        "// The same dense and row-major, as dr/dX, dr/dX' and dr/dZ.\n"
+        "void residual_jacobian(double t, const double* x, const double* xdot, const double* z,\n"
+        "                       double* dr_dx, double* dr_dxdot, double* dr_dz) const;";
+    values["invariants_jacobian_declaration"] =
+        "// The same dense and row-major.\n"
+        "void invariants_jacobian(double t, const double* x, double* H) const;";
+  }
+  return values;
+}
+
+// The definitions of the static members that hold the sparse patterns.
+std::string sparse_patterns(const FunctionBodies& bodies) {
+  std::string text = "\n// The patterns of the sparse Jacobians (compressed sparse columns).\n";
+  auto add = [&](const char* name, const ColumnPattern& pattern) {
+    text += member_table(std::string(name) + "_colptr", pattern.colptr) +
+            member_table(std::string(name) + "_rowval", pattern.rowval);
+  };
+  if (bodies.rhs_pattern) add("rhs_jacobian", *bodies.rhs_pattern);
+  add("residual_jacobian", bodies.residual_pattern);
+  add("invariants_jacobian", bodies.invariants_pattern);
+  return text;
+}
+
+std::string jacobian_members(const FunctionBodies& bodies, const char* which) {
+  if (std::string(which) == "rhs") {
+    return member("int Model::rhs_jacobian(double t, const double* x, double* J) const",
+                  bodies.rhs_jacobian) +
+           member("int Model::rhs_jacobian_values(double t, const double* x, double* values) const",
+                  bodies.rhs_jacobian_values);
+  }
+  if (std::string(which) == "residual") {
+    return member(
+        "void Model::residual_jacobian(double t, const double* x, const double* xdot,\n"
+        "                              const double* z, double* dr_dx, double* dr_dxdot,\n"
+        "                              double* dr_dz) const",
+        bodies.residual_jacobian);
+  }
+  return member("void Model::invariants_jacobian(double t, const double* x, double* H) const",
+                bodies.invariants_jacobian);
+}
+
+// Where the parts of long functions go: defined in the main file (inside its anonymous
+// namespace), or declared there and defined in `options.split` part files.
+void place_parts(const std::vector<FunctionPart>& parts, const CodegenOptions& options,
+                 const std::string& name_space, const std::string& source, TemplateValues& values,
+                 GeneratedCode& result) {
+  std::string namespace_open = fmt::format("namespace {} {{\n\n", kPartsNamespace),
+              namespace_close = fmt::format("}}  // namespace {}\n", kPartsNamespace);
+  values["parts"] = "";
+  values["part_declarations"] = "";
+  if (options.split == 0) {
+    if (parts.empty()) return;
+    std::string definitions;
+    for (const FunctionPart& part : parts) definitions += part.definition + "\n";
+    values["parts"] = paragraph(namespace_open + definitions + namespace_close);
+    return;
+  }
+  std::string declarations;
+  size_t total = 0;
+  for (const FunctionPart& part : parts) {
+    declarations += part.declaration;
+    total += part.definition.size();
+  }
+  if (!parts.empty())
+    values["part_declarations"] = "\n// Defined in the part files.\n" + namespace_open +
+                                  declarations + "\n" + namespace_close;
+  // Consecutive parts, about the same amount of code in each file.
+  std::vector<std::string> definitions(static_cast<size_t>(options.split));
+  size_t before = 0;
+  for (const FunctionPart& part : parts) {
+    size_t file = std::min(definitions.size() - 1, before * definitions.size() / total);
+    definitions[file] += part.definition + "\n";
+    before += part.definition.size();
+  }
+  std::string helpers(embedded_template("expression_helpers.cpp.in"));
+  for (size_t i = 0; i < definitions.size(); ++i) {
+    result.parts.push_back(render_template("model_part.cpp.in",
+                                           embedded_template("model_part.cpp.in"),
+                                           {{"source", source},
+                                            {"part", std::to_string(i + 1)},
+                                            {"parts", std::to_string(definitions.size())},
+                                            {"main_file", comment_text(options.main_file_name)},
+                                            {"namespace", name_space},
+                                            {"expression_helpers", helpers},
+                                            {"definitions", definitions[i]}}));
+  }
 }
 
 }  // namespace
@@ -220,15 +346,17 @@ GeneratedCode generate_code(const ReducedSystem& s, const CodegenOptions& option
       options.name_space.empty() ? cpp_identifier(s.context.name) : options.name_space;
   std::optional<LinearSolvePlan> plan;
   if (!s.algebraic.empty())
-    plan = plan_linear_solve(pattern_of_A(s), s.blocks, constant_entries(s, false),
+    plan = plan_linear_solve(s.A.pattern(), s.blocks, constant_entries(s, false),
                              constant_entries(s, true));
-  FunctionBodies bodies = function_bodies(s, plan, options.max_expression_size);
+  FunctionParts parts(options.part_cost);
+  FunctionBodies bodies = function_bodies(s, plan, options.max_expression_size, parts);
   result.rhs_operations = bodies.rhs_operations + (plan ? lu_operation_count(*plan) : 0);
   result.lu_entries = plan ? plan->storage.size() : 0;
 
-  std::string declaration =
-      render_template("model_declaration.h.in", embedded_template("model_declaration.h.in"),
-                      declaration_values(s, result.name_space));
+  TemplateValues declaration_template = declaration_values(s, result.name_space);
+  for (auto& [key, value] : jacobian_declarations(bodies)) declaration_template[key] = value;
+  std::string declaration = render_template(
+      "model_declaration.h.in", embedded_template("model_declaration.h.in"), declaration_template);
   std::string source = comment_text(options.source_name);
   result.header = render_template(
       "model_header.h.in", embedded_template("model_header.h.in"),
@@ -252,29 +380,47 @@ GeneratedCode generate_code(const ReducedSystem& s, const CodegenOptions& option
        initializer(
            s.context.outputs, [](const Output& o) { return quoted(o.name); }, "nullptr")},
       {"variable_names", initializer(s.context.variable_names, quoted, "nullptr")},
+      {"variable_descriptions", initializer(s.context.variable_descriptions, quoted, "nullptr")},
+      {"output_descriptions",
+       initializer(
+           s.context.outputs, [](const Output& o) { return quoted(o.description); }, "nullptr")},
       {"variable_location", variable_locations(s)},
       {"algebraic_block", algebraic_blocks(plan)},
       {"algebraic_equation", algebraic_equations(s, plan)},
+      {"sparse_patterns", sparse_patterns(bodies)},
+      {"expression_helpers", std::string(embedded_template("expression_helpers.cpp.in"))},
       {"rhs_failure", bodies.rhs_failure},
-      {"algebraic_solver", algebraic_solver(s, plan, bodies)},
+      {"algebraic_solver", paragraph(algebraic_solver(s, plan, bodies))},
+      {"rhs_jacobian_support", paragraph(bodies.rhs_jacobian_support)},
+      {"projection_tables", bodies.projection_tables},
       {"state_fixed",
        initializer(
            fixed, [](bool f) { return std::string(f ? "true" : "false"); }, "false")},
       {"initial_state", bodies.initial_state},
       {"rhs", bodies.rhs},
-      {"rhs_jacobian", bodies.rhs_jacobian},
+      {"rhs_jacobian_members", jacobian_members(bodies, "rhs")},
       {"residual", bodies.residual},
-      {"residual_jacobian", bodies.residual_jacobian},
+      {"residual_jacobian_values", bodies.residual_jacobian_values},
+      {"residual_jacobian_member", jacobian_members(bodies, "residual")},
       {"invariants", bodies.invariants},
-      {"invariants_jacobian", bodies.invariants_jacobian},
+      {"invariants_jacobian_values", bodies.invariants_jacobian_values},
+      {"invariants_jacobian_member", jacobian_members(bodies, "invariants")},
       {"outputs", bodies.outputs},
   };
+  place_parts(parts.parts(), options, result.name_space, source, values, result);
   result.source = render_template("model.cpp.in", embedded_template("model.cpp.in"), values);
   if (options.simulator) {
     result.source +=
-        "\n" + render_template("simulator_main.cpp.in", embedded_template("simulator_main.cpp.in"),
-                               {{"namespace", result.name_space},
-                                {"model_name", cpp_string_contents(s.context.name)}});
+        render_template("simulator_main.cpp.in", embedded_template("simulator_main.cpp.in"),
+                        {{"namespace", result.name_space},
+                         {"runtime", amalgamate_runtime("daec/simulator/run.hpp")}});
+  }
+  if (!options.python_module.empty()) {
+    result.source +=
+        render_template("python_module.cpp.in", embedded_template("python_module.cpp.in"),
+                        {{"namespace", result.name_space},
+                         {"module", options.python_module},
+                         {"runtime", amalgamate_runtime("daec/python.hpp")}});
   }
   return result;
 }

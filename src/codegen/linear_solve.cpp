@@ -40,28 +40,41 @@ struct EntryState {
   }
 };
 
+// The rows of one block while it is eliminated, with the column index of the same pattern:
+// column_rows[j] holds the positions whose row holds j, so that a step finds its candidates
+// without scanning the block.
+struct EliminationPatterns {
+  std::vector<RowPattern> rows;
+  std::vector<std::set<int>> column_rows;
+
+  void insert(int i, int j) {
+    if (rows[i].insert(j).second) column_rows[j].insert(i);
+  }
+};
+
 // One pivot step. With a pivot that may vanish, every row that may be chosen gets the union of
 // the candidates' patterns (partial pivoting, George and Ng's bound); with a constant pivot the
 // row stays in place and each row below only takes in the pivot row's pattern.
-PivotStep eliminate(int k, int block_end, std::vector<RowPattern>& rows,
-                    std::set<std::pair<int, int>>& stored, EntryState& state) {
+PivotStep eliminate(int k, EliminationPatterns& patterns, std::set<std::pair<int, int>>& stored,
+                    EntryState& state) {
+  std::vector<RowPattern>& rows = patterns.rows;
   PivotStep step;
   step.position = k;
   step.fixed_pivot = state.fixed(k);
   step.unit_pivot = step.fixed_pivot && state.ones.count({k, k});
   if (rows[k].count(k) == 0) throw std::logic_error("unmatched diagonal in the block form");
   RowPattern right(rows[k].upper_bound(k), rows[k].end());
-  for (int i = k; i < block_end; ++i) {
-    if (rows[i].count(k) == 0) continue;
-    step.candidates.push_back(i);
-    if (!step.fixed_pivot) right.insert(rows[i].upper_bound(k), rows[i].end());
+  const std::set<int>& holders = patterns.column_rows[k];
+  for (auto it = holders.lower_bound(k); it != holders.end(); ++it) {
+    step.candidates.push_back(*it);
+    if (!step.fixed_pivot) right.insert(rows[*it].upper_bound(k), rows[*it].end());
   }
   step.columns.assign(right.begin(), right.end());
   for (int i : step.candidates) {
     stored.insert({i, k});
     for (int j : right) stored.insert({i, j});
     if (i == k && step.fixed_pivot) continue;
-    rows[i].insert(right.begin(), right.end());
+    for (int j : right) patterns.insert(i, j);
     for (int j : right) state.modified.insert({i, j});
     if (!step.fixed_pivot && step.candidates.size() > 1) state.exchanged.insert(i);
   }
@@ -76,11 +89,15 @@ std::vector<int> bandwidth_order(const std::vector<std::set<int>>& neighbours) {
   auto degree = [&](int v) { return neighbours[v].size(); };
   std::vector<int> order;
   std::vector<bool> seen(size, false);
+  // An unvisited node of least degree (the lowest of them) starts the next component.
+  std::vector<int> by_degree(size);
+  for (int v = 0; v < size; ++v) by_degree[v] = v;
+  std::stable_sort(by_degree.begin(), by_degree.end(),
+                   [&](int x, int y) { return degree(x) < degree(y); });
+  size_t next_start = 0;
   while (static_cast<int>(order.size()) < size) {
-    int start = -1;  // an unvisited node of least degree starts the next component
-    for (int v = 0; v < size; ++v) {
-      if (!seen[v] && (start < 0 || degree(v) < degree(start))) start = v;
-    }
+    while (seen[by_degree[next_start]]) ++next_start;
+    int start = by_degree[next_start];
     seen[start] = true;
     for (size_t head = order.size(), tail = (order.push_back(start), order.size()); head < tail;
          tail = order.size()) {
@@ -102,22 +119,33 @@ std::vector<int> bandwidth_order(const std::vector<std::set<int>>& neighbours) {
 // One diagonal block of A while its order is chosen: rows and columns by their offset in the
 // block, each row's pattern growing with the fill of the pivots chosen so far.
 struct BlockOrdering {
+  explicit BlockOrdering(int size)
+      : rows(size), column_rows(size), row_done(size, false), column_done(size, false) {}
+
   std::vector<RowPattern> rows;
+  std::vector<std::set<int>> column_rows;   ///< the rows holding each column
   std::vector<std::pair<int, int>> pivots;  ///< (row, column) in the order chosen
   std::set<std::pair<int, int>> modified;   ///< entries a chosen pivot's elimination changed
   std::vector<bool> row_done, column_done;
+
+  void insert(int r, int c) {
+    rows[r].insert(c);
+    column_rows[c].insert(r);
+  }
 
   // Eliminates column `column` from the other open rows with the pivot row `row`.
   void choose(int row, int column) {
     pivots.push_back({row, column});
     row_done[row] = true;
     column_done[column] = true;
-    for (size_t r = 0; r < rows.size(); ++r) {
-      if (row_done[r] || rows[r].erase(column) == 0) continue;
+    std::set<int> holders = std::move(column_rows[column]);
+    for (int r : holders) {
+      if (row_done[r]) continue;
+      rows[r].erase(column);
       for (int c : rows[row]) {
         if (column_done[c]) continue;
-        rows[r].insert(c);
-        modified.insert({static_cast<int>(r), c});
+        insert(r, c);
+        modified.insert({r, c});
       }
     }
   }
@@ -129,21 +157,17 @@ struct BlockOrdering {
 // The rows and columns left are then matched on the pattern that remains after those
 // eliminations (it has a perfect matching: eliminating nonzero pivots keeps A nonsingular) and
 // put in bandwidth order.
+// `offset` (one entry per column of `a`, all -1) is scratch, left as it was found.
 void order_block(const SparsityPattern& a, const SparsityPattern& constant, int begin, int end,
-                 BlockTriangularForm& blocks) {
+                 BlockTriangularForm& blocks, std::vector<int>& offset) {
   int size = end - begin;
   std::vector<int> rows(blocks.row_order.begin() + begin, blocks.row_order.begin() + end);
   std::vector<int> columns(blocks.col_order.begin() + begin, blocks.col_order.begin() + end);
-  std::vector<int> offset(a.cols(), -1);
   for (int k = 0; k < size; ++k) offset[columns[k]] = k;
-  BlockOrdering block{std::vector<RowPattern>(size),
-                      {},
-                      {},
-                      std::vector<bool>(size, false),
-                      std::vector<bool>(size, false)};
+  BlockOrdering block(size);
   for (int r = 0; r < size; ++r) {
     for (int column : a.row(rows[r])) {
-      if (offset[column] >= 0) block.rows[r].insert(offset[column]);
+      if (offset[column] >= 0) block.insert(r, offset[column]);
     }
   }
   for (int r = 0; r < size; ++r) {
@@ -187,15 +211,17 @@ void order_block(const SparsityPattern& a, const SparsityPattern& constant, int 
     blocks.row_order[begin + k] = rows[block.pivots[k].first];
     blocks.col_order[begin + k] = columns[block.pivots[k].second];
   }
+  for (int column : columns) offset[column] = -1;
 }
 
 // The block triangular form with each block's positions ordered by order_block (the blocks and
 // their order stay; only the pairing and order of rows and columns inside a block change).
 BlockTriangularForm ordered(const SparsityPattern& a, const SparsityPattern& constant,
                             BlockTriangularForm blocks) {
+  std::vector<int> offset(a.cols(), -1);
   for (int b = 0; b < blocks.block_count(); ++b) {
     int begin = blocks.block_start[b], end = blocks.block_start[b + 1];
-    if (end - begin >= 2) order_block(a, constant, begin, end, blocks);
+    if (end - begin >= 2) order_block(a, constant, begin, end, blocks, offset);
   }
   return blocks;
 }
@@ -222,7 +248,8 @@ LinearSolvePlan plan_linear_solve(const SparsityPattern& a, const BlockTriangula
   for (const auto& [row, column] : ones.entries()) {
     state.ones.insert({row_position[row], column_position[column]});
   }
-  std::vector<RowPattern> rows(plan.size);
+  EliminationPatterns patterns{std::vector<RowPattern>(plan.size),
+                               std::vector<std::set<int>>(plan.size)};
   plan.earlier_columns.resize(plan.size);
   for (int i = 0; i < plan.size; ++i) {
     for (int column : a.row(blocks.row_order[i])) {
@@ -231,7 +258,7 @@ LinearSolvePlan plan_linear_solve(const SparsityPattern& a, const BlockTriangula
       if (block_of[j] < block_of[i]) {
         plan.earlier_columns[i].push_back(j);
       } else if (block_of[j] == block_of[i]) {
-        rows[i].insert(j);
+        patterns.insert(i, j);
       } else {
         throw std::logic_error("entry above the diagonal blocks");
       }
@@ -240,7 +267,7 @@ LinearSolvePlan plan_linear_solve(const SparsityPattern& a, const BlockTriangula
   for (int b = 0; b < blocks.block_count(); ++b) {
     int end = blocks.block_start[b + 1];
     for (int k = blocks.block_start[b]; k < end; ++k) {
-      plan.steps.push_back(eliminate(k, end, rows, stored, state));
+      plan.steps.push_back(eliminate(k, patterns, stored, state));
     }
   }
   plan.storage.assign(stored.begin(), stored.end());
@@ -314,11 +341,11 @@ size_t lu_operation_count(const LinearSolvePlan& plan) {
   return operations;
 }
 
-std::string factor_code(const LinearSolvePlan& plan) {
-  std::string code;
-  bool pivoting = false;
+std::vector<std::string> factor_steps(const LinearSolvePlan& plan) {
+  std::vector<std::string> steps;
   for (const PivotStep& step : plan.steps) {
     int k = step.position;
+    std::string code;
     if (step.unit_pivot) {
       code += fmt::format("  // position {}: the pivot is 1\n", k);
     } else if (step.fixed_pivot) {  // a nonzero number: no test needed
@@ -329,14 +356,21 @@ std::string factor_code(const LinearSolvePlan& plan) {
     }
     if (step.candidates.size() == 1 || step.fixed_pivot) {
       if (step.candidates.size() > 1) code += "  {\n" + elimination(plan, step) + "  }\n";
-      continue;
+    } else {
+      code += fmt::format("  {{  // position {}: pivot among {} rows\n", k, step.candidates.size());
+      code += pivot_search(plan, step) + elimination(plan, step) + "  }\n";
     }
-    pivoting = true;
-    code += fmt::format("  {{  // position {}: pivot among {} rows\n", k, step.candidates.size());
-    code += pivot_search(plan, step) + elimination(plan, step) + "  }\n";
+    steps.push_back(std::move(code));
   }
+  return steps;
+}
+
+std::string factor_code(const LinearSolvePlan& plan) {
+  std::string code;
+  for (const std::string& step : factor_steps(plan)) code += step;
   if (code.find("a[") == std::string::npos) code = "  (void)a;  // A is the identity\n" + code;
-  if (!pivoting) code = "  (void)pivot;  // every block is solved without row exchanges\n" + code;
+  if (code.find("pivot[") == std::string::npos)
+    code = "  (void)pivot;  // every block is solved without row exchanges\n" + code;
   return code + "  return 0;\n";
 }
 
@@ -349,16 +383,15 @@ static std::string back_substitution(const LinearSolvePlan& plan, const PivotSte
   return fmt::format("  r[{}] = (r[{}]{}) * {};\n", k, k, sum, entry(plan, k, k));
 }
 
-std::string solve_code(const LinearSolvePlan& plan) {
-  std::string code;
-  bool pivoting = false;
+std::vector<std::string> solve_statements(const LinearSolvePlan& plan) {
+  std::vector<std::string> code;
   size_t first_step = 0;
   for (int b = 0; b < plan.blocks.block_count(); ++b) {
     int begin = plan.blocks.block_start[b], end = plan.blocks.block_start[b + 1];
-    code += fmt::format("  // block {} (positions {}..{})\n", b + 1, begin, end - 1);
+    code.push_back(fmt::format("  // block {} (positions {}..{})\n", b + 1, begin, end - 1));
     for (int i = begin; i < end; ++i) {
       for (int j : plan.earlier_columns[i]) {
-        code += fmt::format("  r[{}] -= {} * r[{}];\n", i, entry(plan, i, j), j);
+        code.push_back(fmt::format("  r[{}] -= {} * r[{}];\n", i, entry(plan, i, j), j));
       }
     }
     size_t last_step = first_step + static_cast<size_t>(end - begin);
@@ -366,21 +399,61 @@ std::string solve_code(const LinearSolvePlan& plan) {
       const PivotStep& step = plan.steps[s];
       if (step.candidates.size() == 1) continue;
       if (!step.fixed_pivot) {
-        pivoting = true;
-        code += fmt::format("  std::swap(r[{0}], r[pivot[{0}]]);\n", step.position);
+        code.push_back(fmt::format("  std::swap(r[{0}], r[pivot[{0}]]);\n", step.position));
       }
       for (size_t c = 1; c < step.candidates.size(); ++c) {
         int i = step.candidates[c];
-        code += fmt::format("  r[{}] -= {} * r[{}];\n", i, entry(plan, i, step.position),
-                            step.position);
+        code.push_back(fmt::format("  r[{}] -= {} * r[{}];\n", i, entry(plan, i, step.position),
+                                   step.position));
       }
     }
-    for (size_t s = last_step; s-- > first_step;) code += back_substitution(plan, plan.steps[s]);
+    for (size_t s = last_step; s-- > first_step;) {
+      std::string line = back_substitution(plan, plan.steps[s]);
+      if (!line.empty()) code.push_back(std::move(line));
+    }
     first_step = last_step;
   }
+  return code;
+}
+
+SolveOperations solve_operations(const LinearSolvePlan& plan) {
+  SolveOperations result;
+  auto& ops = result.ops;
+  size_t first_step = 0;
+  for (int b = 0; b < plan.blocks.block_count(); ++b) {
+    int begin = plan.blocks.block_start[b], end = plan.blocks.block_start[b + 1];
+    for (int i = begin; i < end; ++i) {
+      for (int j : plan.earlier_columns[i]) ops.push_back({i, plan.index(i, j), j});
+    }
+    size_t last_step = first_step + static_cast<size_t>(end - begin);
+    for (size_t s = first_step; s < last_step; ++s) {
+      const PivotStep& step = plan.steps[s];
+      if (step.candidates.size() == 1) continue;
+      if (!step.fixed_pivot) ops.push_back({step.position, -1, 0});
+      for (size_t c = 1; c < step.candidates.size(); ++c) {
+        int i = step.candidates[c];
+        ops.push_back({i, plan.index(i, step.position), step.position});
+      }
+    }
+    for (size_t s = last_step; s-- > first_step;) {
+      const PivotStep& step = plan.steps[s];
+      int k = step.position;
+      for (int j : step.columns) ops.push_back({k, plan.index(k, j), j});
+      if (!step.unit_pivot) ops.push_back({k, -2 - plan.index(k, k), 0});
+    }
+    first_step = last_step;
+    result.block_start.push_back(static_cast<int>(ops.size()));
+  }
+  return result;
+}
+
+std::string solve_code(const LinearSolvePlan& plan) {
+  std::string code;
+  for (const std::string& line : solve_statements(plan)) code += line;
   if (code.find("r[") == std::string::npos)
     code = "  (void)a;  // A is the identity: Z = b\n  (void)r;\n" + code;
-  if (!pivoting) code = "  (void)pivot;  // every block is solved without row exchanges\n" + code;
+  if (code.find("pivot[") == std::string::npos)
+    code = "  (void)pivot;  // every block is solved without row exchanges\n" + code;
   return code;
 }
 

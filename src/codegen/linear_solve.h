@@ -6,6 +6,7 @@
 // runtime pivot search picks, and its length follows the fill-in: linear for banded blocks.
 #pragma once
 
+#include <array>
 #include <map>
 #include <string>
 #include <utility>
@@ -59,6 +60,24 @@ LinearSolvePlan plan_linear_solve(const SparsityPattern& a, const BlockTriangula
 
 /// Arithmetic operations of one factorisation plus one solve (what each rhs call spends).
 size_t lu_operation_count(const LinearSolvePlan& plan);
+
+/// The steps of factor_A, one string of statements each, in order (each may `return` 1 + its
+/// position when its pivot vanishes).
+std::vector<std::string> factor_steps(const LinearSolvePlan& plan);
+
+/// The statements of solve_A, one line each, in order.
+std::vector<std::string> solve_statements(const LinearSolvePlan& plan);
+
+/// solve_A as operations on r, block by block, for code that solves only some of the blocks (the
+/// rhs Jacobian, column by column). Each operation {i, e, j} is r[i] -= a[e] * r[j] when e >= 0,
+/// std::swap(r[i], r[pivot[i]]) when e == -1, and r[i] *= a[-2 - e] when e <= -2; the operations
+/// of block b are ops[block_start[b]] to ops[block_start[b + 1] - 1]. Applied to every block in
+/// order they compute what solve_A does, in the same order.
+struct SolveOperations {
+  std::vector<std::array<int, 3>> ops;
+  std::vector<int> block_start{0};
+};
+SolveOperations solve_operations(const LinearSolvePlan& plan);
 
 /// The body of `int factor_A(double* a, int* pivot)`: factors the stored entries in place
 /// (multipliers below the diagonal, U above it and the reciprocals of U's diagonal on it, so that

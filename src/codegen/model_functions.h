@@ -1,33 +1,51 @@
-// The bodies of the generated Model's functions (spec §4), from the reduced system: the
+// The bodies of the generated Model's functions (spec §4, §4.1), from the reduced system: the
 // expressions of each function compiled together (common subexpressions across all its outputs),
 // the algebraic unknowns solved through the block-structured LU of linear_solve.h, and the
-// Jacobians by symbolic differentiation (rhs_jacobian by implicit differentiation of A Z = b).
+// Jacobians by symbolic differentiation, in compressed sparse columns (rhs_jacobian by implicit
+// differentiation of A Z = b). Long bodies are cut into parts (function_parts.h).
 #pragma once
 
 #include <optional>
 #include <string>
 
+#include "codegen/function_parts.h"
+#include "codegen/jacobian_structure.h"
 #include "codegen/linear_solve.h"
 #include "reduction/reduce.h"
 
 namespace daec {
 
+/// The dense Jacobians (rhs_jacobian, residual_jacobian, invariants_jacobian) are generated when
+/// none of their arrays has more entries than this (spec §4.1).
+inline constexpr size_t kMaxDenseJacobianEntries = 1'000'000;
+
+/// The sparse d(X')/dX is generated when it has at most this many entries, or at most as many as
+/// the residual's iteration matrix (so always for a model without algebraic unknowns).
+inline constexpr size_t kMaxSparseRhsJacobianEntries = 100'000;
+
 struct FunctionBodies {
-  std::string initial_state, rhs, rhs_jacobian, residual, residual_jacobian, invariants,
-      invariants_jacobian, outputs;
-  std::string evaluate_algebraic;  ///< fills a (A by storage index) and r (b by position)
-  /// The solver's tables (namespace scope): kRowStart, where each position's row of A starts in
-  /// a, and kUnknownAt, the algebraic unknown solved at each position. Empty without unknowns.
-  std::string row_start, unknown_at;
-  std::string rhs_failure;    ///< the part of Model::rhs_failure that locates A Z = b failing
+  /// Bodies of the Model's member functions. rhs_jacobian_values is empty when the sparse
+  /// d(X')/dX is not generated; the three dense Jacobians are empty when they are not.
+  std::string initial_state, rhs, rhs_failure, residual, invariants, outputs;
+  std::string rhs_jacobian, rhs_jacobian_values, residual_jacobian, residual_jacobian_values,
+      invariants_jacobian, invariants_jacobian_values;
+  /// Namespace-scope code: A Z = b (evaluate_A_b, factor_A, solve_A bodies and the tables
+  /// kRowStart, kUnknownAt), the support of the rhs Jacobians (tables and helpers), and the
+  /// tables of the projection's Gram matrix.
+  std::string evaluate_algebraic, factor, solve, row_start, unknown_at;
+  std::string rhs_jacobian_support, projection_tables;
+  /// The patterns of the sparse Jacobians (spec §4.1).
+  std::optional<ColumnPattern> rhs_pattern;
+  ColumnPattern residual_pattern, invariants_pattern;
+  bool dense_jacobians = true;
   size_t rhs_operations = 0;  ///< in evaluating A, b and F (the LU not counted)
 };
 
-/// `plan` is the LU plan of system.A, or nullopt when there are no algebraic unknowns. Throws
-/// LimitExceeded when a derivative has more than `max_expression_size` nodes (0: no limit) or
-/// the time limit is reached.
+/// `plan` is the LU plan of system.A, or nullopt when there are no algebraic unknowns; the parts
+/// of long bodies are added to `parts`. Throws LimitExceeded when a derivative has more than
+/// `max_expression_size` nodes (0: no limit) or the time limit is reached.
 FunctionBodies function_bodies(const ReducedSystem& system,
                                const std::optional<LinearSolvePlan>& plan,
-                               size_t max_expression_size);
+                               size_t max_expression_size, FunctionParts& parts);
 
 }  // namespace daec

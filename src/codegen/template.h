@@ -28,4 +28,8 @@ std::string render_template(std::string_view template_name, std::string_view tex
 /// there is none.
 std::string_view embedded_template(std::string_view file_name);
 
+/// The text of an embedded runtime header by include path (`daec/simulator/run.hpp`); throws
+/// TemplateError if there is none.
+std::string_view embedded_runtime_header(std::string_view include_path);
+
 }  // namespace daec

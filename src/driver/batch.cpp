@@ -313,7 +313,11 @@ void collect_finished(std::vector<Job>& running, const Options& options, Progres
     const std::string& path = options.inputs[it->input];
     bool ok = reap(*it, path);
     std::string output = batch_output_path(options.output_dir, path);
-    if (!ok) remove_temporaries(output);
+    if (!ok) {
+      remove_temporaries(output);
+      for (const std::string& part : part_output_paths(output, options.split))
+        remove_temporaries(part);
+    }
     progress.finished(it->input, ok, it->text[kOutcome], seconds_since(it->start), it->text[kOut],
                       it->text[kErr]);
     it = running.erase(it);

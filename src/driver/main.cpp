@@ -11,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "codegen/cpp_names.h"
 #include "codegen/generate.h"
 #include "driver/batch.h"
 #include "driver/options.h"
@@ -64,11 +65,14 @@ std::vector<Output> outputs_of(const daec::Options& o) {
   std::vector<Output> outputs;
   if (daec::generates_code(o)) {
     for (const std::string& input : o.inputs) {
-      if (!o.output_dir.empty()) {
-        outputs.push_back({"--output-dir", daec::batch_output_path(o.output_dir, input)});
-      } else {
-        outputs.push_back({o.output.empty() ? "the code" : "-o", daec::code_output_path(input, o)});
-      }
+      std::string code = o.output_dir.empty() ? daec::code_output_path(input, o)
+                                              : daec::batch_output_path(o.output_dir, input);
+      outputs.push_back({!o.output_dir.empty() ? "--output-dir"
+                         : o.output.empty()    ? "the code"
+                                               : "-o",
+                         code});
+      for (const std::string& part : daec::part_output_paths(code, o.split))
+        outputs.push_back({"--split", part});
     }
   }
   if (!o.header.empty()) outputs.push_back({"--header", o.header});
@@ -116,11 +120,24 @@ std::string validate(const daec::Options& o) {
            " models were given (use --output-dir for several)";
   }
   if (!o.output.empty() && !o.output_dir.empty()) return "-o and --output-dir exclude each other";
-  if (o.check && (!o.output.empty() || o.main || !o.header.empty() || !o.output_dir.empty())) {
-    return "--check generates no code; it cannot be combined with -o, --main, --header or "
-           "--output-dir";
+  if (o.check && (!o.output.empty() || o.main || !o.python_module.empty() || !o.header.empty() ||
+                  !o.output_dir.empty())) {
+    return "--check generates no code; it cannot be combined with -o, --main, --python-module, "
+           "--header or --output-dir";
   }
   if (!o.header.empty() && o.inputs.size() > 1) return "--header names one file, for one model";
+  if (o.split > 0 && daec::generates_code(o) && o.output_dir.empty() &&
+      daec::code_output_path(o.inputs.front(), o) == "-") {
+    return "--split writes part files beside the code: name its file with -o, not '-'";
+  }
+  if (!o.python_module.empty()) {
+    if (o.inputs.size() > 1) return "--python-module names one module, for one model";
+    if (o.main) return "--main and --python-module exclude each other (one file, one entry point)";
+    if (!daec::is_safe_cpp_identifier(o.python_module))
+      return "--python-module '" + o.python_module +
+             "' is not a usable module name (an identifier that is not a C++ keyword or "
+             "reserved name)";
+  }
   if (!o.name_space.empty() && !daec::is_valid_namespace(o.name_space)) {
     return "--namespace '" + o.name_space +
            "' is not a usable C++ namespace (identifiers separated by '::', none a C++ keyword "

@@ -29,11 +29,20 @@ static po::options_description visible_options(Options& o, std::string& dummies,
      "if missing")
     ("jobs,j", po::value(&o.jobs)->value_name("N"),
      "batch mode: compile up to N models at once, each in a process of its own (default 1)")
+    ("split", po::value(&o.split)->value_name("N"),
+     ("also write N part files beside the code, OUT_1.cpp ... OUT_N.cpp for -o OUT.cpp, holding "
+      "the bulk of a large model's functions so that they compile in parallel; build them "
+      "together with OUT.cpp (default 0: one file; at most " + std::to_string(kMaxSplit) +
+      ")").c_str())
     ("check", po::bool_switch(&o.check),
      "check and reduce the model; print its classification, dependency table and index "
      "reduction summary; generate no code")
     ("main", po::bool_switch(&o.main),
-     "append a main() that simulates the model with SUNDIALS CVODE (see docs/simulator.md)")
+     "append a main() that simulates the model with SUNDIALS and daec's integrators (see "
+     "docs/simulator.md)")
+    ("python-module", po::value(&o.python_module)->value_name("NAME"),
+     "append a pybind11 module NAME whose class Model exposes the model to Python with NumPy "
+     "arrays (spec section 8; daec_add_python_module builds it; see docs/python.md)")
     ("namespace", po::value(&o.name_space)->value_name("NS"),
      "C++ namespace of the generated code, e.g. 'mech::arm' (default: the model name, renamed "
      "if it is a C++ keyword, such as class -> class_model)")
@@ -89,7 +98,10 @@ std::optional<Options> parse_options(int argc, const char* const argv[], std::st
   GivenLimits limits;
   po::options_description desc = visible_options(options, dummies, limits);
   po::options_description hidden;
-  hidden.add_options()("input", po::value(&options.inputs));
+  // --part-cost N: the most one generated function holds (lines, plus one per 100 characters)
+  // before it is cut into parts; for measuring compile times (bench/), not for users.
+  hidden.add_options()("input", po::value(&options.inputs))(
+      "part-cost", po::value(&options.part_cost)->value_name("N"));
   po::options_description all;
   all.add(desc).add(hidden);
   po::positional_options_description positional;
@@ -123,6 +135,10 @@ std::optional<Options> parse_options(int argc, const char* const argv[], std::st
   }
   if (options.jobs < 1) {
     error = "--jobs must be at least 1";
+    return std::nullopt;
+  }
+  if (options.split < 0 || options.split > kMaxSplit) {
+    error = "--split must be from 0 to " + std::to_string(kMaxSplit);
     return std::nullopt;
   }
   if (options.max_rounds < 1) {

@@ -5,6 +5,7 @@
 #include <string>
 #include <vector>
 
+#include "codegen/generate.h"
 #include "reduction/reduce.h"
 
 namespace daec {
@@ -13,15 +14,22 @@ namespace daec {
 /// take (the 128-link benchmark chain: about a second), yet a bound on a model that runs away.
 inline constexpr int kDefaultTimeLimit = 600;
 
+/// The most part files --split writes: more than the cores of any build machine.
+inline constexpr int kMaxSplit = 256;
+
 struct Options {
   std::vector<std::string> inputs;
   std::string output;      ///< -o; empty: MODEL stem + .cpp
   std::string output_dir;  ///< --output-dir
   std::string header;      ///< --header: also write the declaration of NS::Model
   int jobs = 1;
+  int split = 0;  ///< --split: part files beside the code (0: none)
+  /// --part-cost (hidden, for measuring): what one generated function may hold.
+  size_t part_cost = kDefaultPartCost;
   bool check = false;
   bool compare_dummies = false;
   bool main = false;
+  std::string python_module;  ///< --python-module: append a pybind11 module of this name
   std::string name_space;
   std::string report;
   std::string report_json;

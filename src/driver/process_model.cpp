@@ -56,8 +56,8 @@ static bool stage_output(OutputFiles& files, const std::string& path, std::strin
 static size_t system_size(const ReducedSystem& system) {
   size_t size = 0;
   for (const StateEquation& f : system.differential) size += expression_size(f.rhs);
-  for (const auto& row : system.A) {
-    for (const GiNaC::ex& entry : row) size += entry.is_zero() ? 0 : expression_size(entry);
+  for (size_t r = 0; r < system.A.rows(); ++r) {
+    for (const MatrixEntry& entry : system.A.row(r)) size += expression_size(entry.value);
   }
   for (const GiNaC::ex& entry : system.b) size += expression_size(entry);
   return size;
@@ -128,7 +128,8 @@ static void add_reports(const Model& model, const ReducedSystem& reduced, const 
 bool generates_code(const Options& options) {
   if (options.check) return false;
   bool reports_only = !options.report.empty() || !options.report_json.empty();
-  return !reports_only || !options.output.empty() || options.main || !options.header.empty();
+  return !reports_only || !options.output.empty() || options.main ||
+         !options.python_module.empty() || !options.header.empty();
 }
 
 std::string default_output_path(const std::string& input) {
@@ -143,6 +144,18 @@ std::string code_output_path(const std::string& input, const Options& options) {
   return options.output.empty() ? default_output_path(input) : options.output;
 }
 
+std::vector<std::string> part_output_paths(const std::string& code_path, int split) {
+  size_t slash = code_path.find_last_of('/');
+  size_t dot = code_path.rfind('.');
+  bool has_extension =
+      dot != std::string::npos && dot > (slash == std::string::npos ? 0 : slash + 1);
+  std::string stem = has_extension ? code_path.substr(0, dot) : code_path;
+  std::string extension = has_extension ? code_path.substr(dot) : "";
+  std::vector<std::string> paths;
+  for (int k = 1; k <= split; ++k) paths.push_back(stem + "_" + std::to_string(k) + extension);
+  return paths;
+}
+
 bool writes_to_stdout(const std::string& input, const Options& options) {
   bool code = generates_code(options) && code_output_path(input, options) == "-";
   return code || options.header == "-" || options.report_json == "-";
@@ -153,8 +166,10 @@ bool writes_to_stdout(const std::string& input, const Options& options) {
 static std::optional<size_t> add_code(const SourceFile& file, const ReducedSystem& reduced,
                                       const Options& options, std::vector<PendingFile>& files,
                                       std::ostream& err) {
-  CodegenOptions codegen{options.name_space, options.main, file.name(),
-                         options.max_expression_size};
+  std::string path = code_output_path(file.path(), options);
+  CodegenOptions codegen{options.name_space,   options.main,   options.python_module,
+                         file.name(),          options.max_expression_size,
+                         options.part_cost,    options.split,  base_name(path)};
   GeneratedCode code;
   try {
     code = generate_code(reduced, codegen);
@@ -170,7 +185,10 @@ static std::optional<size_t> add_code(const SourceFile& file, const ReducedSyste
         << "\n";
     return std::nullopt;
   }
-  files.push_back({code_output_path(file.path(), options), std::move(code.source)});
+  files.push_back({path, std::move(code.source)});
+  std::vector<std::string> part_paths = part_output_paths(path, options.split);
+  for (size_t k = 0; k < part_paths.size(); ++k)
+    files.push_back({part_paths[k], std::move(code.parts[k])});
   if (!options.header.empty()) files.push_back({options.header, std::move(code.header)});
   return code.rhs_operations;
 }

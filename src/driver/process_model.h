@@ -4,6 +4,7 @@
 #include <iosfwd>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "driver/options.h"
 #include "support/source.h"
@@ -30,6 +31,10 @@ std::string default_output_path(const std::string& input);
 
 /// Where the code of `input` goes: -o, or default_output_path(input).
 std::string code_output_path(const std::string& input, const Options& options);
+
+/// The paths of the part files of --split beside `code_path`: OUT_1.cpp ... OUT_N.cpp for
+/// OUT.cpp (the number before the extension, or at the end of a name without one).
+std::vector<std::string> part_output_paths(const std::string& code_path, int split);
 
 /// Whether the run of `input` writes an output to standard output ('-'). Summaries then go to
 /// standard error, so that standard output holds exactly that output.

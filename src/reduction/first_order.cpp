@@ -1,6 +1,8 @@
 // The first-order stage: velocity states for derivatives of order two and more.
 #include "reduction/first_order.h"
 
+#include "reduction/symbolic.h"
+
 namespace daec {
 
 std::string velocity_name(const std::string& name, int order) {
@@ -9,8 +11,11 @@ std::string velocity_name(const std::string& name, int order) {
 
 static ModelContext make_context(const Model& model) {
   ModelContext context{model.name, model.description, model.file_name, model.symbols,
-                       model.time, model.parameters,  model.outputs,   {}};
-  for (const Variable& v : model.variables) context.variable_names.push_back(v.name);
+                       model.time, model.parameters,  model.outputs,   {},  {}};
+  for (const Variable& v : model.variables) {
+    context.variable_names.push_back(v.name);
+    context.variable_descriptions.push_back(v.description);
+  }
   return context;
 }
 
@@ -47,8 +52,9 @@ FirstOrderSystem to_first_order(const Model& model) {
     }
   }
   for (const Equation& e : model.equations) {
-    system.equations.push_back(
-        SystemEquation{e.label, e.location, e.lhs.subs(lowered), e.rhs.subs(lowered)});
+    system.equations.push_back(SystemEquation{e.label, e.location,
+                                              substitute_symbols(e.lhs, lowered),
+                                              substitute_symbols(e.rhs, lowered)});
   }
   system.equations.insert(system.equations.end(), definitions.begin(), definitions.end());
   return system;

@@ -1,23 +1,19 @@
 // Linear / nonlinear classification of algebraic unknowns and the preprocessing step.
 #include "reduction/linearity.h"
 
-#include <set>
-
+#include "reduction/expression_matrix.h"
 #include "reduction/symbolic.h"
 
 namespace daec {
 
 // Marks the algebraic unknowns (by index) that `e` is not affine in.
-static void mark_nonlinear(const GiNaC::ex& e, const std::vector<GiNaC::ex>& algebraic,
-                           std::vector<bool>& nonlinear) {
-  SymbolSet present = symbols_in(e);
-  for (size_t i = 0; i < algebraic.size(); ++i) {
-    if (!present.count(algebraic[i])) continue;
-    GiNaC::ex first = derivative(e, algebraic[i]);
-    SymbolSet in_first = symbols_in(first);
-    for (size_t j = i; j < algebraic.size(); ++j) {
-      if (!in_first.count(algebraic[j])) continue;
-      if (!is_identically_zero(derivative(first, algebraic[j]))) {
+static void mark_nonlinear(const GiNaC::ex& e, const std::vector<Unknown>& algebraic,
+                           const SymbolColumns& columns, std::vector<bool>& nonlinear) {
+  for (int i : columns.columns_in(e)) {
+    GiNaC::ex first = derivative(e, algebraic[i].symbol);
+    for (int j : columns.columns_in(first)) {
+      if (j < i) continue;
+      if (!is_identically_zero(derivative(first, algebraic[j].symbol))) {
         nonlinear[i] = true;
         nonlinear[j] = true;
       }
@@ -26,11 +22,12 @@ static void mark_nonlinear(const GiNaC::ex& e, const std::vector<GiNaC::ex>& alg
 }
 
 static std::vector<bool> nonlinear_flags(const SemiExplicitSystem& system) {
-  std::vector<GiNaC::ex> algebraic;
-  for (const Unknown& u : system.algebraic) algebraic.push_back(u.symbol);
-  std::vector<bool> nonlinear(algebraic.size(), false);
-  for (const StateEquation& f : system.differential) mark_nonlinear(f.rhs, algebraic, nonlinear);
-  for (const Constraint& g : system.constraints) mark_nonlinear(g.residual, algebraic, nonlinear);
+  SymbolColumns columns(system.algebraic);
+  std::vector<bool> nonlinear(system.algebraic.size(), false);
+  for (const StateEquation& f : system.differential)
+    mark_nonlinear(f.rhs, system.algebraic, columns, nonlinear);
+  for (const Constraint& g : system.constraints)
+    mark_nonlinear(g.residual, system.algebraic, columns, nonlinear);
   return nonlinear;
 }
 

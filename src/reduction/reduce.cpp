@@ -6,35 +6,16 @@
 
 #include <fmt/format.h>
 
+#include "reduction/numeric_rank.h"
 #include "reduction/symbolic.h"
 #include "structure/matching.h"
 
 namespace daec {
 
-std::vector<std::vector<GiNaC::ex>> jacobian(const std::vector<Constraint>& constraints,
-                                             const std::vector<Unknown>& unknowns) {
-  std::vector<std::vector<GiNaC::ex>> matrix;
-  for (const Constraint& c : constraints) {
-    SymbolSet present = symbols_in(c.residual);
-    std::vector<GiNaC::ex> row;
-    for (const Unknown& u : unknowns) {
-      row.push_back(present.count(u.symbol) ? derivative(c.residual, u.symbol) : GiNaC::ex(0));
-    }
-    matrix.push_back(std::move(row));
-  }
-  return matrix;
-}
-
-SparsityPattern pattern_of(const std::vector<std::vector<GiNaC::ex>>& matrix, size_t columns) {
-  std::vector<std::vector<int>> row_columns;
-  for (const auto& row : matrix) {
-    std::vector<int> nonzero;
-    for (size_t c = 0; c < row.size(); ++c) {
-      if (!row[c].is_zero()) nonzero.push_back(static_cast<int>(c));
-    }
-    row_columns.push_back(std::move(nonzero));
-  }
-  return SparsityPattern::from_rows(static_cast<int>(columns), row_columns);
+ExpressionMatrix jacobian(const std::vector<Constraint>& constraints,
+                          const std::vector<Unknown>& unknowns) {
+  return jacobian_matrix(
+      residuals_of(constraints), unknowns, [](size_t) {}, [](const GiNaC::ex&) {});
 }
 
 namespace {
@@ -45,13 +26,15 @@ class Reducer {
       : system_(std::move(system)),
         options_(options),
         diags_(diags),
-        points_(system_.context.parameter_values()) {}
+        points_(system_.context.parameter_values()),
+        state_columns_(system_.states),
+        algebraic_columns_(system_.algebraic) {}
 
   std::optional<ReducedSystem> run();
 
  private:
   bool run_round(ReductionRound& round);
-  std::vector<size_t> null_space_rows(const std::vector<std::vector<GiNaC::ex>>& B, int round);
+  std::vector<size_t> null_space_rows(const ExpressionMatrix& B, int round);
   bool differentiate(size_t row, ReductionRound& round);
   SourceLocation file_location() const;
   GiNaC::ex total_derivative(const GiNaC::ex& h, ReductionRound& round);
@@ -69,7 +52,9 @@ class Reducer {
   RandomPoints points_;
   std::vector<Constraint> invariants_;
   std::vector<ReductionRound> rounds_;
-  std::vector<std::vector<GiNaC::ex>> final_B_;
+  ExpressionMatrix final_B_;
+  SymbolColumns state_columns_;      ///< states by symbol
+  SymbolColumns algebraic_columns_;  ///< algebraic unknowns by symbol (dummies join as made)
 };
 
 std::vector<GiNaC::ex> Reducer::all_symbols() const {
@@ -95,11 +80,7 @@ GiNaC::exmap Reducer::algebraic_at_zero() const {
 }
 
 bool Reducer::is_algebraic_free(const GiNaC::ex& e) const {
-  SymbolSet present = symbols_in(e);
-  for (const Unknown& u : system_.algebraic) {
-    if (present.count(u.symbol)) return false;
-  }
-  return true;
+  return !algebraic_columns_.occurs_in(e);
 }
 
 std::optional<ReducedSystem> Reducer::run() {
@@ -120,28 +101,28 @@ std::optional<ReducedSystem> Reducer::run() {
 bool Reducer::run_round(ReductionRound& round) {
   checkpoint(file_location(),
              fmt::format("computing the rank of the constraints in round {}", round.number));
-  std::vector<std::vector<GiNaC::ex>> B = jacobian(system_.constraints, system_.algebraic);
+  ExpressionMatrix B = jacobian(system_.constraints, system_.algebraic);
   size_t n = system_.algebraic.size();
-  round.table.pattern = pattern_of(B, n);
+  round.table.pattern = B.pattern();
   for (const Constraint& c : system_.constraints) round.table.rows.push_back(c.label);
   for (const Unknown& u : system_.algebraic) round.table.columns.push_back(u.name);
   round.structural_rank = structural_rank(round.table.pattern);
-  round.rank = round.structural_rank == 0 ? 0 : generic_rank(B, n, all_symbols(), points_);
-  if (round.rank == static_cast<int>(n) && B.size() == n) {
+  round.rank = round.structural_rank == 0 ? 0 : generic_rank(B, all_symbols(), points_);
+  if (round.rank == static_cast<int>(n) && B.rows() == n) {
     round.nonsingular = true;
     final_B_ = std::move(B);
     return true;
   }
   std::vector<size_t> rows;
-  for (size_t r = 0; r < B.size(); ++r) {
-    if (round.table.pattern.row(static_cast<int>(r)).empty()) rows.push_back(r);
+  for (size_t r = 0; r < B.rows(); ++r) {
+    if (B.row(r).empty()) rows.push_back(r);
   }
   if (rows.empty()) {
     round.used_null_space = true;
     rows = null_space_rows(B, round.number);
   }
   if (rows.empty()) {
-    std::vector<size_t> all(B.size());
+    std::vector<size_t> all(B.rows());
     for (size_t r = 0; r < all.size(); ++r) all[r] = r;
     report_singular(all,
                     "no combination of them is free of the algebraic unknowns, yet they "
@@ -174,10 +155,10 @@ void Reducer::report_singular(const std::vector<size_t>& rows, const std::string
 // Seed 12.1, Step 2, general case: rows of B that are dependent without being zero. Fraction-free
 // elimination on B, tracking the row operations in T, leaves some rows of B zero; the matching
 // rows of T span the left null space. Each such combination q^T g replaces one of its rows.
-std::vector<size_t> Reducer::null_space_rows(const std::vector<std::vector<GiNaC::ex>>& B,
-                                             int round) {
-  size_t m = B.size(), n = system_.algebraic.size();
-  std::vector<std::vector<GiNaC::ex>> M = B, T(m, std::vector<GiNaC::ex>(m, 0));
+// Dense: only models whose constraints are dependent without zero rows come here (seed 12.1).
+std::vector<size_t> Reducer::null_space_rows(const ExpressionMatrix& B, int round) {
+  size_t m = B.rows(), n = system_.algebraic.size();
+  std::vector<std::vector<GiNaC::ex>> M = B.to_dense(), T(m, std::vector<GiNaC::ex>(m, 0));
   for (size_t r = 0; r < m; ++r) T[r][r] = 1;
   std::vector<bool> pivot(m, false);
   GiNaC::exmap point = points_.next(all_symbols());
@@ -212,8 +193,7 @@ std::vector<size_t> Reducer::null_space_rows(const std::vector<std::vector<GiNaC
     std::string label;
     for (size_t k = 0; k < m; ++k) {
       if (T[r][k].is_zero()) continue;
-      combination +=
-          T[r][k] * system_.constraints[k].residual.subs(at_zero, GiNaC::subs_options::no_pattern);
+      combination += T[r][k] * substitute_symbols(system_.constraints[k].residual, at_zero);
       label += (label.empty() ? "" : ",") + system_.constraints[k].label;
     }
     Constraint& target = system_.constraints[r];
@@ -231,10 +211,7 @@ std::vector<size_t> Reducer::null_space_rows(const std::vector<std::vector<GiNaC
 // original as a hidden constraint.
 bool Reducer::differentiate(size_t row, ReductionRound& round) {
   const Constraint c = system_.constraints[row];  // a copy: differentiating may append rows
-  SymbolSet present = symbols_in(c.residual);
-  bool has_state = std::any_of(system_.states.begin(), system_.states.end(),
-                               [&](const Unknown& u) { return present.count(u.symbol) > 0; });
-  if (!has_state) {
+  if (!state_columns_.occurs_in(c.residual)) {
     if (is_identically_zero(c.residual)) {
       diags_.error(c.location, "equation '" + c.base_label +
                                    "' is redundant: after eliminating the other equations it "
@@ -260,9 +237,7 @@ bool Reducer::differentiate(size_t row, ReductionRound& round) {
 
 GiNaC::ex Reducer::total_derivative(const GiNaC::ex& h, ReductionRound& round) {
   GiNaC::ex result = derivative(h, system_.context.time);
-  SymbolSet present = symbols_in(h);
-  for (size_t i = 0; i < system_.states.size(); ++i) {
-    if (!present.count(system_.states[i].symbol)) continue;
+  for (int i : state_columns_.columns_in(h)) {  // in state order: rate_of names dummies
     result += derivative(h, system_.states[i].symbol) * rate_of(i, round);
     // Checked term by term: substituting x' = f (--dummies=never) can grow the sum a lot.
     check_expression(result, options_.max_expression_size);
@@ -280,6 +255,7 @@ GiNaC::ex Reducer::rate_of(size_t state, ReductionRound& round) {
   }
   const Unknown& x = system_.states[state];
   GiNaC::realsymbol dummy = system_.context.fresh_symbol(x.name + "_dot");
+  algebraic_columns_.add(dummy, static_cast<int>(system_.algebraic.size()));
   system_.algebraic.push_back(
       Unknown{dummy.get_name(), dummy, UnknownOrigin::Dummy, x.name, 0, false, ""});
   system_.constraints.push_back(
@@ -299,7 +275,7 @@ ReducedSystem Reducer::finish() {
   result.A = final_B_;
   GiNaC::exmap at_zero = algebraic_at_zero();
   for (const Constraint& c : system_.constraints)
-    result.b.push_back(-c.residual.subs(at_zero, GiNaC::subs_options::no_pattern));
+    result.b.push_back(-substitute_symbols(c.residual, at_zero));
   result.invariants = invariants_;
   result.rounds = rounds_;
   for (const ReductionRound& round : rounds_) result.differentiations += !round.nonsingular;
@@ -308,8 +284,7 @@ ReducedSystem Reducer::finish() {
                   [](const Unknown& u) { return u.origin == UnknownOrigin::Variable; });
   result.index = system_.constraints.empty() ? 0 : result.differentiations + (multiplier ? 1 : 0);
   if (!result.A.empty()) {
-    SparsityPattern pattern = pattern_of(result.A, result.algebraic.size());
-    result.blocks = block_triangular_form(pattern);
+    result.blocks = block_triangular_form(result.A.pattern());
     check_start_values(result);
   }
   return result;
@@ -320,19 +295,27 @@ ReducedSystem Reducer::finish() {
 void Reducer::check_start_values(const ReducedSystem& result) {
   GiNaC::exmap point = system_.context.parameter_values();
   point[system_.context.time] = 0;
-  for (const Unknown& u : result.states) point[u.symbol] = u.start.subs(point);
+  for (const Unknown& u : result.states) point[u.symbol] = substitute_symbols(u.start, point);
   const BlockTriangularForm& blt = result.blocks;
+  // Each column's block and its offset in it.
+  std::vector<int> block_of(result.algebraic.size()), offset(result.algebraic.size());
+  for (size_t b = 0; b + 1 < blt.block_start.size(); ++b) {
+    for (int i = blt.block_start[b]; i < blt.block_start[b + 1]; ++i) {
+      block_of[blt.col_order[i]] = static_cast<int>(b);
+      offset[blt.col_order[i]] = i - blt.block_start[b];
+    }
+  }
   for (size_t b = 0; b + 1 < blt.block_start.size(); ++b) {
     std::vector<int> rows(blt.row_order.begin() + blt.block_start[b],
                           blt.row_order.begin() + blt.block_start[b + 1]);
     std::vector<int> cols(blt.col_order.begin() + blt.block_start[b],
                           blt.col_order.begin() + blt.block_start[b + 1]);
-    std::vector<std::vector<double>> block;
+    std::vector<NumericRow> block;
     for (int r : rows) {
-      std::vector<double> values;
-      for (int c : cols) {
-        const GiNaC::ex& entry = result.A[r][c];
-        values.push_back(entry.is_zero() ? 0.0 : evaluate(entry, point).value_or(0.0));
+      NumericRow values;
+      for (const MatrixEntry& entry : result.A.row(r)) {
+        if (block_of[entry.column] != static_cast<int>(b)) continue;
+        values.push_back({offset[entry.column], evaluate(entry.value, point).value_or(0.0)});
       }
       block.push_back(std::move(values));
     }

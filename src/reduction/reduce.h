@@ -10,6 +10,7 @@
 
 #include <ginac/ginac.h>
 
+#include "reduction/expression_matrix.h"
 #include "reduction/limits.h"
 #include "reduction/system.h"
 #include "structure/block_triangular.h"
@@ -55,7 +56,7 @@ struct ReducedSystem {
   std::vector<StateEquation> differential;  ///< X' = F(X, Z, t), one per state
   std::vector<Unknown> algebraic;           ///< Z
   std::vector<Constraint> constraints;      ///< 0 = g(X, Z, t), affine in Z
-  std::vector<std::vector<GiNaC::ex>> A;    ///< dg/dZ, square and nonsingular
+  ExpressionMatrix A;                       ///< dg/dZ, square and nonsingular
   std::vector<GiNaC::ex> b;                 ///< A Z = b
   std::vector<Constraint> invariants;       ///< hidden constraints h(X, t) = 0
   std::vector<ReductionRound> rounds;
@@ -72,11 +73,8 @@ struct ReducedSystem {
 std::optional<ReducedSystem> reduce(SemiExplicitSystem system, const ReductionOptions& options,
                                     DiagnosticEngine& diags);
 
-/// dg/dz as a dense matrix of expressions, rows = constraints, columns = unknowns.
-std::vector<std::vector<GiNaC::ex>> jacobian(const std::vector<Constraint>& constraints,
-                                             const std::vector<Unknown>& unknowns);
-
-/// The pattern of the nonzero entries of `matrix`.
-SparsityPattern pattern_of(const std::vector<std::vector<GiNaC::ex>>& matrix, size_t columns);
+/// dg/dz, rows = constraints, columns = unknowns.
+ExpressionMatrix jacobian(const std::vector<Constraint>& constraints,
+                          const std::vector<Unknown>& unknowns);
 
 }  // namespace daec

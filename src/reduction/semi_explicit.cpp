@@ -3,6 +3,8 @@
 
 #include <map>
 
+#include "reduction/symbolic.h"
+
 namespace daec {
 
 namespace {
@@ -71,7 +73,7 @@ SemiExplicitSystem to_semi_explicit(const FirstOrderSystem& system) {
   for (auto& equation : defined) result.differential.push_back(*equation);
   for (const SystemEquation* equation : implicit) {
     result.constraints.push_back(Constraint{equation->label, equation->label, 0, equation->location,
-                                            equation->residual().subs(replacement)});
+                                            substitute_symbols(equation->residual(), replacement)});
   }
   return result;
 }

@@ -5,6 +5,7 @@
 #include <cmath>
 
 #include "model/evaluation.h"
+#include "reduction/numeric_rank.h"
 
 namespace daec {
 
@@ -22,6 +23,11 @@ size_t expression_size(const GiNaC::ex& e) {
   size_t size = 1;
   for (size_t i = 0; i < e.nops(); ++i) size += expression_size(e.op(i));
   return size;
+}
+
+GiNaC::ex substitute_symbols(const GiNaC::ex& e, const GiNaC::exmap& values) {
+  return e.subs(values,
+                GiNaC::subs_options::no_pattern | GiNaC::subs_options::pattern_is_not_product);
 }
 
 GiNaC::ex derivative(const GiNaC::ex& e, const GiNaC::ex& symbol) {
@@ -56,52 +62,25 @@ std::optional<double> evaluate(const GiNaC::ex& e, const GiNaC::exmap& point) {
   }
 }
 
-int numeric_rank(std::vector<std::vector<double>> a, size_t columns) {
-  double scale = 0;
-  for (const auto& row : a) {
-    for (double v : row) scale = std::max(scale, std::fabs(v));
-  }
-  if (scale == 0) return 0;
-  const double tolerance = 1e-10 * scale * static_cast<double>(std::max(a.size(), columns));
-  int rank = 0;
-  size_t pivot_row = 0;
-  for (size_t c = 0; c < columns && pivot_row < a.size(); ++c) {
-    size_t best = pivot_row;
-    for (size_t r = pivot_row + 1; r < a.size(); ++r) {
-      if (std::fabs(a[r][c]) > std::fabs(a[best][c])) best = r;
-    }
-    if (std::fabs(a[best][c]) <= tolerance) continue;
-    std::swap(a[best], a[pivot_row]);
-    for (size_t r = pivot_row + 1; r < a.size(); ++r) {
-      double factor = a[r][c] / a[pivot_row][c];
-      if (factor == 0) continue;
-      for (size_t k = c; k < columns; ++k) a[r][k] -= factor * a[pivot_row][k];
-    }
-    ++pivot_row;
-    ++rank;
-  }
-  return rank;
-}
-
-int generic_rank(const std::vector<std::vector<GiNaC::ex>>& matrix, size_t columns,
-                 const std::vector<GiNaC::ex>& symbols, RandomPoints& points) {
+int generic_rank(const ExpressionMatrix& matrix, const std::vector<GiNaC::ex>& symbols,
+                 RandomPoints& points) {
   constexpr int kPoints = 3, kAttempts = 20;
   int best = -1, found = 0;
   for (int attempt = 0; attempt < kAttempts && found < kPoints; ++attempt) {
     GiNaC::exmap point = points.next(symbols);
-    std::vector<std::vector<double>> values(matrix.size(), std::vector<double>(columns, 0.0));
+    std::vector<NumericRow> values(matrix.rows());
     bool finite = true;
-    for (size_t r = 0; r < matrix.size() && finite; ++r) {
-      for (size_t c = 0; c < columns && finite; ++c) {
-        if (matrix[r][c].is_zero()) continue;
-        std::optional<double> v = evaluate(matrix[r][c], point);
+    for (size_t r = 0; r < matrix.rows() && finite; ++r) {
+      for (const MatrixEntry& entry : matrix.row(r)) {
+        std::optional<double> v = evaluate(entry.value, point);
         finite = v.has_value();
-        if (finite) values[r][c] = *v;
+        if (!finite) break;
+        values[r].push_back({entry.column, *v});
       }
     }
     if (!finite) continue;
     ++found;
-    best = std::max(best, numeric_rank(std::move(values), columns));
+    best = std::max(best, numeric_rank(values, matrix.cols()));
   }
   return best;
 }

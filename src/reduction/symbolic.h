@@ -9,6 +9,7 @@
 #include <ginac/ginac.h>
 
 #include "model/model.h"
+#include "reduction/expression_matrix.h"
 
 namespace daec {
 
@@ -18,6 +19,11 @@ bool is_identically_zero(const GiNaC::ex& e);
 /// The number of nodes of `e` as a tree (a measure of expression swell; shared subexpressions
 /// count every time they occur).
 size_t expression_size(const GiNaC::ex& e);
+
+/// `e` with the symbols that are keys of `values` replaced by their values, simultaneously. Unlike
+/// GiNaC's plain subs, which scans the whole map at every sum and product of `e` (a search for
+/// product patterns), this costs a map lookup per node: linear in `e` whatever the size of the map.
+GiNaC::ex substitute_symbols(const GiNaC::ex& e, const GiNaC::exmap& values);
 
 /// d e / d symbol.
 GiNaC::ex derivative(const GiNaC::ex& e, const GiNaC::ex& symbol);
@@ -40,13 +46,10 @@ class RandomPoints {
 /// `e` evaluated at `point` as a double; nullopt if it is not a finite real number there.
 std::optional<double> evaluate(const GiNaC::ex& e, const GiNaC::exmap& point);
 
-/// The numerical rank of a dense matrix (Gaussian elimination with partial pivoting and a
-/// relative tolerance); `rows` may be empty.
-int numeric_rank(std::vector<std::vector<double>> rows, size_t columns);
-
-/// The generic rank of `matrix` (entries in `symbols`): the largest numeric rank over a few
-/// random points where every entry is finite. Returns -1 if no such point was found.
-int generic_rank(const std::vector<std::vector<GiNaC::ex>>& matrix, size_t columns,
-                 const std::vector<GiNaC::ex>& symbols, RandomPoints& points);
+/// The generic rank of `matrix` (entries in `symbols`): the largest numeric rank
+/// (reduction/numeric_rank.h) over a few random points where every entry is finite. Returns -1
+/// if no such point was found.
+int generic_rank(const ExpressionMatrix& matrix, const std::vector<GiNaC::ex>& symbols,
+                 RandomPoints& points);
 
 }  // namespace daec

@@ -53,6 +53,7 @@ struct ModelContext {
   std::vector<Parameter> parameters;
   std::vector<Output> outputs;
   std::vector<std::string> variable_names;  ///< the model's variables in declaration order
+  std::vector<std::string> variable_descriptions;  ///< and their descriptions ("" if none)
 
   /// A fresh symbol named `base`, or `base_2`, ... if that name is taken.
   GiNaC::realsymbol fresh_symbol(const std::string& base);

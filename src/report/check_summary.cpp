@@ -1,6 +1,8 @@
 // Formatting the --check summary.
 #include "report/check_summary.h"
 
+#include "report/report_common.h"
+
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
@@ -87,6 +89,14 @@ std::string format_check_summary(const Model& model, const Classification& c) {
   out += "\nequations:\n";
   for (const Equation& e : model.equations) {
     out += fmt::format("  {}: {} = {}\n", e.label, to_dae(e.lhs), to_dae(e.rhs));
+  }
+  if (!report::table_fits(c.rows.size(), c.columns.size())) {
+    return out + fmt::format(
+                     "\ndependency table: {} equations × {} unknowns and derivatives, left out "
+                     "(more than {} cells; daec --report-json lists each round's table row by "
+                     "row)\n",
+                     grouped_digits(c.rows.size()), grouped_digits(c.columns.size()),
+                     grouped_digits(report::kMaxTableCells));
   }
   out += "\ndependency table (1: the equation contains the unknown or derivative):\n";
   append_dependency_table(out, c);

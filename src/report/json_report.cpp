@@ -150,6 +150,23 @@ Json pattern_rows(const SparsityPattern& pattern) {
   return rows;
 }
 
+// A pattern as rows of 0 and 1 ("pattern"), or, when it has more than report::kMaxTableCells
+// cells, as the columns of each row's entries ("pattern_by_row").
+void set_pattern(Json& o, const SparsityPattern& pattern) {
+  if (report::table_fits(static_cast<size_t>(pattern.rows()),
+                         static_cast<size_t>(pattern.cols()))) {
+    o.set("pattern", pattern_rows(pattern));
+    return;
+  }
+  Json rows = Json::array();
+  for (int r = 0; r < pattern.rows(); ++r) {
+    Json row = Json::array();
+    for (int c : pattern.row(r)) row.push(Json::number(c));
+    rows.push(std::move(row));
+  }
+  o.set("pattern_by_row", std::move(rows));
+}
+
 Json rank_value(int rank) {
   return rank < 0 ? Json::null() : Json::number(rank);
 }
@@ -159,7 +176,7 @@ Json round_object(const ReductionRound& round) {
   o.set("number", Json::number(round.number));
   o.set("rows", strings(round.table.rows));
   o.set("columns", strings(round.table.columns));
-  o.set("pattern", pattern_rows(round.table.pattern));
+  set_pattern(o, round.table.pattern);
   o.set("structural_rank", Json::number(round.structural_rank));
   o.set("rank", rank_value(round.rank));
   o.set("nonsingular", Json::boolean(round.nonsingular));
@@ -252,20 +269,39 @@ std::vector<std::string> constraint_labels(const std::vector<Constraint>& constr
   return labels;
 }
 
-Json matrix_A(const ReducedSystem& system) {
-  SparsityPattern pattern = pattern_of(system.A, system.algebraic.size());
+// A's entries as rows of expressions ("entries", "0" where zero), or, for a matrix with more than
+// report::kMaxTableCells cells, each row's nonzero entries as [column, expression] pairs
+// ("entries_by_row").
+Json entries_of_A(const ReducedSystem& system) {
+  bool dense = report::table_fits(system.A.rows(), system.A.cols());
   Json entries = Json::array();
-  for (const auto& row : system.A) {
+  for (size_t r = 0; r < system.A.rows(); ++r) {
     Json printed = Json::array();
-    for (const GiNaC::ex& e : row) printed.push(Json::string(to_dae(e)));
+    if (dense) {
+      for (size_t c = 0; c < system.A.cols(); ++c)
+        printed.push(Json::string(to_dae(system.A.at(r, c))));
+    } else {
+      for (const MatrixEntry& e : system.A.row(r)) {
+        Json pair = Json::array();
+        pair.push(Json::number(e.column));
+        pair.push(Json::string(to_dae(e.value)));
+        printed.push(std::move(pair));
+      }
+    }
     entries.push(std::move(printed));
   }
+  return entries;
+}
+
+Json matrix_A(const ReducedSystem& system) {
+  SparsityPattern pattern = system.A.pattern();
   Json o = Json::object();
   o.set("rows", strings(constraint_labels(system.constraints)));
   o.set("columns", strings(report::names_of(system.algebraic)));
-  o.set("pattern", pattern_rows(pattern));
+  set_pattern(o, pattern);
   o.set("structural_rank", Json::number(structural_rank(pattern)));
-  o.set("entries", std::move(entries));
+  bool dense = report::table_fits(system.A.rows(), system.A.cols());
+  o.set(dense ? "entries" : "entries_by_row", entries_of_A(system));
   return o;
 }
 

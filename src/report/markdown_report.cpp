@@ -96,6 +96,10 @@ std::string table(const std::vector<std::string>& header,
 std::string pattern_table(const SparsityPattern& pattern, const std::string& corner,
                           const std::vector<std::string>& row_labels,
                           const std::vector<std::string>& col_labels) {
+  size_t rows_count = static_cast<size_t>(pattern.rows()),
+         cols = static_cast<size_t>(pattern.cols());
+  if (!report::table_fits(rows_count, cols))
+    return report::omitted_table(rows_count, cols) + "\n\n";
   std::vector<std::string> header{corner};
   for (const std::string& label : col_labels) header.push_back(code(label));
   std::vector<std::vector<std::string>> rows;
@@ -312,21 +316,25 @@ std::string algebraic_part(const ReducedSystem& system) {
   std::vector<std::vector<std::string>> rows;
   for (size_t r = 0; r < system.constraints.size(); ++r) {
     GiNaC::ex lhs = 0;
-    for (size_t c = 0; c < system.algebraic.size(); ++c) {
-      lhs += system.A[r][c] * system.algebraic[c].symbol;
+    for (const MatrixEntry& entry : system.A.row(r)) {
+      lhs += entry.value * system.algebraic[entry.column].symbol;
     }
     rows.push_back({std::to_string(r + 1), code(system.constraints[r].label),
                     code(to_dae(lhs) + " = " + to_dae(system.b[r]))});
   }
   out += table({"Row", "Constraint", "A Z = b"}, rows, 3);
   out += "The matrix A and the right-hand side b (· for zero):\n\n";
+  if (!report::table_fits(system.constraints.size(), system.algebraic.size() + 1))
+    return out + report::omitted_table(system.constraints.size(), system.algebraic.size() + 1) +
+           "\n\n";
   std::vector<std::string> header{"Constraint"};
   for (const Unknown& u : system.algebraic) header.push_back(code(u.name));
   header.push_back("b");
   rows.clear();
+  std::vector<std::vector<GiNaC::ex>> A = system.A.to_dense();
   for (size_t r = 0; r < system.constraints.size(); ++r) {
     std::vector<std::string> row{code(system.constraints[r].label)};
-    for (const GiNaC::ex& e : system.A[r]) row.push_back(e.is_zero() ? "·" : code(to_dae(e)));
+    for (const GiNaC::ex& e : A[r]) row.push_back(e.is_zero() ? "·" : code(to_dae(e)));
     row.push_back(system.b[r].is_zero() ? "·" : code(to_dae(system.b[r])));
     rows.push_back(std::move(row));
   }
@@ -336,7 +344,7 @@ std::string algebraic_part(const ReducedSystem& system) {
 std::string final_system_section(const ReducedSystem& system) {
   std::string out = "## The reduced system\n\n" + differential_part(system);
   size_t n = system.constraints.size();
-  if (n == 0 || system.A.size() != n || system.b.size() != n) return out;
+  if (n == 0 || system.A.rows() != n || system.b.size() != n) return out;
   return out + algebraic_part(system);
 }
 
@@ -363,6 +371,8 @@ const std::string& blt_col(const ReducedSystem& system, int i) {
 // The rows of the permuted pattern with the block each belongs to in front; the matched
 // entries, on the diagonal, in bold.
 std::string block_table(const ReducedSystem& system, const SparsityPattern& permuted) {
+  size_t size = static_cast<size_t>(permuted.rows());
+  if (!report::table_fits(size, size)) return report::omitted_table(size, size) + "\n\n";
   const BlockTriangularForm& form = system.blocks;
   std::vector<std::string> header{"Block", "Constraint"};
   for (int j = 0; j < permuted.cols(); ++j) header.push_back(code(blt_col(system, j)));
@@ -396,8 +406,7 @@ std::string block_list(const ReducedSystem& system) {
 
 std::string block_form_text(const ReducedSystem& system, const std::string& svg) {
   const BlockTriangularForm& form = system.blocks;
-  SparsityPattern permuted =
-      pattern_of(system.A, system.algebraic.size()).permuted(form.row_order, form.col_order);
+  SparsityPattern permuted = system.A.pattern().permuted(form.row_order, form.col_order);
   std::string out =
       "### Block lower-triangular form\n\n"
       "The rows and columns of A permuted (Dulmage–Mendelsohn decomposition, as MATLAB's "
@@ -418,9 +427,9 @@ std::string block_form_text(const ReducedSystem& system, const std::string& svg)
 }
 
 std::string structure_section(const ReducedSystem& system, const std::string& svg) {
-  if (system.constraints.empty() || system.A.size() != system.constraints.size()) return "";
+  if (system.constraints.empty() || system.A.rows() != system.constraints.size()) return "";
   size_t n = system.algebraic.size();
-  SparsityPattern pattern = pattern_of(system.A, n);
+  SparsityPattern pattern = system.A.pattern();
   std::string out = "## Structure of A\n\n### Sparsity pattern\n\n";
   out += pattern_table(pattern, "Constraint", labels_of(system.constraints),
                        report::names_of(system.algebraic));
@@ -491,7 +500,7 @@ std::string markdown_report(const Model& model, const ReducedSystem& system,
 }
 
 std::string final_spy_svg(const ReducedSystem& system) {
-  SparsityPattern pattern = pattern_of(system.A, system.algebraic.size());
+  SparsityPattern pattern = system.A.pattern();
   if (!has_block_form(system)) {
     return spy_svg(pattern, labels_of(system.constraints), report::names_of(system.algebraic), {});
   }

@@ -4,6 +4,8 @@
 
 #include <algorithm>
 
+#include <fmt/format.h>
+
 namespace daec::report {
 
 static bool stands_for_derivative(const Unknown& u) {
@@ -71,6 +73,13 @@ std::vector<std::string> names_of(const std::vector<Unknown>& unknowns) {
   std::vector<std::string> names;
   for (const Unknown& u : unknowns) names.push_back(u.name);
   return names;
+}
+
+std::string omitted_table(size_t rows, size_t columns) {
+  return fmt::format(
+      "(The table, {} × {}, is left out: it has more than {} cells. `daec --report-json` lists "
+      "its entries row by row.)",
+      grouped_digits(rows), grouped_digits(columns), grouped_digits(kMaxTableCells));
 }
 
 }  // namespace daec::report

@@ -9,6 +9,19 @@
 
 namespace daec::report {
 
+/// Tables of rows x columns (dependency tables, A, its block form) are written out while they
+/// have at most this many cells; a larger model gets a note instead (the JSON report lists the
+/// entries row by row), so that a report grows with the model, not with its square.
+inline constexpr size_t kMaxTableCells = 10'000;
+
+/// Whether a rows x columns table is written out.
+inline bool table_fits(size_t rows, size_t columns) {
+  return rows * columns <= kMaxTableCells;
+}
+
+/// The note that stands for a table left out: "(The table, 1,500 × 2,000, is left out: ...)".
+std::string omitted_table(size_t rows, size_t columns);
+
 /// The unknowns standing for a derivative (dummy variables of the semi-explicit stage and of the
 /// reduction loop, and the rates v_n of promoted nonlinear unknowns), states first, then Z.
 std::vector<const Unknown*> dummy_variables(const ReducedSystem& system);

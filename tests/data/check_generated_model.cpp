@@ -1,6 +1,8 @@
 // Numerical checks of one generated model, built and run by tests/generated_code_test.cpp:
-// consistent initialization, rhs against residual, every Jacobian against central finite
-// differences, projection and outputs. Compiled with -DMODEL_FILE='"model.cpp"' -DMODEL_NS=ns.
+// consistent initialization, rhs against residual, every Jacobian (dense where the model has
+// them, and the sparse ones of spec §4.1, their patterns checked as compressed sparse columns)
+// against central finite differences, projection and outputs. Compiled with
+// -DMODEL_FILE='"model.cpp"' -DMODEL_NS=ns (and the part files of --split, if any).
 // Usage: check T0 (the time at which the model's start values are meant to be consistent).
 #include MODEL_FILE
 
@@ -54,6 +56,127 @@ void check_jacobian(const char* what, const Function& f, const Vector& u, const 
   }
 }
 
+// xdot = F(x) and h(x) at time t, as functions for the finite differences.
+Function rhs_of(const Model& model, double t) {
+  return [&model, t](const Vector& u) {
+    Vector f = sized(N);
+    model.rhs(t, u.data(), f.data(), nullptr);
+    return f;
+  };
+}
+Function invariants_of(const Model& model, double t) {
+  return [&model, t](const Vector& u) {
+    Vector h = sized(K);
+    model.invariants(t, u.data(), h.data());
+    return h;
+  };
+}
+
+// A CSC pattern (rows x cols) is well formed: colptr starts at 0, never decreases and ends at
+// nnz; the rows of each column increase strictly and lie in [0, rows).
+void check_pattern(const char* what, const int* colptr, const int* rowval, int rows, int cols,
+                   int nnz) {
+  expect(colptr[0] == 0, what, colptr[0], 0, -1, 0);
+  expect(colptr[cols] == nnz, what, colptr[cols], nnz, -1, cols);
+  for (int j = 0; j < cols; ++j) {
+    expect(colptr[j] <= colptr[j + 1], what, colptr[j + 1], colptr[j], -1, j);
+    for (int e = colptr[j]; e < colptr[j + 1]; ++e) {
+      expect(rowval[e] >= 0 && rowval[e] < rows, what, rowval[e], rows, e, j);
+      if (e > colptr[j]) expect(rowval[e - 1] < rowval[e], what, rowval[e], rowval[e - 1], e, j);
+    }
+  }
+}
+
+// Sparse values (in the CSC pattern colptr, rowval) against central differences of f at u;
+// entries outside the pattern must vanish.
+void check_sparse(const char* what, const Function& f, const Vector& u, const int* colptr,
+                  const int* rowval, const Vector& values, int rows) {
+  int cols = static_cast<int>(u.size());
+  Vector dense(static_cast<size_t>(rows) * cols, 0.0);
+  for (int j = 0; j < cols; ++j) {
+    for (int e = colptr[j]; e < colptr[j + 1]; ++e) dense[rowval[e] * cols + j] = values[e];
+  }
+  check_jacobian(what, f, u, dense, rows);
+}
+
+// The dense Jacobians, where the model has them.
+// (A template, so that a model without them compiles: the branch is discarded.)
+template <typename Generated>
+void check_dense(const Generated& model, double t, const Vector& x, const Vector& xdot,
+                 const Vector& z) {
+  if constexpr (Generated::has_dense_jacobians) {
+    Vector J = sized(N * N);
+    expect(model.rhs_jacobian(t, x.data(), J.data()) == 0, "rhs_jacobian status", 1, 0);
+    check_jacobian("rhs_jacobian", rhs_of(model, t), x, J, N);
+    Vector dx = sized((N + M) * N), dxdot = sized((N + M) * N), dz = sized((N + M) * M);
+    model.residual_jacobian(t, x.data(), xdot.data(), z.data(), dx.data(), dxdot.data(), dz.data());
+    auto residual_of = [&](const Vector& xs, const Vector& xdots, const Vector& zs) {
+      Vector out = sized(N + M);
+      model.residual(t, xs.data(), xdots.data(), zs.data(), out.data());
+      return out;
+    };
+    check_jacobian(
+        "dr_dx", [&](const Vector& u) { return residual_of(u, xdot, z); }, x, dx, N + M);
+    check_jacobian(
+        "dr_dxdot", [&](const Vector& u) { return residual_of(x, u, z); }, xdot, dxdot, N + M);
+    if (M > 0) {
+      Vector zz(z.begin(), z.begin() + M);
+      check_jacobian(
+          "dr_dz", [&](const Vector& u) { return residual_of(x, xdot, u); }, zz, dz, N + M);
+    }
+    if (K > 0) {
+      Vector H = sized(K * N);
+      model.invariants_jacobian(t, x.data(), H.data());
+      check_jacobian("invariants_jacobian", invariants_of(model, t), x, H, K);
+    }
+  }
+}
+
+// The sparse d(xdot)/dx, where the model has it.
+template <typename Generated>
+void check_sparse_rhs(const Generated& model, double t, const Vector& x) {
+  if constexpr (Generated::has_sparse_rhs_jacobian) {
+    check_pattern("rhs_jacobian pattern", Generated::rhs_jacobian_colptr,
+                  Generated::rhs_jacobian_rowval, N, N, Generated::rhs_jacobian_nnz);
+    Vector values = sized(Generated::rhs_jacobian_nnz);
+    expect(model.rhs_jacobian_values(t, x.data(), values.data()) == 0, "rhs_jacobian_values", 1, 0);
+    check_sparse("rhs_jacobian_values", rhs_of(model, t), x, Generated::rhs_jacobian_colptr,
+                 Generated::rhs_jacobian_rowval, values, N);
+  }
+}
+
+// The residual's iteration matrix dr/d(X, Z) + alpha dr/dX' and dh/dX, by columns.
+void check_sparse(const Model& model, double t, const Vector& x, const Vector& xdot,
+                  const Vector& z) {
+  check_pattern("residual_jacobian pattern", Model::residual_jacobian_colptr,
+                Model::residual_jacobian_rowval, N + M, N + M, Model::residual_jacobian_nnz);
+  const double alpha = 0.75;
+  Vector values = sized(Model::residual_jacobian_nnz);
+  model.residual_jacobian_values(t, x.data(), xdot.data(), z.data(), alpha, values.data());
+  // r(X + alpha s, X' + s, Z) has the derivative dr/dX + alpha dr/dX' in s: one function of
+  // (X, Z) whose Jacobian is the iteration matrix.
+  Vector unknowns(x.begin(), x.end());
+  unknowns.insert(unknowns.end(), z.begin(), z.begin() + M);
+  check_sparse(
+      "residual_jacobian_values",
+      [&](const Vector& u) {
+        Vector xs(u.begin(), u.begin() + N), xdots = xdot, zs(u.begin() + N, u.end()), out;
+        for (int i = 0; i < N; ++i) xdots[i] += alpha * (u[i] - x[i]);
+        xs.resize(xs.empty() ? 1 : xs.size());
+        zs.resize(zs.empty() ? 1 : zs.size());
+        out = sized(N + M);
+        model.residual(t, xs.data(), xdots.data(), zs.data(), out.data());
+        return out;
+      },
+      unknowns, Model::residual_jacobian_colptr, Model::residual_jacobian_rowval, values, N + M);
+  check_pattern("invariants_jacobian pattern", Model::invariants_jacobian_colptr,
+                Model::invariants_jacobian_rowval, K, N, Model::invariants_jacobian_nnz);
+  Vector H = sized(Model::invariants_jacobian_nnz);
+  model.invariants_jacobian_values(t, x.data(), H.data());
+  check_sparse("invariants_jacobian_values", invariants_of(model, t), x,
+               Model::invariants_jacobian_colptr, Model::invariants_jacobian_rowval, H, K);
+}
+
 void check_point(const Model& model, double t, const Vector& x) {
   Vector xdot = sized(N), z = sized(M);
   int status = model.rhs(t, x.data(), xdot.data(), z.data());
@@ -65,44 +188,9 @@ void check_point(const Model& model, double t, const Vector& x) {
   for (int i = 0; i < N + M; ++i) {
     expect(std::fabs(r[i]) <= 1e-10 * scale, "residual at rhs", r[i], 0, i);
   }
-  Vector J = sized(N * N);
-  expect(model.rhs_jacobian(t, x.data(), J.data()) == 0, "rhs_jacobian status", 1, 0);
-  check_jacobian(
-      "rhs_jacobian",
-      [&](const Vector& u) {
-        Vector f = sized(N);
-        model.rhs(t, u.data(), f.data(), nullptr);
-        return f;
-      },
-      x, J, N);
-  Vector dx = sized((N + M) * N), dxdot = sized((N + M) * N), dz = sized((N + M) * M);
-  model.residual_jacobian(t, x.data(), xdot.data(), z.data(), dx.data(), dxdot.data(), dz.data());
-  auto residual_of = [&](const Vector& xs, const Vector& xdots, const Vector& zs) {
-    Vector out = sized(N + M);
-    model.residual(t, xs.data(), xdots.data(), zs.data(), out.data());
-    return out;
-  };
-  check_jacobian(
-      "dr_dx", [&](const Vector& u) { return residual_of(u, xdot, z); }, x, dx, N + M);
-  check_jacobian(
-      "dr_dxdot", [&](const Vector& u) { return residual_of(x, u, z); }, xdot, dxdot, N + M);
-  if (M > 0) {
-    Vector zz(z.begin(), z.begin() + M);
-    check_jacobian(
-        "dr_dz", [&](const Vector& u) { return residual_of(x, xdot, u); }, zz, dz, N + M);
-  }
-  if (K > 0) {
-    Vector H = sized(K * N);
-    model.invariants_jacobian(t, x.data(), H.data());
-    check_jacobian(
-        "invariants_jacobian",
-        [&](const Vector& u) {
-          Vector h = sized(K);
-          model.invariants(t, u.data(), h.data());
-          return h;
-        },
-        x, H, K);
-  }
+  check_dense(model, t, x, xdot, z);
+  check_sparse_rhs(model, t, x);
+  check_sparse(model, t, x, xdot, z);
   Vector y = sized(Model::num_outputs);
   model.outputs(t, x.data(), y.data());
   for (int q = 0; q < Model::num_outputs; ++q) expect(std::isfinite(y[q]), "output", y[q], 0, q);

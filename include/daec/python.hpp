@@ -1,0 +1,239 @@
+// The Python interface of a generated model (spec §8): daec::python::bind<Model>(module) defines
+// the class `Model` of a pybind11 module, NumPy arrays in and out. daec_add_python_module (CMake)
+// writes the module's one-line body:
+//
+//   PYBIND11_MODULE(pendulum, module) { daec::python::bind<pendulum::Model>(module); }
+//
+//   >>> import pendulum; m = pendulum.Model()
+//   >>> x = m.consistent_initialization(0.0, m.initial_state())
+//   >>> scipy.integrate.solve_ivp(m.rhs, (0, 1), x, method="Radau", jac=m.rhs_jacobian)
+//
+// A failure of the model raises RuntimeError with the simulator's words ("rhs failed at t = 0.5:
+// the algebraic unknown 'z' is not finite (...)"); a state of the wrong length raises ValueError.
+#pragma once
+
+#include <algorithm>
+#include <string>
+#include <vector>
+
+#include <pybind11/numpy.h>
+#include <pybind11/pybind11.h>
+#include <pybind11/stl.h>
+
+#include <daec/model_error.hpp>
+#include <daec/traits.hpp>
+
+namespace daec::python {
+
+namespace py = pybind11;
+using Array = py::array_t<double, py::array::c_style | py::array::forcecast>;
+
+/// The names of a model's name array, as a Python list.
+inline std::vector<std::string> names(const char* const* array, int count) {
+  return std::vector<std::string>(array, array + count);
+}
+
+/// A one-dimensional array of `size` doubles, or ValueError naming the argument.
+inline Array vector_argument(const Array& array, long size, const char* what) {
+  if (array.ndim() != 1 || array.shape(0) != size)
+    throw py::value_error(std::string(what) + " must be a one-dimensional array of length " +
+                          std::to_string(size) + ", got shape " +
+                          py::str(py::getattr(array, "shape")).cast<std::string>());
+  return array;
+}
+
+inline Array new_vector(long size) {
+  return Array(py::ssize_t(size));
+}
+
+/// The rows x columns row-major matrix `values` as a NumPy array.
+inline Array new_matrix(long rows, long columns, const std::vector<double>& values) {
+  Array matrix({py::ssize_t(rows), py::ssize_t(columns)});
+  std::copy(values.begin(), values.end(), matrix.mutable_data());
+  return matrix;
+}
+
+/// scipy.sparse.csc_matrix((values, rowval, colptr), shape) from a generated CSC pattern.
+inline py::object csc_matrix(long rows, long columns, const int* colptr, const int* rowval, int nnz,
+                             const std::vector<double>& values) {
+  py::array_t<int> pointers(py::ssize_t(columns + 1), colptr);
+  py::array_t<int> indices(py::ssize_t(nnz), rowval);
+  Array data(py::ssize_t(nnz), values.data());
+  py::object sparse = py::module_::import("scipy.sparse");
+  return sparse.attr("csc_matrix")(py::make_tuple(data, indices, pointers),
+                                   py::make_tuple(rows, columns));
+}
+
+template <typename Model>
+struct Binding {
+  static constexpr int n = Model::num_states, m = Model::num_algebraic, k = Model::num_invariants;
+
+  static const double* state(const Array& x) { return vector_argument(x, n, "x").data(); }
+
+  static Array rhs(const Model& model, double t, const Array& x) {
+    Array xdot = new_vector(n);
+    std::vector<double> z(static_cast<size_t>(std::max(m, 1)));
+    checked_rhs(model, t, state(x), xdot.mutable_data(), z.data());
+    return xdot;
+  }
+
+  static Array algebraic(const Model& model, double t, const Array& x) {
+    std::vector<double> xdot(static_cast<size_t>(std::max(n, 1)));
+    Array z = new_vector(m);
+    std::vector<double> scratch(static_cast<size_t>(std::max(m, 1)));
+    checked_rhs(model, t, state(x), xdot.data(), scratch.data());
+    std::copy(scratch.begin(), scratch.begin() + m, z.mutable_data());
+    return z;
+  }
+
+  static py::object rhs_jacobian(const Model& model, double t, const Array& x, bool sparse) {
+    const double* xs = state(x);
+    if (sparse) return sparse_rhs_jacobian(model, t, xs);
+    if constexpr (traits::dense_jacobians_v<Model>) {
+      std::vector<double> J(static_cast<size_t>(n) * n);
+      checked_rhs_jacobian(model, t, xs, J.data());
+      return new_matrix(n, n, J);
+    } else {
+      throw py::value_error("this model is too large for dense Jacobians; use sparse=True");
+    }
+  }
+
+  static py::object sparse_rhs_jacobian(const Model& model, double t, const double* x) {
+    if constexpr (traits::sparse_rhs_jacobian_v<Model>) {
+      std::vector<double> values(static_cast<size_t>(std::max(Model::rhs_jacobian_nnz, 1)));
+      if (model.rhs_jacobian_values(t, x, values.data()) != 0 ||
+          text::first_not_finite(values.data(), Model::rhs_jacobian_nnz) >= 0)
+        throw model_error(text::call_failure("rhs_jacobian", t,
+                                             text::jacobian_failure(model, t, x, "", "", 0.0)));
+      return csc_matrix(n, n, Model::rhs_jacobian_colptr, Model::rhs_jacobian_rowval,
+                        Model::rhs_jacobian_nnz, values);
+    } else {
+      (void)model, (void)t, (void)x;
+      throw py::value_error("this model has no sparse rhs Jacobian (see docs/generated-code.md)");
+    }
+  }
+
+  static Array invariants(const Model& model, double t, const Array& x) {
+    Array h = new_vector(k);
+    std::vector<double> values(static_cast<size_t>(std::max(k, 1)));
+    model.invariants(t, state(x), values.data());
+    std::copy(values.begin(), values.begin() + k, h.mutable_data());
+    return h;
+  }
+
+  static Array invariants_jacobian(const Model& model, double t, const Array& x) {
+    std::vector<double> H(static_cast<size_t>(std::max(k * n, 1)));
+    model.invariants_jacobian(t, state(x), H.data());
+    H.resize(static_cast<size_t>(k) * n);
+    return new_matrix(k, n, H);
+  }
+
+  /// project or consistent_initialization on a copy of x; model_error naming the invariants if
+  /// it does not converge.
+  template <typename Correct>
+  static Array corrected(const Model& model, double t, const Array& x, const char* function,
+                         Correct correct) {
+    Array result = new_vector(n);
+    std::copy(state(x), state(x) + n, result.mutable_data());
+    if (correct(model, t, result.mutable_data()) != 0 ||
+        text::first_not_finite(result.data(), n) >= 0)
+      throw model_error(text::call_failure(
+          function, t, text::projection_failure(model, t, state(x), result.data())));
+    return result;
+  }
+
+  static Array outputs(const Model& model, double t, const Array& x) {
+    const int q = Model::num_outputs;
+    Array y = new_vector(q);
+    std::vector<double> values(static_cast<size_t>(std::max(q, 1)));
+    model.outputs(t, state(x), values.data());
+    std::copy(values.begin(), values.begin() + q, y.mutable_data());
+    return y;
+  }
+
+  static Array initial_state(const Model& model) {
+    Array x = new_vector(n);
+    std::vector<double> values(static_cast<size_t>(std::max(n, 1)));
+    model.initial_state(values.data());
+    std::copy(values.begin(), values.begin() + n, x.mutable_data());
+    return x;
+  }
+
+  static void set_parameter(Model& model, const std::string& name, double value) {
+    if (model.set_parameter(name.c_str(), value) != 0)
+      throw py::key_error("no parameter named '" + name + "'; the parameters are " +
+                          text::join(names(Model::parameter_names, Model::num_parameters)));
+  }
+};
+
+/// Defines the class `name` (default "Model") in `module`, and translates daec::model_error
+/// into RuntimeError.
+template <typename Model>
+void bind(py::module_& module, const char* name = "Model") {
+  using B = Binding<Model>;
+  py::register_exception_translator([](std::exception_ptr failure) {
+    try {
+      if (failure) std::rethrow_exception(failure);
+    } catch (const model_error& error) {
+      PyErr_SetString(PyExc_RuntimeError, error.what());
+    }
+  });
+  py::class_<Model> cls(module, name);
+  cls.def(py::init<>())
+      .def_property_readonly_static("model_name", [](py::object) { return Model::model_name; })
+      .def_property_readonly_static("state_names",
+                                    [](py::object) { return names(Model::state_names, B::n); })
+      .def_property_readonly_static("algebraic_names",
+                                    [](py::object) { return names(Model::algebraic_names, B::m); })
+      .def_property_readonly_static("invariant_names",
+                                    [](py::object) { return names(Model::invariant_names, B::k); })
+      .def_property_readonly_static(
+          "parameter_names",
+          [](py::object) { return names(Model::parameter_names, Model::num_parameters); })
+      .def_property_readonly_static(
+          "output_names", [](py::object) { return names(Model::output_names, Model::num_outputs); })
+      .def_property_readonly_static(
+          "variable_names",
+          [](py::object) { return names(Model::variable_names, Model::num_variables); })
+      .def_property_readonly(
+          "parameters",
+          [](const Model& model) {
+            return std::vector<double>(model.p, model.p + Model::num_parameters);
+          },
+          "the current parameter values, in the order of parameter_names")
+      .def("set_parameter", &B::set_parameter, py::arg("name"), py::arg("value"),
+           "sets a parameter by name (KeyError if there is none)")
+      .def("initial_state", &B::initial_state, "the start values as the model writes them")
+      .def("rhs", &B::rhs, py::arg("t"), py::arg("x"), "X' = F(t, X)")
+      .def("rhs_jacobian", &B::rhs_jacobian, py::arg("t"), py::arg("x"), py::arg("sparse") = false,
+           "d(X')/dX: a dense array, or with sparse=True a scipy.sparse.csc_matrix")
+      .def("algebraic", &B::algebraic, py::arg("t"), py::arg("x"),
+           "the algebraic unknowns Z at (t, X)")
+      .def("invariants", &B::invariants, py::arg("t"), py::arg("x"),
+           "the hidden constraints h(t, X), zero on the solution")
+      .def("invariants_jacobian", &B::invariants_jacobian, py::arg("t"), py::arg("x"), "dh/dX")
+      .def(
+          "project",
+          [](const Model& model, double t, const Array& x) {
+            return B::corrected(model, t, x, "project", [](const Model& m, double s, double* y) {
+              return m.project(s, y);
+            });
+          },
+          py::arg("t"), py::arg("x"), "X moved onto h(t, X) = 0 (a new array)")
+      .def(
+          "consistent_initialization",
+          [](const Model& model, double t, const Array& x) {
+            return B::corrected(model, t, x, "consistent_initialization",
+                                [](const Model& m, double s, double* y) {
+                                  return m.consistent_initialization(s, y);
+                                });
+          },
+          py::arg("t"), py::arg("x"),
+          "X made consistent, keeping the starts declared fixed (a new array)")
+      .def("outputs", &B::outputs, py::arg("t"), py::arg("x"), "the model's outputs at (t, X)");
+  cls.attr("num_states") = B::n;
+  cls.attr("num_algebraic") = B::m;
+  cls.attr("num_invariants") = B::k;
+}
+
+}  // namespace daec::python

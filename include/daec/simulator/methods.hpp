@@ -1,0 +1,128 @@
+// The integration methods a simulator offers (--method NAME, --method list) and the default a
+// model gets.
+#pragma once
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include <daec/model_error.hpp>
+#include <daec/simulator/cvode_bdf.hpp>
+#include <daec/simulator/failure.hpp>
+#include <daec/simulator/ida.hpp>
+#include <daec/simulator/integrator.hpp>
+#include <daec/simulator/options.hpp>
+#include <daec/simulator/radau.hpp>
+#include <daec/traits.hpp>
+
+namespace daec::simulator {
+
+struct MethodInfo {
+  const char* name;
+  const char* summary;  // one line for --method list
+};
+
+inline const std::vector<MethodInfo>& methods() {
+  static const std::vector<MethodInfo> kMethods = {
+      {"radau5",
+       "Radau IIA of order 5 on the reduced ODE, generated Jacobian, projection onto the "
+       "invariants after every step, steps ending at the output times"},
+      {"radau5-dae",
+       "Radau IIA of order 5 on the index-1 DAE in (X, Z) with the sparse residual Jacobian, "
+       "projection after every step; for large models"},
+      {"bdf",
+       "CVODE variable-order BDF on the reduced ODE, generated Jacobian, projection onto the "
+       "invariants after every step"},
+      {"ida",
+       "IDA variable-order BDF on the index-1 residual in (X, Z), algebraic unknowns out of the "
+       "error test, output rows projected onto the invariants"},
+  };
+  return kMethods;
+}
+
+/// The method a model gets without --method.
+// Above this many unknowns --linear-solver auto takes KLU where the method has a sparse
+// Jacobian: below it a dense LU of the whole matrix costs less than KLU's bookkeeping.
+constexpr int kSparseThreshold = 200;
+
+/// The method a model gets without --method: radau5 (the reduced ODE, dense LU), the most
+/// accurate for its work on the accuracy benchmark (bench/accuracy/RESULTS.md); radau5-dae for a
+/// large model, whose ODE-form Jacobian is dense (Z = A^-1 b couples everything) while the
+/// residual's iteration matrix stays as sparse as the model.
+template <typename Model>
+std::string default_method() {
+  constexpr int unknowns = Model::num_states + Model::num_algebraic;
+  const bool large = !traits::dense_jacobians_v<Model> || unknowns > kSparseThreshold;
+  return large && traits::sparse_residual_jacobian_v<Model> ? "radau5-dae" : "radau5";
+}
+
+inline std::string method_names() {
+  std::vector<std::string> names;
+  for (const MethodInfo& method : methods()) names.push_back(method.name);
+  return text::join(names);
+}
+
+/// Stops with a usage error unless `method` is one of methods().
+inline void check_method(const std::string& method) {
+  for (const MethodInfo& known : methods())
+    if (method == known.name) return;
+  usage_error("unknown method '" + method + "'; the methods are " + method_names() +
+              " (--method list describes them)");
+}
+
+/// Whether `method` can use KLU on this model (the generated sparse Jacobian it needs exists),
+/// and how many unknowns its linear systems have.
+template <typename Model>
+bool klu_available(const std::string& method) {
+  if (method == "bdf" || method == "radau5") return traits::sparse_rhs_jacobian_v<Model>;
+  if (method == "ida" || method == "radau5-dae") return traits::sparse_residual_jacobian_v<Model>;
+  return false;
+}
+
+template <typename Model>
+int system_size(const std::string& method) {
+  const bool dae = method == "ida" || method == "radau5-dae";
+  return dae ? Model::num_states + Model::num_algebraic : Model::num_states;
+}
+
+/// What --linear-solver (auto by default) means for this model and method; a usage error for a
+/// choice the model or method cannot take.
+template <typename Model>
+LinearSolver resolve_linear_solver(const Options& options, const std::string& method) {
+  const bool klu = klu_available<Model>(method);
+  const bool dense = traits::dense_jacobians_v<Model>;
+  switch (options.linear_solver) {
+    case LinearSolver::klu:
+      if (!klu)
+        usage_error("--linear-solver klu: the method " + method +
+                    " has no sparse Jacobian for this model");
+      return LinearSolver::klu;
+    case LinearSolver::dense:
+      if (!dense) usage_error("--linear-solver dense: this model is too large for dense Jacobians");
+      return LinearSolver::dense;
+    case LinearSolver::automatic:
+      break;
+  }
+  if (klu && (!dense || system_size<Model>(method) > kSparseThreshold)) return LinearSolver::klu;
+  if (!dense)
+    usage_error("the method " + method +
+                " needs dense Jacobians, which this model is "
+                "too large for; try --method ida");
+  return LinearSolver::dense;
+}
+
+inline const char* linear_solver_name(LinearSolver solver) {
+  return solver == LinearSolver::klu ? "klu" : "dense";
+}
+
+template <typename Model>
+std::unique_ptr<Integrator> make_integrator(const std::string& method, const Model& model,
+                                            const Options& options, const std::vector<double>& x0,
+                                            LinearSolver solver) {
+  check_method(method);
+  if (method == "ida") return std::make_unique<Ida<Model>>(model, options, x0, solver);
+  if (method.rfind("radau5", 0) == 0) return make_radau(method, model, options, x0, solver);
+  return std::make_unique<CvodeBdf<Model>>(model, options, x0, solver);
+}
+
+}  // namespace daec::simulator

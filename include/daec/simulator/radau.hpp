@@ -1,0 +1,327 @@
+// The methods `radau5` and `radau5-dae`: daec's Radau IIA integrator (order 5, stiffly accurate,
+// include/daec/integrators/radau5.hpp) on a generated model, in one of two formulations:
+//   radau5      the reduced ODE X' = F(X, t), with Z solved inside every right-hand side; the
+//               Jacobian is the generated d(X')/dX (dense, or CSC with KLU);
+//   radau5-dae  the index-1 DAE  X' = F(X, Z, t), 0 = b(X, t) - A(X, t) Z  in Y = (X, Z) with the
+//               mass matrix diag(I, 0); its Jacobian is the generated residual iteration matrix,
+//               as sparse as the model itself (KLU for large models).
+// Both move the state back onto the hidden constraints after every step (Model::project) and end
+// a step exactly at every output time, so that no row is interpolated.
+#pragma once
+
+#include <algorithm>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include <daec/integrators/klu_lu.hpp>
+#include <daec/integrators/radau5.hpp>
+#include <daec/model_error.hpp>
+#include <daec/simulator/failure.hpp>
+#include <daec/simulator/integrator.hpp>
+#include <daec/simulator/options.hpp>
+#include <daec/traits.hpp>
+
+namespace daec::simulator {
+
+/// What both formulations share: the model and its last failure, in words, with the callback
+/// and the time ("rhs", 0.75, "the algebraic unknown 'z' is not finite (...)").
+template <typename Model>
+class ModelProblemBase {
+ public:
+  explicit ModelProblemBase(const Model& model) : model_(&model) {}
+  std::string failure_message() const { return failure_; }
+  /// "at t = 0.75, rhs: the algebraic unknown ..." for the last failure; "" if none.
+  std::string failure_note() const {
+    if (failure_.empty()) return "";
+    return "at t = " + text::format_number(failure_time_) + ", " + callback_ + ": " + failure_;
+  }
+  /// Forgets a failure the integration has got past (a shorter step went round it).
+  void forget_failures_before(double t) {
+    if (t > failure_time_) failure_.clear();
+  }
+
+ protected:
+  int fail(const char* callback, double t, const std::string& why) {
+    callback_ = callback;
+    failure_time_ = t;
+    failure_ = why;
+    return 1;
+  }
+  const Model* model_;
+
+ private:
+  std::string failure_, callback_;
+  double failure_time_ = 0.0;
+};
+
+/// The reduced ODE X' = F(X, t) as a Radau5 problem.
+template <typename Model>
+class OdeProblem : public ModelProblemBase<Model> {
+  static constexpr int n = Model::num_states;
+  using ModelProblemBase<Model>::model_;
+  using ModelProblemBase<Model>::fail;
+
+ public:
+  using ModelProblemBase<Model>::ModelProblemBase;
+  int size() const { return n; }
+
+  int rhs(double t, const double* x, double* xdot) {
+    if (model_->rhs(t, x, xdot, nullptr) == 0 && text::first_not_finite(xdot, n) < 0) return 0;
+    return fail("rhs", t, text::rhs_failure(*model_, t, x));
+  }
+  // The generated Jacobian is row-major, Radau5's column-major.
+  int jacobian(double t, const double* x, double* J) {
+    if constexpr (traits::dense_jacobians_v<Model>) {
+      row_major_.resize(static_cast<size_t>(n) * n);
+      if (model_->rhs_jacobian(t, x, row_major_.data()) != 0)
+        return fail("jacobian", t, text::dense_jacobian_failure(*model_, t, x, row_major_.data()));
+      for (int i = 0; i < n; ++i)
+        for (int j = 0; j < n; ++j) J[i + static_cast<size_t>(n) * j] = row_major_[i * n + j];
+      return 0;
+    } else {
+      (void)x, (void)J;
+      return fail("jacobian", t, "this model has no dense Jacobian");
+    }
+  }
+  integrators::SparsityPattern jacobian_pattern() const {
+    integrators::SparsityPattern pattern;
+    if constexpr (traits::sparse_rhs_jacobian_v<Model>) {
+      pattern.n = n;
+      pattern.colptr.assign(Model::rhs_jacobian_colptr, Model::rhs_jacobian_colptr + n + 1);
+      pattern.rowval.assign(Model::rhs_jacobian_rowval,
+                            Model::rhs_jacobian_rowval + Model::rhs_jacobian_nnz);
+    }
+    return pattern;
+  }
+  int jacobian_values(double t, const double* x, double* values) {
+    if constexpr (traits::sparse_rhs_jacobian_v<Model>) {
+      if (model_->rhs_jacobian_values(t, x, values) == 0) return 0;
+      return fail("jacobian", t, text::jacobian_failure(*model_, t, x, "", "", 0.0));
+    } else {
+      (void)x, (void)values;
+      return fail("jacobian", t, "this model has no sparse Jacobian");
+    }
+  }
+  int project(double t, double* x) {
+    if (Model::num_invariants == 0) return 0;
+    projected_.assign(x, x + n);
+    if (model_->project(t, projected_.data()) != 0 ||
+        text::first_not_finite(projected_.data(), n) >= 0)
+      return fail("projection", t, text::projection_failure(*model_, t, x, projected_.data()));
+    std::copy(projected_.begin(), projected_.end(), x);
+    return 0;
+  }
+
+ private:
+  std::vector<double> row_major_, projected_;
+};
+
+/// The index-1 DAE in Y = (X, Z) as a Radau5 problem: M Y' = f(t, Y) with M = diag(I, 0) and
+/// f = -r(t, Y, Y' = 0) for the generated residual r = [X' - F(X, Z, t); A Z - b].
+template <typename Model>
+class DaeProblem : public ModelProblemBase<Model> {
+  static constexpr int n = Model::num_states, m = Model::num_algebraic, size_ = n + m;
+  using ModelProblemBase<Model>::model_;
+  using ModelProblemBase<Model>::fail;
+
+ public:
+  using ModelProblemBase<Model>::ModelProblemBase;
+  int size() const { return size_; }
+  bool is_algebraic(int i) const { return i >= n; }
+
+  int rhs(double t, const double* y, double* f) {
+    zero_.assign(static_cast<size_t>(std::max(n, 1)), 0.0);
+    model_->residual(t, y, zero_.data(), y + n, f);
+    for (int i = 0; i < size_; ++i) f[i] = -f[i];
+    if (text::first_not_finite(f, size_) < 0) return 0;
+    std::string why = text::rhs_failure(*model_, t, y);
+    return fail("residual", t,
+                why.empty() ? "the residual is not finite" + text::domain_hint("the model") : why);
+  }
+  int jacobian(double t, const double* y, double* J) {
+    if constexpr (traits::dense_jacobians_v<Model>) {
+      zero_.assign(static_cast<size_t>(std::max(n, 1)), 0.0);
+      dr_dx_.resize(static_cast<size_t>(size_) * n);
+      dr_dxdot_.resize(static_cast<size_t>(size_) * n);
+      dr_dz_.resize(static_cast<size_t>(size_) * std::max(m, 1));
+      model_->residual_jacobian(t, y, zero_.data(), y + n, dr_dx_.data(), dr_dxdot_.data(),
+                                dr_dz_.data());
+      for (int row = 0; row < size_; ++row)
+        for (int column = 0; column < size_; ++column)
+          J[row + static_cast<size_t>(size_) * column] =
+              -(column < n ? dr_dx_[static_cast<size_t>(row) * n + column]
+                           : dr_dz_[static_cast<size_t>(row) * m + (column - n)]);
+      return 0;
+    } else {
+      (void)y, (void)J;
+      return fail("jacobian", t, "this model has no dense Jacobian");
+    }
+  }
+  integrators::SparsityPattern jacobian_pattern() const {
+    integrators::SparsityPattern pattern;
+    if constexpr (traits::sparse_residual_jacobian_v<Model>) {
+      pattern.n = size_;
+      pattern.colptr.assign(Model::residual_jacobian_colptr,
+                            Model::residual_jacobian_colptr + size_ + 1);
+      pattern.rowval.assign(Model::residual_jacobian_rowval,
+                            Model::residual_jacobian_rowval + Model::residual_jacobian_nnz);
+    }
+    return pattern;
+  }
+  // df/dY = -(dr/dY) = -(the iteration matrix at alpha = 0).
+  int jacobian_values(double t, const double* y, double* values) {
+    if constexpr (traits::sparse_residual_jacobian_v<Model>) {
+      zero_.assign(static_cast<size_t>(std::max(n, 1)), 0.0);
+      model_->residual_jacobian_values(t, y, zero_.data(), y + n, 0.0, values);
+      for (int e = 0; e < Model::residual_jacobian_nnz; ++e) values[e] = -values[e];
+      return 0;
+    } else {
+      (void)y, (void)values;
+      return fail("jacobian", t, "this model has no sparse Jacobian");
+    }
+  }
+  /// X onto the hidden constraints, then Z solved again from A(X, t) Z = b(X, t).
+  int project(double t, double* y) {
+    projected_.assign(y, y + n);
+    if (Model::num_invariants > 0 && (model_->project(t, projected_.data()) != 0 ||
+                                      text::first_not_finite(projected_.data(), n) >= 0))
+      return fail("projection", t, text::projection_failure(*model_, t, y, projected_.data()));
+    xdot_.resize(static_cast<size_t>(std::max(n, 1)));
+    z_.resize(static_cast<size_t>(std::max(m, 1)));
+    if (model_->rhs(t, projected_.data(), xdot_.data(), z_.data()) != 0)
+      return fail("rhs", t, text::rhs_failure(*model_, t, projected_.data()));
+    std::copy(projected_.begin(), projected_.end(), y);
+    std::copy(z_.begin(), z_.begin() + m, y + n);
+    return 0;
+  }
+
+ private:
+  std::vector<double> zero_, dr_dx_, dr_dxdot_, dr_dz_, projected_, xdot_, z_;
+};
+
+// The absolute tolerance the error estimate is held to is at most this fraction of rtol. A loose
+// atol (rtol = atol = 1e-4) lets components far smaller than 1 lose every digit: Robertson's y2
+// (at most 3.6e-5) went negative and the reaction ran away to y1 = -4.5e7 by t = 1e11, where the
+// answer is 2.1e-8. Held to rtol/100 the same run ends within 0.1 of the tolerance, in fewer
+// steps (104 against 344); the answer's error is still judged against the atol asked for.
+constexpr double kAbsoluteToleranceFraction = 1e-2;
+
+/// A Radau5 run on `Problem` (OdeProblem or DaeProblem) with the linear solver `Solver`.
+template <typename Model, typename Problem, typename Solver>
+class RadauMethod final : public Integrator {
+  static constexpr int n = Model::num_states;
+
+ public:
+  RadauMethod(const Model& model, const Options& options, const std::vector<double>& x0)
+      : problem_(model), radau_(problem_, radau_options(options)) {
+    radau_.set_stop_time(options.t_end);
+    std::vector<double> y(static_cast<size_t>(problem_.size()));
+    std::copy(x0.begin(), x0.begin() + n, y.begin());
+    if (problem_.size() > n) {  // Z from A(X, t0) Z = b(X, t0)
+      std::vector<double> xdot(static_cast<size_t>(std::max(n, 1)));
+      try {
+        checked_rhs(model, options.t_start, y.data(), xdot.data(), y.data() + n);
+      } catch (const model_error& error) {
+        run_error(error.what());
+      }
+    }
+    integrators::Radau5Result result = radau_.initialize(options.t_start, y.data());
+    if (!result.ok()) stop(result);
+  }
+
+  double step(double t_target, std::vector<double>& x) override {
+    radau_.set_stop_time(t_target);  // a step ends exactly at every output time
+    integrators::Radau5Result result = radau_.step();
+    if (!result.ok()) stop(result);
+    problem_.forget_failures_before(result.t);
+    std::copy(radau_.y().begin(), radau_.y().begin() + n, x.begin());
+    return result.t;
+  }
+
+  /// Ends the run: the time reached and the kind of failure; the note says what failed in the
+  /// model (the last failure the integration did not get past), or else Radau5's own account.
+  [[noreturn]] void fail(double t, const std::string& why) const override {
+    std::vector<std::string> notes;
+    if (!problem_.failure_note().empty()) {
+      notes.push_back(problem_.failure_note());
+    } else if (!radau_.message().empty()) {  // else it only says the model's failure again
+      notes.push_back("Radau5: " + radau_.message());
+    }
+    run_error("integration failed at t = " + text::format_number(t) + ": " + why, notes);
+  }
+
+  // Never needed while steps end at the output times; kept exact for an output time inside the
+  // last step all the same: the collocation polynomial, projected.
+  void interpolate(double t, std::vector<double>& x) override {
+    std::vector<double> y(static_cast<size_t>(problem_.size()));
+    if (!radau_.interpolate(t, y.data()))
+      run_error("cannot interpolate the solution at t = " + text::format_number(t));
+    if (problem_.project(t, y.data()) != 0) radau_.interpolate(t, y.data());
+    std::copy(y.begin(), y.begin() + n, x.begin());
+  }
+
+  Statistics statistics() const override {
+    const integrators::Radau5Statistics& s = radau_.statistics();
+    Statistics counts;
+    counts.steps = s.steps;
+    counts.rhs_evaluations = s.rhs_evaluations;
+    counts.jacobian_evaluations = s.jacobian_evaluations;
+    counts.projections = Model::num_invariants > 0 ? s.projections : 0;
+    return counts;
+  }
+
+ private:
+  [[noreturn]] void stop(const integrators::Radau5Result& result) const {
+    using integrators::Radau5Status;
+    switch (result.status) {
+      case Radau5Status::step_size_too_small:
+        fail(result.t, "the step size vanished");
+      case Radau5Status::too_many_steps:
+        fail(result.t, "too many steps");
+      case Radau5Status::convergence_failure:
+        fail(result.t, "the Newton iteration failed repeatedly");
+      case Radau5Status::singular_matrix:
+        fail(result.t, "the iteration matrix is singular");
+      case Radau5Status::problem_failed:
+        fail(result.t, "the model failed repeatedly");
+      default:
+        run_error("integration failed at t = " + text::format_number(result.t) + ": " +
+                  radau_.message());
+    }
+  }
+
+  static integrators::Radau5Options radau_options(const Options& options) {
+    integrators::Radau5Options radau;
+    radau.rtol = options.rtol;
+    radau.atol = std::min(options.atol, kAbsoluteToleranceFraction * options.rtol);
+    radau.max_steps = 10'000'000;
+    return radau;
+  }
+
+  Problem problem_;
+  integrators::Radau5<Problem, Solver> radau_;
+};
+
+/// The Radau method `name` ("radau5" or "radau5-dae") on `model` with `solver`.
+template <typename Model>
+std::unique_ptr<Integrator> make_radau(const std::string& name, const Model& model,
+                                       const Options& options, const std::vector<double>& x0,
+                                       LinearSolver solver) {
+  using Dense = integrators::DenseLinearSolver;
+  using Klu = integrators::KluLinearSolver;
+  if (name == "radau5-dae") {
+    if constexpr (traits::sparse_residual_jacobian_v<Model>) {
+      if (solver == LinearSolver::klu)
+        return std::make_unique<RadauMethod<Model, DaeProblem<Model>, Klu>>(model, options, x0);
+    }
+    return std::make_unique<RadauMethod<Model, DaeProblem<Model>, Dense>>(model, options, x0);
+  }
+  if constexpr (traits::sparse_rhs_jacobian_v<Model>) {
+    if (solver == LinearSolver::klu)
+      return std::make_unique<RadauMethod<Model, OdeProblem<Model>, Klu>>(model, options, x0);
+  }
+  return std::make_unique<RadauMethod<Model, OdeProblem<Model>, Dense>>(model, options, x0);
+}
+
+}  // namespace daec::simulator

@@ -1,0 +1,95 @@
+// --set NAME=VALUE: which names a model's simulator can set (parameters, start values of states)
+// and applying them in the right order.
+#pragma once
+
+#include <cstdio>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include <daec/model_error.hpp>
+#include <daec/simulator/failure.hpp>
+#include <daec/simulator/options.hpp>
+
+namespace daec::simulator {
+
+/// The variables and states whose start values --set can give: the declared variables that are
+/// states, then the states that are no declared variable (velocity states such as x_dot, dummies).
+template <typename Model>
+std::vector<std::string> start_value_names() {
+  std::vector<std::string> names;
+  for (int i = 0; i < Model::num_variables; ++i)
+    if (Model::variable_location[i] >= 0) names.push_back(Model::variable_names[i]);
+  for (int i = 0; i < Model::num_states; ++i)
+    if (text::find_name(Model::variable_names, Model::num_variables, Model::state_names[i]) < 0)
+      names.push_back(Model::state_names[i]);
+  return names;
+}
+
+/// The declared variables in Z, computed from the states at every time.
+template <typename Model>
+std::vector<std::string> algebraic_variable_names() {
+  std::vector<std::string> names;
+  for (int i = 0; i < Model::num_variables; ++i)
+    if (Model::variable_location[i] < 0) names.push_back(Model::variable_names[i]);
+  return names;
+}
+
+template <typename Model>
+std::vector<std::string> parameter_names() {
+  return std::vector<std::string>(Model::parameter_names,
+                                  Model::parameter_names + Model::num_parameters);
+}
+
+/// Everything --set accepts, for the message about an unknown name.
+template <typename Model>
+std::string settable_names() {
+  return "parameters " + text::join(parameter_names<Model>()) + "; start values " +
+         text::join(start_value_names<Model>()) + "; algebraic (no effect) " +
+         text::join(algebraic_variable_names<Model>());
+}
+
+/// Where --set NAME lands: a parameter, a state (index into x), or an algebraic unknown.
+struct Target {
+  enum class Kind { parameter, state, algebraic } kind;
+  int index;
+};
+
+template <typename Model>
+Target resolve(const std::string& name) {
+  int index = text::find_name(Model::parameter_names, Model::num_parameters, name);
+  if (index >= 0) return {Target::Kind::parameter, index};
+  index = text::find_name(Model::variable_names, Model::num_variables, name);
+  if (index >= 0) {
+    int location = Model::variable_location[index];
+    if (location >= 0) return {Target::Kind::state, location};
+    return {Target::Kind::algebraic, -1 - location};
+  }
+  index = text::find_name(Model::state_names, Model::num_states, name);
+  if (index >= 0) return {Target::Kind::state, index};
+  usage_error("unknown name '" + name + "' in --set; it can set " + settable_names<Model>());
+}
+
+/// Parameters first, then the model's start values (which may use them), then --set starts,
+/// whatever the order on the command line.
+template <typename Model>
+void apply_settings(const Options& options, Model& model, std::vector<double>& x) {
+  std::vector<std::pair<Target, double>> starts;
+  for (const Setting& setting : options.settings) {
+    Target target = resolve<Model>(setting.name);
+    if (target.kind == Target::Kind::parameter) {
+      if (model.set_parameter(setting.name.c_str(), setting.value) != 0)
+        usage_error("the model refuses parameter '" + setting.name + "'");
+    } else if (target.kind == Target::Kind::algebraic) {
+      std::fprintf(stderr,
+                   "sim: note: --set %s has no effect: %s is algebraic, computed from the states\n",
+                   setting.name.c_str(), setting.name.c_str());
+    } else {
+      starts.emplace_back(target, setting.value);
+    }
+  }
+  model.initial_state(x.data());
+  for (const auto& [target, value] : starts) x[static_cast<size_t>(target.index)] = value;
+}
+
+}  // namespace daec::simulator

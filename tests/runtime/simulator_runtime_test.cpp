@@ -1,0 +1,186 @@
+// daec/simulator/: the simulator's command line, output, methods and plot, run in process on the
+// hand-written circle model (exact solution x = r cos(w t), y = r sin(w t)) without generating
+// code; tests/simulator_test.cpp runs the same code through daec --main on the bundled models.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include <daec/simulator/run.hpp>
+
+#include "circle_model.h"
+
+namespace {
+
+using circle::Model;
+namespace sim = daec::simulator;
+
+std::string scratch(const std::string& name) {
+  std::string dir = std::string(DAEC_TEST_SCRATCH_DIR) + "/runtime";
+  std::filesystem::create_directories(dir);
+  return dir + "/" + name;
+}
+
+std::string read(const std::string& path) {
+  std::ifstream in(path);
+  std::stringstream text;
+  text << in.rdbuf();
+  return text.str();
+}
+
+/// run<Model> with `arguments`: the exit status, stdout and stderr.
+struct RunResult {
+  int status;
+  std::string out, err;
+};
+RunResult run(std::vector<std::string> arguments) {
+  arguments.insert(arguments.begin(), "sim");
+  std::vector<char*> argv;
+  for (std::string& argument : arguments) argv.push_back(argument.data());
+  testing::internal::CaptureStdout();
+  testing::internal::CaptureStderr();
+  int status = sim::run<Model>(static_cast<int>(argv.size()), argv.data());
+  std::fflush(stdout);
+  std::string out = testing::internal::GetCapturedStdout();
+  return {status, out, testing::internal::GetCapturedStderr()};
+}
+
+/// The largest error of the CSV's x and y against the exact solution, and the row count.
+std::pair<double, size_t> csv_error(const std::string& csv) {
+  std::istringstream in(csv);
+  std::string line;
+  std::getline(in, line);
+  EXPECT_EQ(line, "t,x,y,z,angle");
+  double largest = 0;
+  size_t rows = 0;
+  while (std::getline(in, line)) {
+    double t, x, y, z, angle;
+    EXPECT_EQ(std::sscanf(line.c_str(), "%lg,%lg,%lg,%lg,%lg", &t, &x, &y, &z, &angle), 5);
+    largest = std::max({largest, std::fabs(x - 1.5 * std::cos(2 * t)),
+                        std::fabs(y - 1.5 * std::sin(2 * t)), std::fabs(z - 2.25)});
+    ++rows;
+  }
+  return {largest, rows};
+}
+
+TEST(SimulatorRuntime, EveryMethodAndLinearSolverFollowsTheCircle) {
+  for (const char* method : {"radau5", "radau5-dae", "bdf", "ida"}) {
+    for (const char* solver : {"dense", "klu"}) {
+      std::string csv = scratch(std::string("circle-") + method + "-" + solver + ".csv");
+      RunResult r = run({"--t-end", "2", "--rtol", "1e-10", "--atol", "1e-12", "--method", method,
+                         "--linear-solver", solver, "--output", csv});
+      ASSERT_EQ(r.status, 0) << r.err;
+      EXPECT_EQ(r.err.rfind(
+                    std::string("method ") + method + ", linear solver " + solver + ", steps ", 0),
+                0u)
+          << r.err;
+      auto [error, rows] = csv_error(read(csv));
+      EXPECT_EQ(rows, 101u);
+      EXPECT_LT(error, 1e-7) << method << " " << solver;
+    }
+  }
+}
+
+TEST(SimulatorRuntime, MethodListAndHelp) {
+  RunResult list = run({"--method", "list"});
+  EXPECT_EQ(list.status, 0);
+  EXPECT_NE(list.out.find("radau5 "), std::string::npos) << list.out;
+  EXPECT_NE(list.out.find("radau5-dae "), std::string::npos) << list.out;
+  EXPECT_NE(list.out.find("bdf "), std::string::npos) << list.out;
+  EXPECT_NE(list.out.find("ida "), std::string::npos) << list.out;
+  EXPECT_NE(list.out.find("(default for this model)"), std::string::npos) << list.out;
+  RunResult help = run({"--help"});
+  EXPECT_EQ(help.status, 0);
+  for (const char* part : {"--method NAME", "--linear-solver", "--plot FILE", "w = 2", "r = 1.5",
+                           "Start values (guesses unless fixed; made consistent at T0): x, y",
+                           "Computed from the states (--set has no effect): z"})
+    EXPECT_NE(help.out.find(part), std::string::npos) << part << "\n" << help.out;
+}
+
+TEST(SimulatorRuntime, UsageErrors) {
+  struct Case {
+    std::vector<std::string> arguments;
+    std::string message;
+  };
+  const Case cases[] = {
+      {{"--method", "euler"},
+       "sim: error: unknown method 'euler'; the methods are radau5, radau5-dae, bdf, ida "
+       "(--method list describes them)\n"},
+      {{"--linear-solver", "lu"},
+       "sim: error: --linear-solver expects dense, klu or auto, got 'lu'\n"},
+      {{"--plot-columns", "x"}, "sim: error: --plot-columns needs --plot FILE\n"},
+      {{"--plot", "p.svg", "--plot-columns", "x,,y"},
+       "sim: error: --plot-columns expects names separated by commas, got 'x,,y'\n"},
+      {{"--plot", scratch("never.svg"), "--plot-columns", "x,q"},
+       "sim: error: --plot-columns: no column 'q'; the columns are x, y, z, angle\n"},
+      {{"--set", "q=1"},
+       "sim: error: unknown name 'q' in --set; it can set parameters w, r; start values x, y; "
+       "algebraic (no effect) z\n"},
+  };
+  for (const Case& c : cases) {
+    RunResult r = run(c.arguments);
+    EXPECT_EQ(r.status, 2) << c.message;
+    EXPECT_EQ(r.err, c.message + "sim: note: run with --help for the usage\n");
+  }
+  EXPECT_FALSE(std::filesystem::exists(scratch("never.svg")));
+}
+
+TEST(SimulatorRuntime, FailureNamesTheTimeAndQuantity) {
+  std::string csv = scratch("failed.csv");
+  RunResult r = run({"--set", "r=1e200", "--output", csv});  // z = x^2 + y^2 overflows
+  EXPECT_EQ(r.status, 1);
+  EXPECT_EQ(r.err,
+            "sim: error: the right-hand side cannot be evaluated at the start at t = 0: the "
+            "algebraic unknown 'z' is not finite (sqrt or log of a negative number, log of 0, a "
+            "division by 0 or an overflow in its equation 'radius2'?)\n");
+  EXPECT_FALSE(std::filesystem::exists(csv));
+}
+
+TEST(SimulatorRuntime, PlotDrawsTheChosenColumnsWithUnits) {
+  std::string svg = scratch("circle.svg");
+  std::filesystem::remove(svg);
+  RunResult r = run({"--t-end", "3", "--output", scratch("plotted.csv"), "--plot", svg,
+                     "--plot-columns", "x,angle"});
+  ASSERT_EQ(r.status, 0) << r.err;
+  std::string text = read(svg);
+  EXPECT_EQ(text.rfind("<svg xmlns=\"http://www.w3.org/2000/svg\"", 0), 0u);
+  EXPECT_NE(text.find(">x [m]</text>"), std::string::npos);
+  EXPECT_NE(text.find(">angle [rad]</text>"), std::string::npos);
+  EXPECT_EQ(text.find(">y [m]</text>"), std::string::npos);
+  EXPECT_NE(text.find("value (units in the legend)"), std::string::npos);
+  size_t polylines = 0;
+  for (size_t at = text.find("<polyline"); at != std::string::npos;
+       at = text.find("<polyline", at + 1))
+    ++polylines;
+  EXPECT_EQ(polylines, 2u);
+  RunResult bad = run({"--plot", scratch("circle.pdf")});
+  EXPECT_EQ(bad.status, 1);
+  EXPECT_NE(bad.err.find("the file name must end in .svg or .png"), std::string::npos);
+}
+
+TEST(SimulatorRuntime, PlotHelpers) {
+  EXPECT_EQ(sim::unit_of("rod force [N/m]"), "N/m");
+  EXPECT_EQ(sim::unit_of("no unit"), "");
+  EXPECT_EQ(sim::unit_of("[a] then [b]"), "b");
+  EXPECT_EQ(sim::svg_escaped("a<b & \"c\">"), "a&lt;b &amp; &quot;c&quot;&gt;");
+  EXPECT_EQ(sim::ticks(0, 1, 5), (std::vector<double>{0, 0.2, 0.4, 0.6, 0.8, 1}));
+  EXPECT_EQ(sim::ticks(-1.2, 1.3, 5), (std::vector<double>{-1, -0.5, 0, 0.5, 1}));
+}
+
+TEST(SimulatorRuntime, OutputTimesEndExactlyAtT) {
+  sim::Options options;
+  options.t_start = 0, options.t_end = 1, options.step = 0.3;
+  sim::OutputTimes times(options);
+  ASSERT_EQ(times.count(), 5);
+  EXPECT_EQ(times[3], 0.8999999999999999);
+  EXPECT_EQ(times[4], 1.0);
+  options.step = 0.1;  // divides T - T0 up to rounding: no extra row
+  EXPECT_EQ(sim::OutputTimes(options).count(), 11);
+}
+
+}  // namespace

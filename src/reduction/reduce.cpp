@@ -6,6 +6,7 @@
 
 #include <fmt/format.h>
 
+#include "reduction/differentiation_index.h"
 #include "reduction/numeric_rank.h"
 #include "reduction/symbolic.h"
 #include "structure/matching.h"
@@ -191,10 +192,12 @@ std::vector<size_t> Reducer::null_space_rows(const ExpressionMatrix& B, int roun
     if (pivot[r]) continue;
     GiNaC::ex combination = 0;
     std::string label;
+    int order = 0;
     for (size_t k = 0; k < m; ++k) {
       if (T[r][k].is_zero()) continue;
       combination += T[r][k] * substitute_symbols(system_.constraints[k].residual, at_zero);
       label += (label.empty() ? "" : ",") + system_.constraints[k].label;
+      order = std::max(order, system_.constraints[k].order);
     }
     Constraint& target = system_.constraints[r];
     target.residual = combination.normal();
@@ -202,6 +205,7 @@ std::vector<size_t> Reducer::null_space_rows(const ExpressionMatrix& B, int roun
     target.base_label = "comb(" + label + ")";
     target.label = target.base_label;
     target.level = 0;
+    target.order = order;
     replaced.push_back(r);
   }
   return replaced;
@@ -230,6 +234,7 @@ bool Reducer::differentiate(size_t row, ReductionRound& round) {
   Constraint& target = system_.constraints[row];  // total_derivative may have appended rows
   round.differentiated.push_back(target.label);
   target.level += 1;
+  target.order += 1;
   target.label = level_label(target.base_label, target.level);
   target.residual = derivative_of_c;
   return true;
@@ -279,14 +284,15 @@ ReducedSystem Reducer::finish() {
   result.invariants = invariants_;
   result.rounds = rounds_;
   for (const ReductionRound& round : rounds_) result.differentiations += !round.nonsingular;
-  bool multiplier =
-      std::any_of(system_.algebraic.begin(), system_.algebraic.end(),
-                  [](const Unknown& u) { return u.origin == UnknownOrigin::Variable; });
-  result.index = system_.constraints.empty() ? 0 : result.differentiations + (multiplier ? 1 : 0);
   if (!result.A.empty()) {
     result.blocks = block_triangular_form(result.A.pattern());
     check_start_values(result);
   }
+  DifferentiationIndex index =
+      differentiation_index(result.states, result.differential, result.algebraic,
+                            result.constraints, result.A, result.blocks);
+  result.index = index.index;
+  result.index_variable = index.variable;
   return result;
 }
 

@@ -64,6 +64,7 @@ struct ReducedSystem {
   BlockTriangularForm blocks;         ///< block lower-triangular form of A
   int differentiations = 0;           ///< rounds in which constraints were differentiated
   int index = 0;                      ///< differentiation index of the input model (spec §2.6)
+  std::string index_variable;  ///< a variable whose derivative needs `index` differentiations
 };
 
 /// Runs the loop on a semi-explicit system whose algebraic unknowns enter affinely. Reports

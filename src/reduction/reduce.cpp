@@ -7,6 +7,7 @@
 #include <fmt/format.h>
 
 #include "reduction/differentiation_index.h"
+#include "reduction/left_null_space.h"
 #include "reduction/numeric_rank.h"
 #include "reduction/symbolic.h"
 #include "structure/matching.h"
@@ -153,60 +154,36 @@ void Reducer::report_singular(const std::vector<size_t>& rows, const std::string
                                    std::string(rows.size() == 1 ? " " : "s ") + names + ": " + why);
 }
 
-// Seed 12.1, Step 2, general case: rows of B that are dependent without being zero. Fraction-free
-// elimination on B, tracking the row operations in T, leaves some rows of B zero; the matching
-// rows of T span the left null space. Each such combination q^T g replaces one of its rows.
-// Dense: only models whose constraints are dependent without zero rows come here (seed 12.1).
+// Seed 12.1, Step 2, general case: rows of B that are dependent without being zero. Each
+// dependent row r is spanned by a few earlier rows (reduction/left_null_space.h); the bordered
+// determinant of those rows is the combination q^T g free of the algebraic unknowns, and it
+// replaces row r.
 std::vector<size_t> Reducer::null_space_rows(const ExpressionMatrix& B, int round) {
-  size_t m = B.rows(), n = system_.algebraic.size();
-  std::vector<std::vector<GiNaC::ex>> M = B.to_dense(), T(m, std::vector<GiNaC::ex>(m, 0));
-  for (size_t r = 0; r < m; ++r) T[r][r] = 1;
-  std::vector<bool> pivot(m, false);
-  GiNaC::exmap point = points_.next(all_symbols());
   checkpoint(file_location(),
              fmt::format("combining constraints for the left null space in round {}", round));
-  for (size_t c = 0; c < n; ++c) {
-    std::optional<size_t> p;
-    for (size_t r = 0; r < m && !p; ++r) {
-      auto value = evaluate(M[r][c], point);
-      if (!pivot[r] && value && std::fabs(*value) > 1e-9) p = r;
-    }
-    if (!p) continue;
-    pivot[*p] = true;
-    for (size_t r = 0; r < m; ++r) {
-      if (pivot[r] || M[r][c].is_zero()) continue;
-      GiNaC::ex a = M[*p][c], f = M[r][c];
-      for (size_t k = 0; k < n; ++k) {
-        M[r][k] = (a * M[r][k] - f * M[*p][k]).normal();
-        check_expression(M[r][k], options_.max_expression_size);
-      }
-      for (size_t k = 0; k < m; ++k) {
-        T[r][k] = (a * T[r][k] - f * T[*p][k]).normal();
-        check_expression(T[r][k], options_.max_expression_size);
-      }
-    }
-  }
   GiNaC::exmap at_zero = algebraic_at_zero();
+  std::vector<GiNaC::ex> residuals;
+  for (const Constraint& c : system_.constraints)
+    residuals.push_back(substitute_symbols(c.residual, at_zero));
   std::vector<size_t> replaced;
-  for (size_t r = 0; r < m; ++r) {
-    if (pivot[r]) continue;
-    GiNaC::ex combination = 0;
+  for (const RowDependency& dependency : row_dependencies(B, all_symbols(), points_)) {
+    std::vector<size_t> rows = dependency.basis;
+    rows.push_back(dependency.row);
+    std::sort(rows.begin(), rows.end());
     std::string label;
     int order = 0;
-    for (size_t k = 0; k < m; ++k) {
-      if (T[r][k].is_zero()) continue;
-      combination += T[r][k] * substitute_symbols(system_.constraints[k].residual, at_zero);
+    for (size_t k : rows) {
       label += (label.empty() ? "" : ",") + system_.constraints[k].label;
       order = std::max(order, system_.constraints[k].order);
     }
-    Constraint& target = system_.constraints[r];
-    target.residual = combination.normal();
+    Constraint& target = system_.constraints[dependency.row];
+    target.residual = dependency_combination(B, dependency, residuals);
     check_expression(target.residual, options_.max_expression_size);
     target.base_label = "comb(" + label + ")";
     target.label = target.base_label;
     target.level = 0;
     target.order = order;
-    replaced.push_back(r);
+    replaced.push_back(dependency.row);
   }
   return replaced;
 }

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "reduction/expression_matrix.h"
+#include "reduction/numeric_rank.h"
 #include "reduction/system.h"
 #include "structure/block_triangular.h"
 
@@ -21,8 +22,10 @@ struct DifferentiationIndex {
 /// `order` (differentiations of the model's equations behind each row) and whose algebraic
 /// unknowns Z are in the columns of A, in block lower-triangular form `blocks`.
 ///
-/// A block of A determines its unknowns from its rows and the unknowns of the blocks it uses, so
-/// an unknown needs the highest order among them. Then the derivative of
+/// A block of A determines its unknowns from its rows and the unknowns of the blocks it uses; an
+/// unknown needs the lowest order L such that the rows of order up to L determine it (decided on
+/// `values`, A at a random point; without them, or for a block of more than 300 unknowns, the
+/// block's highest order). Then the derivative of
 /// - a state of the model (or a velocity of `x''`), x' = F: what the unknowns and the promoted
 ///   states in F need;
 /// - an algebraic variable that stayed linear (a multiplier): one differentiation more than it;
@@ -37,6 +40,7 @@ DifferentiationIndex differentiation_index(const std::vector<Unknown>& states,
                                            const std::vector<Unknown>& algebraic,
                                            const std::vector<Constraint>& constraints,
                                            const ExpressionMatrix& A,
-                                           const BlockTriangularForm& blocks);
+                                           const BlockTriangularForm& blocks,
+                                           const std::vector<NumericRow>& values);
 
 }  // namespace daec

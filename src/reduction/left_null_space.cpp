@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <map>
 #include <numeric>
 #include <optional>
 
@@ -201,17 +202,70 @@ std::vector<RowDependency> row_dependencies(const ExpressionMatrix& B,
   return all;
 }
 
+namespace {
+
+// Minors of the rows `rows` of B restricted to `columns`, by Laplace expansion along the last
+// column with memoised sub-minors over row subsets (bit masks over `rows`). Products and sums
+// are formed, never expanded: GiNaC's determinant normalises non-polynomial entries, which costs
+// more than the whole reduction on the oracle's models.
+class Minors {
+ public:
+  Minors(const ExpressionMatrix& B, const std::vector<size_t>& rows,
+         const std::vector<int>& columns)
+      : B_(B), rows_(rows), columns_(columns) {}
+
+  // The determinant of the rows in `mask` (ascending) and the first popcount(mask) columns.
+  GiNaC::ex of(unsigned long mask) {
+    if (mask == 0) return 1;
+    auto known = memo_.find(mask);
+    if (known != memo_.end()) return known->second;
+    size_t size = static_cast<size_t>(__builtin_popcountl(mask));
+    int column = columns_[size - 1];
+    GiNaC::ex sum = 0;
+    size_t position = 0;
+    for (size_t i = 0; i < rows_.size(); ++i) {
+      if (!(mask >> i & 1UL)) continue;
+      GiNaC::ex entry = B_.at(rows_[i], column);
+      if (!entry.is_zero()) {
+        GiNaC::ex minor = of(mask & ~(1UL << i));
+        if (!minor.is_zero()) sum += ((position + size - 1) % 2 ? -1 : 1) * entry * minor;
+      }
+      ++position;
+    }
+    return memo_[mask] = sum;
+  }
+
+ private:
+  const ExpressionMatrix& B_;
+  const std::vector<size_t>& rows_;
+  const std::vector<int>& columns_;
+  std::map<unsigned long, GiNaC::ex> memo_;
+};
+
+}  // namespace
+
 GiNaC::ex dependency_combination(const ExpressionMatrix& B, const RowDependency& dependency,
                                  const std::vector<GiNaC::ex>& residuals) {
-  size_t k = dependency.basis.size();
-  GiNaC::matrix bordered(k + 1, k + 1);
   std::vector<size_t> rows = dependency.basis;
   rows.push_back(dependency.row);
-  for (size_t i = 0; i <= k; ++i) {
-    for (size_t j = 0; j < k; ++j) bordered(i, j) = B.at(rows[i], dependency.columns[j]);
-    bordered(i, k) = residuals[rows[i]];
+  size_t k = dependency.basis.size();
+  if (rows.size() >= 8 * sizeof(unsigned long)) {  // too many for the bit masks (never seen)
+    GiNaC::matrix bordered(k + 1, k + 1);
+    for (size_t i = 0; i <= k; ++i) {
+      for (size_t j = 0; j < k; ++j) bordered(i, j) = B.at(rows[i], dependency.columns[j]);
+      bordered(i, k) = residuals[rows[i]];
+    }
+    return bordered.determinant();
   }
-  return bordered.determinant();
+  // Expansion along the residual column: sum over rows i of (-1)^(i+k) g_i det(B[rows \ i, C]).
+  Minors minors(B, rows, dependency.columns);
+  unsigned long all = (1UL << rows.size()) - 1;
+  GiNaC::ex combination = 0;
+  for (size_t i = 0; i <= k; ++i) {
+    GiNaC::ex cofactor = minors.of(all & ~(1UL << i));
+    if (!cofactor.is_zero()) combination += ((i + k) % 2 ? -1 : 1) * cofactor * residuals[rows[i]];
+  }
+  return combination;
 }
 
 }  // namespace daec

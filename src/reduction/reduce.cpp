@@ -46,6 +46,7 @@ class Reducer {
   GiNaC::exmap algebraic_at_zero() const;
   void report_singular(const std::vector<size_t>& rows, const std::string& why);
   void check_start_values(const ReducedSystem& result);
+  std::vector<NumericRow> values_at_random_point(const ExpressionMatrix& A);
   ReducedSystem finish();
 
   SemiExplicitSystem system_;
@@ -265,12 +266,32 @@ ReducedSystem Reducer::finish() {
     result.blocks = block_triangular_form(result.A.pattern());
     check_start_values(result);
   }
-  DifferentiationIndex index =
-      differentiation_index(result.states, result.differential, result.algebraic,
-                            result.constraints, result.A, result.blocks);
+  DifferentiationIndex index = differentiation_index(
+      result.states, result.differential, result.algebraic, result.constraints, result.A,
+      result.blocks, values_at_random_point(result.A));
   result.index = index.index;
   result.index_variable = index.variable;
   return result;
+}
+
+// A at a random point where every entry is finite; empty if five points fail.
+std::vector<NumericRow> Reducer::values_at_random_point(const ExpressionMatrix& A) {
+  for (int attempt = 0; attempt < 5; ++attempt) {
+    GiNaC::exmap point = points_.next(all_symbols());
+    std::vector<NumericRow> rows;
+    bool finite = true;
+    for (size_t r = 0; r < A.rows() && finite; ++r) {
+      NumericRow row;
+      for (const MatrixEntry& entry : A.row(r)) {
+        std::optional<double> value = evaluate(entry.value, point);
+        finite = finite && value.has_value();
+        if (value) row.push_back({entry.column, *value});
+      }
+      rows.push_back(std::move(row));
+    }
+    if (finite) return rows;
+  }
+  return {};
 }
 
 // A singular A at the start values (t = 0) means the generated code cannot start there: warn,

@@ -2,7 +2,7 @@
 # Generates, builds and runs the standalone simulator of a model in three visible steps:
 #   scripts/simulate.sh MODEL.dae [simulator options...]
 # 1. build/daec MODEL.dae --main -o build/simulators/STEM.cpp   (the model + a SUNDIALS main)
-# 2. g++ -O2 ... -lsundials_cvode -lsundials_ida ... -lklu      (build/simulators/STEM)
+# 2. scripts/compile_simulator.sh (g++ -O2 ... -lsundials_cvode ... -lklu) (build/simulators/STEM)
 # 3. build/simulators/STEM [options]                             (CSV on stdout, statistics on stderr)
 # Options go to the simulator, e.g. --t-end 2 --set g=1 --output run.csv; --help lists them.
 set -euo pipefail
@@ -20,8 +20,6 @@ out="$root/build/simulators"
 mkdir -p "$out"
 
 "$root/build/daec" "$model" --main -o "$out/$stem.cpp" >&2
-g++ -std=c++17 -O2 -Wall -Wextra -I/usr/include/suitesparse -o "$out/$stem" "$out/$stem.cpp" \
-  -lsundials_cvode -lsundials_ida -lsundials_nvecserial -lsundials_sunlinsoldense \
-  -lsundials_sunmatrixdense -lsundials_sunlinsolklu -lsundials_sunmatrixsparse -lklu -lm
+"$root/scripts/compile_simulator.sh" "$out/$stem.cpp" "$out/$stem"
 echo "simulate: built $out/$stem" >&2
 exec "$out/$stem" "$@"

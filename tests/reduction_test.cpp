@@ -229,6 +229,46 @@ TEST(Reduction, NonlinearAlgebraicVariable) {
   EXPECT_EQ(index_of(q), 1);
 }
 
+// The index counts differentiations of the model's equations, not rounds (spec §2.6,
+// reduction/differentiation_index.h): three patterns where the rounds overcount it.
+
+TEST(Reduction, IndexCountsOrdersNotRoundsWhenACombinationLagsARound) {
+  // Two decoupled index-3 chains, x = sin(t) (x' = u, u' = -lam) and p = cos(t) with p' = r
+  // written implicitly (p' is a dummy). Round 2 differentiates x' (a zero row) while p' waits for
+  // round 3, where the left null space of B frees comb(eqp, p') of p' (a constraint of order 1):
+  // 3 rounds, yet no equation is differentiated more than twice and lam, mu need one more: 3.
+  Reduced r = reduce_text(
+      "model m; variable x, u, lam, p, r, mu; equation x' = u; u' = -lam; x = sin(t);"
+      " eqp: 2*p' = 2*r; r' = -mu; p = cos(t); end");
+  EXPECT_EQ(index_of(r), 3);
+  ASSERT_TRUE(r.system) << r.diagnostics();
+  EXPECT_EQ(r.system->differentiations, 3);
+  EXPECT_TRUE(r.system->rounds[2].used_null_space);
+  EXPECT_EQ(r.system->rounds[2].differentiated, std::vector<std::string>{"comb(eqp,eq6')"});
+}
+
+TEST(Reduction, IndexOfMultiplierDeterminedBeforeTheLastRoundIsOne) {
+  // w^3 + w = y needs one differentiation for w' (w is promoted); z = t*y determines z as
+  // written, and z' needs one differentiation of it: index 1, not rounds (1) + 1.
+  Reduced r = reduce_text(
+      "model m; variable y(start = 0.5), z, w(start = 0.4); equation y' = -y + z + w;"
+      " w^3 + w = y; z = t*y; end");
+  EXPECT_EQ(index_of(r), 1);
+  ASSERT_TRUE(r.system) << r.diagnostics();
+  EXPECT_EQ(r.system->promoted, std::vector<std::string>{"w"});
+  EXPECT_EQ(r.system->differentiations, 1);
+}
+
+TEST(Reduction, DerivativeEnteringNonlinearlyLeavesAnOde) {
+  // x' + x'^3 = -x determines x' as a function of x (1 + 3 x'^2 > 0): an implicit ODE, index 0,
+  // although x_dot is promoted and its constraint differentiated once for x_dot'.
+  Reduced r = reduce_text("model m; variable x(start = 1); equation x' + x'^3 = -x; end");
+  EXPECT_EQ(index_of(r), 0);
+  ASSERT_TRUE(r.system) << r.diagnostics();
+  EXPECT_EQ(r.system->promoted, std::vector<std::string>{"x_dot"});
+  EXPECT_EQ(r.system->differentiations, 1);
+}
+
 TEST(Reduction, CoupledPendulumsFinalSystemMatchesSeed) {
   Reduced r = reduce_file("models/coupled_pendulums.dae");
   ASSERT_TRUE(r.system) << r.diagnostics();

@@ -7,6 +7,8 @@
 #include <fmt/format.h>
 
 #include "model/conditions.h"
+#include "reduction/differentiation_index.h"
+#include "reduction/left_null_space.h"
 #include "reduction/numeric_rank.h"
 #include "reduction/symbolic.h"
 #include "structure/matching.h"
@@ -45,6 +47,7 @@ class Reducer {
   GiNaC::exmap algebraic_at_zero() const;
   void report_singular(const std::vector<size_t>& rows, const std::string& why);
   void check_start_values(const ReducedSystem& result);
+  std::vector<NumericRow> values_at_random_point(const ExpressionMatrix& A);
   ReducedSystem finish();
 
   SemiExplicitSystem system_;
@@ -153,57 +156,36 @@ void Reducer::report_singular(const std::vector<size_t>& rows, const std::string
                                    std::string(rows.size() == 1 ? " " : "s ") + names + ": " + why);
 }
 
-// Seed 12.1, Step 2, general case: rows of B that are dependent without being zero. Fraction-free
-// elimination on B, tracking the row operations in T, leaves some rows of B zero; the matching
-// rows of T span the left null space. Each such combination q^T g replaces one of its rows.
-// Dense: only models whose constraints are dependent without zero rows come here (seed 12.1).
+// Seed 12.1, Step 2, general case: rows of B that are dependent without being zero. Each
+// dependent row r is spanned by a few earlier rows (reduction/left_null_space.h); the bordered
+// determinant of those rows is the combination q^T g free of the algebraic unknowns, and it
+// replaces row r.
 std::vector<size_t> Reducer::null_space_rows(const ExpressionMatrix& B, int round) {
-  size_t m = B.rows(), n = system_.algebraic.size();
-  std::vector<std::vector<GiNaC::ex>> M = B.to_dense(), T(m, std::vector<GiNaC::ex>(m, 0));
-  for (size_t r = 0; r < m; ++r) T[r][r] = 1;
-  std::vector<bool> pivot(m, false);
-  GiNaC::exmap point = points_.next(all_symbols());
   checkpoint(file_location(),
              fmt::format("combining constraints for the left null space in round {}", round));
-  for (size_t c = 0; c < n; ++c) {
-    std::optional<size_t> p;
-    for (size_t r = 0; r < m && !p; ++r) {
-      auto value = evaluate(M[r][c], point);
-      if (!pivot[r] && value && std::fabs(*value) > 1e-9) p = r;
-    }
-    if (!p) continue;
-    pivot[*p] = true;
-    for (size_t r = 0; r < m; ++r) {
-      if (pivot[r] || M[r][c].is_zero()) continue;
-      GiNaC::ex a = M[*p][c], f = M[r][c];
-      for (size_t k = 0; k < n; ++k) {
-        M[r][k] = (a * M[r][k] - f * M[*p][k]).normal();
-        check_expression(M[r][k], options_.max_expression_size);
-      }
-      for (size_t k = 0; k < m; ++k) {
-        T[r][k] = (a * T[r][k] - f * T[*p][k]).normal();
-        check_expression(T[r][k], options_.max_expression_size);
-      }
-    }
-  }
   GiNaC::exmap at_zero = algebraic_at_zero();
+  std::vector<GiNaC::ex> residuals;
+  for (const Constraint& c : system_.constraints)
+    residuals.push_back(substitute_symbols(c.residual, at_zero));
   std::vector<size_t> replaced;
-  for (size_t r = 0; r < m; ++r) {
-    if (pivot[r]) continue;
-    GiNaC::ex combination = 0;
+  for (const RowDependency& dependency : row_dependencies(B, all_symbols(), points_)) {
+    std::vector<size_t> rows = dependency.basis;
+    rows.push_back(dependency.row);
+    std::sort(rows.begin(), rows.end());
     std::string label;
-    for (size_t k = 0; k < m; ++k) {
-      if (T[r][k].is_zero()) continue;
-      combination += T[r][k] * substitute_symbols(system_.constraints[k].residual, at_zero);
+    int order = 0;
+    for (size_t k : rows) {
       label += (label.empty() ? "" : ",") + system_.constraints[k].label;
+      order = std::max(order, system_.constraints[k].order);
     }
-    Constraint& target = system_.constraints[r];
-    target.residual = combination.normal();
+    Constraint& target = system_.constraints[dependency.row];
+    target.residual = dependency_combination(B, dependency, residuals);
     check_expression(target.residual, options_.max_expression_size);
     target.base_label = "comb(" + label + ")";
     target.label = target.base_label;
     target.level = 0;
-    replaced.push_back(r);
+    target.order = order;
+    replaced.push_back(dependency.row);
   }
   return replaced;
 }
@@ -231,6 +213,7 @@ bool Reducer::differentiate(size_t row, ReductionRound& round) {
   Constraint& target = system_.constraints[row];  // total_derivative may have appended rows
   round.differentiated.push_back(target.label);
   target.level += 1;
+  target.order += 1;
   target.label = level_label(target.base_label, target.level);
   target.residual = derivative_of_c;
   return true;
@@ -285,15 +268,36 @@ ReducedSystem Reducer::finish() {
   for (const Constraint& h : result.invariants) expressions.push_back(h.residual);
   result.relations = collect_relations(expressions);
   for (const ReductionRound& round : rounds_) result.differentiations += !round.nonsingular;
-  bool multiplier =
-      std::any_of(system_.algebraic.begin(), system_.algebraic.end(),
-                  [](const Unknown& u) { return u.origin == UnknownOrigin::Variable; });
-  result.index = system_.constraints.empty() ? 0 : result.differentiations + (multiplier ? 1 : 0);
   if (!result.A.empty()) {
     result.blocks = block_triangular_form(result.A.pattern());
     check_start_values(result);
   }
+  DifferentiationIndex index = differentiation_index(
+      result.states, result.differential, result.algebraic, result.constraints, result.A,
+      result.blocks, values_at_random_point(result.A));
+  result.index = index.index;
+  result.index_variable = index.variable;
   return result;
+}
+
+// A at a random point where every entry is finite; empty if five points fail.
+std::vector<NumericRow> Reducer::values_at_random_point(const ExpressionMatrix& A) {
+  for (int attempt = 0; attempt < 5; ++attempt) {
+    GiNaC::exmap point = points_.next(all_symbols());
+    std::vector<NumericRow> rows;
+    bool finite = true;
+    for (size_t r = 0; r < A.rows() && finite; ++r) {
+      NumericRow row;
+      for (const MatrixEntry& entry : A.row(r)) {
+        std::optional<double> value = evaluate(entry.value, point);
+        finite = finite && value.has_value();
+        if (value) row.push_back({entry.column, *value});
+      }
+      rows.push_back(std::move(row));
+    }
+    if (finite) return rows;
+  }
+  return {};
 }
 
 // A singular A at the start values (t = 0) means the generated code cannot start there: warn,

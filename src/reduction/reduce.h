@@ -68,8 +68,9 @@ struct ReducedSystem {
   /// Each is a function of the states and t only (an algebraic unknown in a condition is made a
   /// state, reduction/linearity.h).
   std::vector<GiNaC::ex> relations;
-  int differentiations = 0;  ///< rounds in which constraints were differentiated
-  int index = 0;             ///< differentiation index of the input model (spec §2.6)
+  int differentiations = 0;    ///< rounds in which constraints were differentiated
+  int index = 0;               ///< differentiation index of the input model (spec §2.6)
+  std::string index_variable;  ///< a variable whose derivative needs `index` differentiations
 };
 
 /// Runs the loop on a semi-explicit system whose algebraic unknowns enter affinely. Reports

@@ -52,7 +52,7 @@ struct ModelContext {
   GiNaC::realsymbol time;
   std::vector<Parameter> parameters;
   std::vector<Output> outputs;
-  std::vector<std::string> variable_names;  ///< the model's variables in declaration order
+  std::vector<std::string> variable_names;         ///< the model's variables in declaration order
   std::vector<std::string> variable_descriptions;  ///< and their descriptions ("" if none)
 
   /// A fresh symbol named `base`, or `base_2`, ... if that name is taken.
@@ -85,6 +85,9 @@ struct Constraint {
   int level = 0;           ///< times differentiated
   SourceLocation location;
   GiNaC::ex residual;
+  /// Differentiations of the model's equations behind this row: its level, or for a combination
+  /// of rows (spec §2.5 Step 2) the highest order it combines plus its later levels.
+  int order = 0;
 };
 
 /// Seed (12.1): x_d' = f(x_d, x_a, t), 0 = g(x_d, x_a, t).

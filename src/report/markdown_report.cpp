@@ -442,6 +442,22 @@ std::string structure_section(const ReducedSystem& system, const std::string& sv
   return out;
 }
 
+// The index when the rounds overcount it (reduction/differentiation_index.h).
+std::string index_by_orders_sentence(const ReducedSystem& system) {
+  std::string out =
+      ", but the index counts the differentiations of the model's equations that determine the "
+      "derivative of every variable, and the rounds overcount them (a round can differentiate a "
+      "combination of constraints differentiated fewer times, or a constraint that only "
+      "determines the derivative of a promoted unknown): ";
+  if (system.index == 0)
+    return out + "the equations as written determine every derivative, so index = 0 (spec §2.6).";
+  return out + fmt::format("`{}'` needs {}, no derivative more, so index = {} (spec §2.6).",
+                           system.index_variable,
+                           count_of(static_cast<size_t>(system.index), "differentiation",
+                                    "differentiations"),
+                           system.index);
+}
+
 std::string index_sentence(const ReducedSystem& system) {
   if (system.constraints.empty() && system.rounds.empty()) {
     return "The model has no constraints: it is an ODE as written.";
@@ -452,6 +468,8 @@ std::string index_sentence(const ReducedSystem& system) {
                                  "B became nonsingular after {} in which constraints "
                                  "were differentiated",
                                  count_of(static_cast<size_t>(d), "round", "rounds"));
+  if (system.index != report::index_by_rounds(system))
+    return out + index_by_orders_sentence(system);
   std::vector<std::string> extra = report::multipliers(system);
   bool one = extra.size() == 1;
   if (extra.empty()) {

@@ -37,10 +37,22 @@ int round_introducing(const ReducedSystem& system, const std::string& name) {
   return 0;
 }
 
+int index_by_rounds(const ReducedSystem& system) {
+  if (system.constraints.empty()) return 0;
+  return system.differentiations + (multipliers(system).empty() ? 0 : 1);
+}
+
 std::string index_reason(const ReducedSystem& system) {
   if (system.constraints.empty() && system.rounds.empty()) return "an ODE: no constraints";
   std::string rounds = count_of(static_cast<size_t>(system.differentiations),
                                 "differentiation round", "differentiation rounds");
+  if (system.index != index_by_rounds(system)) {
+    if (system.index == 0)
+      return rounds + "; every derivative is determined without differentiating the equations";
+    return fmt::format(
+        "{}; {}' needs {} of the equations, no derivative more", rounds, system.index_variable,
+        count_of(static_cast<size_t>(system.index), "differentiation", "differentiations"));
+  }
   std::vector<std::string> extra = multipliers(system);
   if (extra.empty()) return rounds + "; every algebraic unknown left stands for a derivative";
   return rounds + " + 1 for the algebraic " + (extra.size() == 1 ? "variable " : "variables ") +

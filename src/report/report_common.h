@@ -33,6 +33,12 @@ std::vector<std::string> multipliers(const ReducedSystem& system);
 /// The round whose Step 3 introduced dummy `name`, or 0 if an earlier stage did.
 int round_introducing(const ReducedSystem& system, const std::string& name);
 
+/// The index as the rounds count it: the differentiation rounds, plus one if a multiplier is
+/// left. It is the index unless a round differentiated a combination of less-differentiated
+/// constraints, a multiplier was determined before the last round, or a promoted derivative made
+/// rounds of its own (reduction/differentiation_index.h).
+int index_by_rounds(const ReducedSystem& system);
+
 /// The short account of the index: "2 differentiation rounds + 1 for the algebraic variable
 /// lambda".
 std::string index_reason(const ReducedSystem& system);

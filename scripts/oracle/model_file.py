@@ -1,0 +1,152 @@
+"""The self-describing .dae file of an oracle model: writing it, and reading it back.
+
+Header lines (all comments, so daec reads the file as an ordinary model):
+
+    // kind: index3                        (generate.py --kind)
+    // seed: 17
+    // structure: ...                      (what was built, for a human)
+    // index: 3                            (the differentiation index)
+    // interval: 0 2                       (t0 t1)
+    // simulate: --t-start 0 --t-end 2 --set q1_dot=0.25   (the simulator's arguments)
+    // fixed: q1 q2                        (start values that determine the consistent state)
+    // perturbed: z1                       (start values moved off the exact solution)
+    // exact q1 = 0.5*sin(1.3*t) + ...     (C syntax, also Python with printing.EXACT_NAMESPACE)
+
+The declarations are written one per line and every equation on one line, so that `read`
+(used by the generator to verify what it wrote, and by compare.py) can parse them with sympy.
+"""
+import re
+from dataclasses import dataclass, field
+
+import sympy
+
+from jets import jet, t
+from printing import dae_text, exact_text, number_text
+
+
+@dataclass
+class ModelFile:
+    name: str
+    kind: str
+    seed: str
+    structure: str
+    index: int
+    t0: float
+    t1: float
+    simulate: str = ""
+    fixed: list = field(default_factory=list)
+    perturbed: list = field(default_factory=list)
+    exact: dict = field(default_factory=dict)  # name -> C text
+    parameters: list = field(default_factory=list)  # [(name, exact value)]
+    variables: list = field(default_factory=list)  # [(name, start, fixed)]
+    equations: list = field(default_factory=list)  # [(label or "", lhs text, rhs text)]
+
+
+def write(model):
+    lines = [
+        f"// {model.name}: a random DAE with a known exact solution, written by the daec "
+        "correctness oracle",
+        f"// reproduce: /usr/bin/python3 scripts/oracle/generate.py --seed {model.seed} "
+        f"--kind {model.kind} -o {model.name}.dae",
+        f"// kind: {model.kind}",
+        f"// seed: {model.seed}",
+        f"// structure: {model.structure}",
+        f"// index: {model.index}",
+        f"// interval: {number_text(model.t0)} {number_text(model.t1)}",
+        f"// simulate: {model.simulate}",
+        f"// fixed: {' '.join(model.fixed)}",
+        f"// perturbed: {' '.join(model.perturbed)}",
+    ]
+    lines += [f"// exact {name} = {text}" for name, text in model.exact.items()]
+    lines.append(f'model {model.name} "random DAE of index {model.index} with a known solution";')
+    lines += [f"parameter {name} = {dae_text(value)};" for name, value in model.parameters]
+    for name, start, fixed in model.variables:
+        modifiers = f"start = {number_text(start)}" + (", fixed = true" if fixed else "")
+        lines.append(f"variable {name}({modifiers});")
+    lines.append("equation")
+    for label, lhs, rhs in model.equations:
+        lines.append(f"  {label + ': ' if label else ''}{lhs} = {rhs};")
+    lines.append(f"end {model.name};")
+    return "\n".join(lines) + "\n"
+
+
+_HEADER = re.compile(r"^// (?P<key>kind|seed|structure|index|interval|simulate|fixed|perturbed):"
+                     r" ?(?P<value>.*)$")
+_EXACT = re.compile(r"^// exact (?P<name>\w+) = (?P<text>.+)$")
+_PARAMETER = re.compile(r"^parameter (?P<name>\w+) = (?P<value>.+);$")
+_VARIABLE = re.compile(r"^variable (?P<name>\w+)\(start = (?P<start>[^,)]+)"
+                       r"(?P<fixed>, fixed = true)?\);$")
+_EQUATION = re.compile(r"^  (?:(?P<label>\w+): )?(?P<lhs>.+?) = (?P<rhs>.+);$")
+
+
+def read(text):
+    """A ModelFile from the text `write` produced (ValueError on anything else)."""
+    model = ModelFile("", "", "", "", -1, 0.0, 0.0)
+    in_equations = False
+    for line in text.splitlines():
+        if m := _HEADER.match(line):
+            key, value = m.group("key"), m.group("value").strip()
+            if key == "index":
+                model.index = int(value)
+            elif key == "interval":
+                model.t0, model.t1 = (float(v) for v in value.split())
+            elif key in ("fixed", "perturbed"):
+                setattr(model, key, value.split())
+            else:
+                setattr(model, key, value)
+        elif m := _EXACT.match(line):
+            model.exact[m.group("name")] = m.group("text")
+        elif line.startswith("model "):
+            model.name = line.split()[1]
+        elif m := _PARAMETER.match(line):
+            model.parameters.append((m.group("name"), m.group("value")))
+        elif m := _VARIABLE.match(line):
+            start, fixed = float(m.group("start")), bool(m.group("fixed"))
+            model.variables.append((m.group("name"), start, fixed))
+        elif line == "equation":
+            in_equations = True
+        elif in_equations and (m := _EQUATION.match(line)):
+            model.equations.append((m.group("label") or "", m.group("lhs"), m.group("rhs")))
+        elif line.startswith("end "):
+            in_equations = False
+        elif line and not line.startswith("//"):
+            raise ValueError(f"unexpected line in an oracle model: {line}")
+    return model
+
+
+_FUNCTIONS = {f: getattr(sympy, f) for f in ("sin", "cos", "tan", "asin", "acos", "atan", "sinh",
+                                              "cosh", "tanh", "exp", "log", "sqrt")}
+
+
+def to_sympy(text, names, parameters):
+    """A .dae expression of this file's form as sympy, derivatives as jet symbols."""
+    text = re.sub(r"der\((\w+), 2\)", r"\1__d2", text)
+    text = re.sub(r"der\((\w+)\)", r"\1__d1", text)
+    text = re.sub(r"(\w+)''", r"\1__d2", text)
+    text = re.sub(r"(\w+)'", r"\1__d1", text)
+    text = text.replace("^", "**")
+    symbols = {"t": t, "pi": sympy.pi, **_FUNCTIONS, **parameters}
+    for name in names:
+        for order in range(3):
+            symbols[jet(name, order).name] = jet(name, order)
+    return sympy.parse_expr(text, local_dict=symbols)
+
+
+def residuals(model):
+    """Every equation as lhs - rhs in sympy, parameters replaced by their values."""
+    names = [name for name, _, _ in model.variables]
+    parameters = {}
+    for name, value in model.parameters:
+        parameters[name] = to_sympy(value, [], parameters)
+    return [to_sympy(lhs, names, parameters) - to_sympy(rhs, names, parameters)
+            for _, lhs, rhs in model.equations]
+
+
+def exact_expressions(model):
+    """{name: exact solution} in sympy, from the header's C text."""
+    local = {"t": t, "M_PI": sympy.pi, "M_E": sympy.E, "pow": sympy.Pow, **_FUNCTIONS}
+    return {name: sympy.parse_expr(text, local_dict=local) for name, text in model.exact.items()}
+
+
+def exact_header(exact):
+    return {name: exact_text(expr) for name, expr in exact.items()}

@@ -1,0 +1,260 @@
+#!/usr/bin/env python3
+"""The correctness oracle's runner: generates random models with known exact solutions and checks
+daec's index and its simulator's answer against them. See scripts/oracle/README.md.
+
+    run.py [COUNT] [SEED] [--rtol R] [--atol A] [--threshold X] [-j N] [--out DIR]
+           [--sim-args ARGS] [--kind KIND] [--daec PATH] [--daec-time-limit S]
+           [--compile-time-limit S] [--keep]
+
+For every seed SEED .. SEED+COUNT-1: generate.py writes DIR/oracle_<seed>/oracle_<seed>.dae; then
+    daec MODEL.dae --report-json report.json --main -o sim.cpp    (the index must be the header's)
+    scripts/compile_simulator.sh sim.cpp sim
+    ./sim <the header's simulate arguments> --rtol R --atol A --output result.csv <ARGS>
+and the figure of merit of spec section 5.1 over every declared variable and output row must be at
+most X; a figure-of-merit failure is run again 100 times tighter (an error that follows the
+tolerance is the method's inaccuracy) and, above 1000, diagnosed by reduced_condition.py. A passing
+model's directory is removed (unless --keep); a failing one stays, and its model is printed. Exit
+status 1 if any model fails.
+"""
+import argparse
+import concurrent.futures
+import json
+import os
+import shlex
+import shutil
+import signal
+import subprocess
+import sys
+import time
+from dataclasses import dataclass, field
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(os.path.dirname(HERE))
+sys.dont_write_bytecode = True  # no __pycache__ in the source tree
+sys.path.insert(0, HERE)
+
+import compare  # noqa: E402
+import generate  # noqa: E402
+import model_file  # noqa: E402
+
+DEFAULT_SEED = 20261201
+
+
+@dataclass
+class Outcome:
+    seed: int
+    kind: str = "?"
+    index: int = -1  # expected
+    daec_index: int = -1
+    fom: float = float("nan")
+    worst: str = ""
+    steps: str = ""
+    failures: list = field(default_factory=list)  # [(category, detail)]
+    path: str = ""
+    seconds: float = 0.0
+
+
+def _run(command, timeout, cwd=None):
+    """(status, stdout, stderr); status 124 on a timeout. The command runs in a process group of
+    its own, which a timeout ends as a whole (g++ leaves its cc1plus running otherwise)."""
+    process = subprocess.Popen(command, cwd=cwd, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                               text=True, start_new_session=True)
+    try:
+        out, err = process.communicate(timeout=timeout)
+        return process.returncode, out, err
+    except subprocess.TimeoutExpired:
+        os.killpg(process.pid, signal.SIGKILL)
+        process.communicate()
+        return 124, "", f"timed out after {timeout} s"
+
+
+def _tail(text, lines=6):
+    return "\n".join(text.strip().splitlines()[-lines:])
+
+
+def check_model(seed, options):
+    """Everything for one seed, in its own directory; returns an Outcome."""
+    start = time.monotonic()
+    outcome = Outcome(seed)
+    directory = os.path.join(options.out, f"oracle_{seed}")
+    shutil.rmtree(directory, ignore_errors=True)
+    os.makedirs(directory)
+    path = os.path.join(directory, f"oracle_{seed}.dae")
+    outcome.path = path
+    try:
+        text = generate.generate(seed, options.kind)
+    except generate.GeneratorError as e:
+        outcome.failures.append(("generator error", str(e)))
+        return outcome
+    with open(path, "w") as f:
+        f.write(text)
+    model = model_file.read(text)
+    outcome.kind = model.kind
+    outcome.index = model.index
+    _simulate(model, path, directory, outcome, options)
+    outcome.seconds = time.monotonic() - start
+    if not outcome.failures and not options.keep:
+        shutil.rmtree(directory)
+    return outcome
+
+
+def _simulate(model, path, directory, outcome, options):
+    status, out, err = _run([options.daec, path, "--report-json", "report.json", "--main", "-o",
+                             "sim.cpp", "--time-limit", str(options.daec_time_limit)],
+                            options.daec_time_limit + 60, cwd=directory)
+    if status != 0:
+        outcome.failures.append(("daec error", _tail(out + err)))
+        return
+    with open(os.path.join(directory, "report.json")) as f:
+        outcome.daec_index = json.load(f)["index"]
+    if outcome.daec_index != model.index:
+        outcome.failures.append(("wrong index", f"daec says {outcome.daec_index}, expected "
+                                                f"{model.index}"))
+    status, out, err = _run([os.path.join(ROOT, "scripts", "compile_simulator.sh"), "sim.cpp",
+                             "sim"], options.compile_time_limit, cwd=directory)
+    if status != 0:
+        size = os.path.getsize(os.path.join(directory, "sim.cpp"))
+        outcome.failures.append(("compile error", f"(sim.cpp: {size:,} bytes) " +
+                                 _tail(out + err, 12)))
+        return
+    status, err, worst = _solve(model, path, directory, options.rtol, options.atol, options)
+    outcome.steps = next((line for line in err.splitlines() if line.startswith("steps ")), "")
+    if status != 0:
+        outcome.failures.append(("simulation failure", _tail(err)))
+        return
+    outcome.fom = worst[0]
+    outcome.worst = compare.describe(worst)
+    if not worst[0] <= options.threshold:
+        outcome.failures.append(("figure of merit", outcome.worst + _diagnosis(
+            model, path, directory, worst[0], options)))
+
+
+def _solve(model, path, directory, rtol, atol, options, csv="result.csv"):
+    """Runs the simulator at (rtol, atol): (status, stderr, worst) with compare.py's worst."""
+    arguments = shlex.split(model.simulate) + [
+        "--rtol", repr(rtol), "--atol", repr(atol), "--output", csv] + shlex.split(options.sim_args)
+    status, _, err = _run(["./sim"] + arguments, 600, cwd=directory)
+    if status != 0:
+        return status, err, None
+    try:
+        return 0, err, compare.compare_files(path, os.path.join(directory, csv), rtol, atol)
+    except compare.CompareError as e:
+        return 1, f"{err}{e}", None
+
+
+def _diagnosis(model, path, directory, fom, options):
+    """What a figure-of-merit failure is: the same run 100 times tighter (an error that follows
+    the tolerance is the method's inaccuracy), and for a large error daec's algebraic system along
+    the exact solution (reduced_condition.py)."""
+    tight = options.rtol / 100, options.atol / 100
+    status, _, worst = _solve(model, path, directory, *tight, options, "result_tight.csv")
+    text = (f"; at rtol {tight[0]:g}, atol {tight[1]:g}: " +
+            (f"fom {worst[0]:.3g}" if status == 0 else "the simulation fails"))
+    if fom > 1000:
+        try:
+            import reduced_condition
+
+            (condition, at), (residual, _) = reduced_condition.profile(path, options.daec, 201)
+            text += (f"; daec's A Z = b on the exact solution: condition number up to "
+                     f"{condition:.3g} (t = {at:.4g}), invariants up to {residual:.2g}")
+        except (OSError, subprocess.CalledProcessError) as e:
+            text += f"; reduced_condition.py failed: {e}"
+    return text
+
+
+def progress_line(k, count, o):
+    head = f"[{k}/{count}] seed {o.seed} index {o.index} ({o.kind})"
+    if not o.failures:
+        return f"{head} ok (fom {o.fom:.2g}; {o.steps or 'no statistics'}; {o.seconds:.1f} s)"
+    reasons = "; ".join(f"{category}: {detail.splitlines()[0] if detail else ''}"
+                        for category, detail in o.failures)
+    return f"{head} FAILED: {reasons}"
+
+
+def summary(outcomes, options):
+    failed = [o for o in outcomes if o.failures]
+    lines = [f"{len(outcomes) - len(failed)}/{len(outcomes)} passed (rtol {options.rtol:g}, "
+             f"atol {options.atol:g}, threshold {options.threshold:g}"
+             + (f", simulator arguments '{options.sim_args}')" if options.sim_args else ")")]
+    foms = [o.fom for o in outcomes if o.fom == o.fom]
+    if foms:
+        worst = max(outcomes, key=lambda o: o.fom if o.fom == o.fom else -1)
+        lines.append(f"worst figure of merit {worst.fom:.3g} (seed {worst.seed}); median "
+                     f"{sorted(foms)[len(foms) // 2]:.3g} over {len(foms)} simulated models")
+    categories = {}
+    for o in failed:
+        for category, _ in o.failures:
+            categories[category] = categories.get(category, 0) + 1
+    if categories:
+        lines.append("failures by reason: " + ", ".join(f"{c} {n}" for c, n in
+                                                        sorted(categories.items())))
+    for o in sorted(failed, key=lambda o: o.seed):
+        lines.append(f"  {o.path} (index {o.index}, {o.kind}):")
+        for category, detail in o.failures:
+            lines.append(f"    {category}: {detail.splitlines()[0] if detail else ''}")
+    return "\n".join(lines)
+
+
+def options_from(argv):
+    env = os.environ.get
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("count", nargs="?", type=int, default=int(env("COUNT", "200")),
+                        help="how many models (default 200)")
+    parser.add_argument("seed", nargs="?", type=int, default=int(env("SEED", DEFAULT_SEED)),
+                        help=f"the first model's seed (default {DEFAULT_SEED})")
+    parser.add_argument("--rtol", type=float, default=float(env("RTOL", "1e-8")),
+                        help="the simulator's relative tolerance (default 1e-8)")
+    parser.add_argument("--atol", type=float, default=float(env("ATOL", "1e-8")),
+                        help="the simulator's absolute tolerance (default 1e-8)")
+    parser.add_argument("--threshold", type=float, default=float(env("THRESHOLD", "10")),
+                        help="the largest figure of merit that passes (default 10)")
+    parser.add_argument("-j", "--jobs", type=int, default=int(env("JOBS", "2")),
+                        help="models checked at once (default 2)")
+    parser.add_argument("--out", default=env("OUT", os.path.join(ROOT, "build", "oracle")),
+                        help="the work directory (default build/oracle)")
+    parser.add_argument("--sim-args", default=env("SIM_ARGS", ""),
+                        help="extra simulator arguments, e.g. '--method radau5'")
+    parser.add_argument("--kind", choices=sorted(generate.KINDS), default=env("KIND") or None,
+                        help="only models of this kind")
+    parser.add_argument("--daec", default=env("DAEC", os.path.join(ROOT, "build", "daec")),
+                        help="the daec under test (default build/daec)")
+    parser.add_argument("--daec-time-limit", type=int, default=int(env("DAEC_TIME_LIMIT", "60")),
+                        help="daec's --time-limit in seconds")
+    parser.add_argument("--compile-time-limit", type=int,
+                        default=int(env("COMPILE_TIME_LIMIT", "300")),
+                        help="seconds for compiling one simulator")
+    parser.add_argument("--keep", action="store_true", help="keep passing models' directories")
+    options = parser.parse_args(argv)
+    options.out = os.path.abspath(options.out)
+    options.daec = os.path.abspath(options.daec)
+    return options
+
+
+def main(argv):
+    options = options_from(argv)
+    if not os.access(options.daec, os.X_OK):
+        print(f"oracle: error: no daec at {options.daec} (build it, or give --daec)",
+              file=sys.stderr)
+        return 2
+    os.makedirs(options.out, exist_ok=True)
+    seeds = range(options.seed, options.seed + options.count)
+    outcomes = []
+    with concurrent.futures.ProcessPoolExecutor(max_workers=options.jobs) as pool:
+        futures = [pool.submit(check_model, seed, options) for seed in seeds]
+        for k, future in enumerate(concurrent.futures.as_completed(futures), 1):
+            o = future.result()
+            outcomes.append(o)
+            print(progress_line(k, options.count, o), flush=True)
+            if o.failures:
+                for category, detail in o.failures:
+                    if "\n" in detail:
+                        print("    " + detail.replace("\n", "\n    "))
+                if os.path.exists(o.path):
+                    with open(o.path) as f:
+                        print(f"--- {o.path}\n{f.read()}---", flush=True)
+    print(summary(outcomes, options))
+    return 1 if any(o.failures for o in outcomes) else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

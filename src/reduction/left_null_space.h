@@ -1,0 +1,41 @@
+// The left null space of the reduction's B = dg/dz (seed 12.1, Step 2, general case) as row
+// dependencies: each dependent row of B written through the fewest earlier rows that span it. The
+// structure is found numerically at random points (sparse, per connected block of B), so that the
+// symbolic work is one small determinant per dependency instead of a fraction-free elimination of
+// all of B, whose entries grew exponentially (oracle models of 9 constraints ran out of time).
+#pragma once
+
+#include <cstddef>
+#include <vector>
+
+#include <ginac/ginac.h>
+
+#include "reduction/expression_matrix.h"
+#include "reduction/symbolic.h"
+
+namespace daec {
+
+/// Row `row` of B lies in the span of rows `basis` (all before it), and B[basis, columns] is
+/// square and nonsingular. Then the bordered determinant
+///     | B[basis, columns]  g[basis] |
+///     | B[row, columns]    g[row]   |
+/// is a combination of the constraints g with B-part zero: it is free of the algebraic unknowns.
+struct RowDependency {
+  size_t row = 0;
+  std::vector<size_t> basis;
+  std::vector<int> columns;
+};
+
+/// One dependency per dimension of B's left null space, for the rows that are combinations of
+/// earlier rows, in row order. Generic (decided at random points of `symbols`, checked at a
+/// second one); an empty result if B has full row rank there.
+std::vector<RowDependency> row_dependencies(const ExpressionMatrix& B,
+                                            const std::vector<GiNaC::ex>& symbols,
+                                            RandomPoints& points);
+
+/// The combination of `residuals` (already free of the algebraic unknowns' B-part, i.e. g at
+/// z = 0) that `dependency` gives: the bordered determinant above.
+GiNaC::ex dependency_combination(const ExpressionMatrix& B, const RowDependency& dependency,
+                                 const std::vector<GiNaC::ex>& residuals);
+
+}  // namespace daec

@@ -172,6 +172,16 @@ TEST(GeneratedCode, KeywordsAndHostileDescriptions) {
   EXPECT_NE(std::string::npos, code.find("\"*/ int main() { return 1; } /*\""));
 }
 
+// A parameter named alpha was emitted as the argument alpha of residual_jacobian_values (symbols
+// of the same name shared a canonical form), so the Fekete model's iteration matrix was wrong.
+TEST(GeneratedCode, ModelNamesThatTheGeneratedFunctionsUse) {
+  std::string dir = make_scratch_dir("generated_internal_names");
+  expect_checks_pass(
+      build_checker(source_dir() + "/tests/data/internal_names.dae", dir, "internal_names", "g++"));
+  std::string code = read_file(dir + "/model.cpp");
+  EXPECT_EQ(std::string::npos, code.find("= -alpha;")) << "the parameter alpha is p[0]";
+}
+
 TEST(GeneratedCode, RowExchangesWhenTheDiagonalVanishes) {
   // The pendulum hanging straight down: x = 0 makes the first pivot candidate zero, so the
   // solve must exchange rows.
@@ -217,20 +227,21 @@ TEST(GeneratedCode, ProjectionSkipsDependentConstraints) {
   ASSERT_EQ(0, run_daec(shell_quote(source_dir() + "/models/pendulum.dae") + " -o " +
                         shell_quote(dir + "/pendulum.cpp"))
                    .status);
-  write_file(dir + "/main.cpp",
-             "#include \"pendulum.cpp\"\n"
-             "#include <cstdio>\n"
-             "int main() {\n"
-             "  pendulum::Model model;\n"
-             "  double x[4] = {0, 0, 1, 0.5}, h[2];\n"
-             "  int stuck = model.project(0.0, x);\n"
-             "  std::printf(\"%d %g %g %g %g\\n\", stuck, x[0], x[1], x[2], x[3]);\n"
-             "  double y[4] = {1.2, 1.6, 1, 0.5};\n"
-             "  int status = model.project(0.0, y);\n"
-             "  model.invariants(0.0, y, h);\n"
-             "  std::printf(\"%d %d\\n\", status, std::fabs(h[0]) < 1e-12 && std::fabs(h[1]) < 1e-12);\n"
-             "  return 0;\n"
-             "}\n");
+  write_file(
+      dir + "/main.cpp",
+      "#include \"pendulum.cpp\"\n"
+      "#include <cstdio>\n"
+      "int main() {\n"
+      "  pendulum::Model model;\n"
+      "  double x[4] = {0, 0, 1, 0.5}, h[2];\n"
+      "  int stuck = model.project(0.0, x);\n"
+      "  std::printf(\"%d %g %g %g %g\\n\", stuck, x[0], x[1], x[2], x[3]);\n"
+      "  double y[4] = {1.2, 1.6, 1, 0.5};\n"
+      "  int status = model.project(0.0, y);\n"
+      "  model.invariants(0.0, y, h);\n"
+      "  std::printf(\"%d %d\\n\", status, std::fabs(h[0]) < 1e-12 && std::fabs(h[1]) < 1e-12);\n"
+      "  return 0;\n"
+      "}\n");
   CommandResult built = compile_cpp({dir + "/main.cpp"}, dir + "/project");
   ASSERT_EQ(0, built.status) << built.err;
   EXPECT_EQ("1 0 0 1 0.5\n0 1\n", run_program(dir + "/project").out);

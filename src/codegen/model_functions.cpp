@@ -468,7 +468,9 @@ std::string residual_jacobian_values(Generator& gen, const ColumnPattern& patter
   std::sort(entries.begin(), entries.end(), [](const Entry& a, const Entry& b) {
     return a.column != b.column ? a.column < b.column : a.row < b.row;
   });
-  GiNaC::realsymbol alpha("alpha");
+  // Canonical forms key symbols by name (canonical_form.cpp): a name no model can use, so that
+  // a parameter named alpha stays p[k] and is not taken for this argument.
+  GiNaC::realsymbol alpha("alpha (the argument)");
   SymbolCode symbols = gen.symbols(false);
   symbols[alpha] = "alpha";
   std::vector<Assignment> list;

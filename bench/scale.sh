@@ -217,6 +217,8 @@ fi
 [ -f "$DATA/run.txt" ] || { say "scale.sh: no measurements in $DATA (run without RENDER_ONLY)"; exit 2; }
 run_value() { sed -n "s/^$1=//p" "$DATA/run.txt"; }
 run_date=$(run_value date) commit=$(run_value commit) elapsed=$(run_value elapsed)
+# A line run.txt may carry about how the run differed from this script (note=...).
+run_note=$(run_value note)
 load_start=$(run_value load_start) load_end=$(run_value load_end) SIM_T_END=$(run_value sim_t_end)
 
 # --- fits, targets ------------------------------------------------------------------------------
@@ -309,7 +311,9 @@ build's peak is at most $JOBS times it), up to N = $COMPILE_MAX_N. "simulation" 
 \`sim --t-end $SIM_T_END --linear-solver klu\` with daec's simulator and its default method
 (\`radau5-dae\` for these models), wall and CPU time. Exponents: least squares of log(column) against log(N) over
 N >= 64.
-
+${run_note:+
+$run_note
+}
 ## Targets (issue 12)
 
 | target | measured | verdict |

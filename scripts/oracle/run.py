@@ -118,7 +118,10 @@ def _simulate(model, path, directory, outcome, options):
                                  _tail(out + err, 12)))
         return
     status, err, worst = _solve(model, path, directory, options.rtol, options.atol, options)
-    outcome.steps = next((line for line in err.splitlines() if line.startswith("steps ")), "")
+    # The statistics line: "method radau5, linear solver dense, steps 212, ..." (or, before the
+    # methods, "steps 212, ...").
+    outcome.steps = next(
+        (line for line in err.splitlines() if line.startswith(("steps ", "method "))), "")
     if status != 0:
         outcome.failures.append(("simulation failure", _tail(err)))
         return

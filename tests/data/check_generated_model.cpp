@@ -87,14 +87,15 @@ void check_pattern(const char* what, const int* colptr, const int* rowval, int r
   }
 }
 
-// Sparse values (in the CSC pattern colptr, rowval) against central differences of f at u;
-// entries outside the pattern must vanish.
+// Sparse values (in the CSC pattern colptr, rowval, of `cols` columns) against central
+// differences of f at u; entries outside the pattern must vanish. u may be longer than `cols`
+// (sized() pads an empty vector to one element), the pattern never is.
 void check_sparse(const char* what, const Function& f, const Vector& u, const int* colptr,
-                  const int* rowval, const Vector& values, int rows) {
-  int cols = static_cast<int>(u.size());
-  Vector dense(static_cast<size_t>(rows) * cols, 0.0);
+                  const int* rowval, const Vector& values, int rows, int cols) {
+  int width = static_cast<int>(u.size());
+  Vector dense(static_cast<size_t>(rows) * width, 0.0);
   for (int j = 0; j < cols; ++j) {
-    for (int e = colptr[j]; e < colptr[j + 1]; ++e) dense[rowval[e] * cols + j] = values[e];
+    for (int e = colptr[j]; e < colptr[j + 1]; ++e) dense[rowval[e] * width + j] = values[e];
   }
   check_jacobian(what, f, u, dense, rows);
 }
@@ -141,7 +142,7 @@ void check_sparse_rhs(const Generated& model, double t, const Vector& x) {
     Vector values = sized(Generated::rhs_jacobian_nnz);
     expect(model.rhs_jacobian_values(t, x.data(), values.data()) == 0, "rhs_jacobian_values", 1, 0);
     check_sparse("rhs_jacobian_values", rhs_of(model, t), x, Generated::rhs_jacobian_colptr,
-                 Generated::rhs_jacobian_rowval, values, N);
+                 Generated::rhs_jacobian_rowval, values, N, N);
   }
 }
 
@@ -155,7 +156,7 @@ void check_sparse(const Model& model, double t, const Vector& x, const Vector& x
   model.residual_jacobian_values(t, x.data(), xdot.data(), z.data(), alpha, values.data());
   // r(X + alpha s, X' + s, Z) has the derivative dr/dX + alpha dr/dX' in s: one function of
   // (X, Z) whose Jacobian is the iteration matrix.
-  Vector unknowns(x.begin(), x.end());
+  Vector unknowns(x.begin(), x.begin() + N);
   unknowns.insert(unknowns.end(), z.begin(), z.begin() + M);
   check_sparse(
       "residual_jacobian_values",
@@ -168,13 +169,14 @@ void check_sparse(const Model& model, double t, const Vector& x, const Vector& x
         model.residual(t, xs.data(), xdots.data(), zs.data(), out.data());
         return out;
       },
-      unknowns, Model::residual_jacobian_colptr, Model::residual_jacobian_rowval, values, N + M);
+      unknowns, Model::residual_jacobian_colptr, Model::residual_jacobian_rowval, values, N + M,
+      N + M);
   check_pattern("invariants_jacobian pattern", Model::invariants_jacobian_colptr,
                 Model::invariants_jacobian_rowval, K, N, Model::invariants_jacobian_nnz);
   Vector H = sized(Model::invariants_jacobian_nnz);
   model.invariants_jacobian_values(t, x.data(), H.data());
   check_sparse("invariants_jacobian_values", invariants_of(model, t), x,
-               Model::invariants_jacobian_colptr, Model::invariants_jacobian_rowval, H, K);
+               Model::invariants_jacobian_colptr, Model::invariants_jacobian_rowval, H, K, N);
 }
 
 void check_point(const Model& model, double t, const Vector& x) {

@@ -94,11 +94,10 @@ class CvodeBdf final : public Integrator {
     run_error("integration failed at t = " + text::format_number(t) + ": " + why, notes);
   }
 
-  /// CVODE's interpolating polynomial, projected. The projection matters: CVODE controls the
-  /// error only along the constraint manifold (the error estimate is projected too), so across
-  /// the normal directions the polynomial can be far off -- for a model without free initial data
-  /// (the index-k chain) the steps grow long and only their ends are right. If the projection
-  /// fails, the polynomial's value stays.
+  /// CVODE's interpolating polynomial, projected. The projection matters: only the step ends are
+  /// projected onto the constraint manifold, and between them the polynomial can be far off it --
+  /// for a model without free initial data (the index-k chain) the steps grow long and only their
+  /// ends are right. If the projection fails, the polynomial's value stays.
   void interpolate(double t, std::vector<double>& x) override {
     N_Vector out = N_VMake_Serial(n, x.data(), sundials_.context);
     int flag = CVodeGetDky(memory_, t, 0, out);

@@ -883,16 +883,18 @@ TEST(Parser, FixedNeedsTrueOrFalse) {
 }
 
 TEST(Parser, UnknownModifier) {
-  EXPECT_EQ(errors_of("model m;\nvariable x(min = 0);\nend\n"),
-            "test.dae:2:12: error: expected 'start' or 'fixed' in the variable's modifiers, "
-            "found 'min'\n"
-            "variable x(min = 0);\n"
-            "           ^\n");
-  EXPECT_EQ(errors_of("model m;\nvariable x();\nend\n"),
-            "test.dae:2:12: error: expected 'start' or 'fixed' in the variable's modifiers, "
-            "found ')'\n"
-            "variable x();\n"
-            "           ^\n");
+  EXPECT_EQ(
+      errors_of("model m;\nvariable x(min = 0);\nend\n"),
+      "test.dae:2:12: error: expected 'start', 'fixed' or 'nominal' in the variable's modifiers, "
+      "found 'min'\n"
+      "variable x(min = 0);\n"
+      "           ^\n");
+  EXPECT_EQ(
+      errors_of("model m;\nvariable x();\nend\n"),
+      "test.dae:2:12: error: expected 'start', 'fixed' or 'nominal' in the variable's modifiers, "
+      "found ')'\n"
+      "variable x();\n"
+      "           ^\n");
 }
 
 TEST(Parser, UnclosedModifierList) {
@@ -1535,6 +1537,41 @@ TEST(Parser, LongSumThroughTheFrontEnd) {
   EXPECT_EQ(result->diagnostics(), "");
   ASSERT_TRUE(result->model);
   EXPECT_EQ(result->model->parameters[0].value, 100000);
+}
+
+}  // namespace
+}  // namespace daec
+
+namespace daec {
+namespace {
+
+// `initial equation` after the equations; `initial` stays an ordinary name elsewhere.
+TEST(Parser, InitialEquationSection) {
+  EXPECT_EQ(errors_of("model m;\nvariable initial;\nequation\n  initial' = 1;\n"
+                      "initial equation\n  initial = 2;\nend\n"),
+            "");
+  EXPECT_EQ(errors_of("model m;\nvariable x;\nequation\n  x' = 1;\ninitial equation\n  x = 2;\n"
+                      "initial equation\n  x = 3;\nend\n"),
+            "test.dae:7:1: error: 'initial equation' appears twice; one initial equation section "
+            "is allowed\n"
+            "initial equation\n"
+            "^\n");
+  EXPECT_EQ(errors_of("model m;\nvariable x;\ninitial equation\n  x = 2;\nequation\n  x' = 1;\n"
+                      "end\n"),
+            "test.dae:5:1: error: the 'equation' section must come before 'initial equation'\n"
+            "equation\n"
+            "^\n");
+}
+
+TEST(Parser, NominalModifier) {
+  EXPECT_EQ(errors_of("model m;\nvariable x(nominal = 2, start = 1), nominal;\nequation\n"
+                      "  x' = nominal; nominal = 1;\nend\n"),
+            "");
+  EXPECT_EQ(
+      errors_of("model m;\nvariable x(nominal = 2, nominal = 3);\nequation\n  x' = 1;\nend\n"),
+      "test.dae:2:25: error: 'nominal' is given twice for variable 'x'\n"
+      "variable x(nominal = 2, nominal = 3);\n"
+      "                        ^\n");
 }
 
 }  // namespace

@@ -251,15 +251,16 @@ TEST(Sema, DerivativesOnlyInEquations) {
       "test.dae:3:21: error: derivatives are not allowed in the start value of 'x'\n"
       "variable x(start = x');\n"
       "                    ^\n"
-      "test.dae:4:13: error: derivatives are not allowed in output 'o'\n"
-      "output o = x';\n"
+      "test.dae:4:13: error: derivatives beyond the first (an output may use x', not x'') are "
+      "not allowed in output 'o'\n"
+      "output o = x'';\n"
       "            ^\n",
       diagnostics_of("model m;\n"
                      "parameter p = der(x);\n"
                      "variable x(start = x');\n"
-                     "output o = x';\n"
+                     "output o = x'';\n"
                      "equation\n"
-                     "  x' = 1;\n"
+                     "  x'' = 1;\n"
                      "end\n"));
 }
 
@@ -607,26 +608,76 @@ TEST(Sema, ParameterValueUndefinedPower) {
                      "end\n"));
 }
 
-TEST(Sema, OutputUsedInEquation) {
-  EXPECT_EQ(
-      "test.dae:6:11: error: 'o' is an output; outputs cannot be used in equation 'eq1' (write "
-      "its expression instead)\n"
-      "  x = 2 * o;\n"
-      "          ^\n",
-      diagnostics_of(with_equation("x = 2 * o;")));
+// An output in an equation stands for its expression: o = 2*x makes x = 1 - o the equation
+// x = 1 - 2*x, with no unknown for o.
+TEST(Sema, OutputUsedInEquationIsSubstituted) {
+  EXPECT_EQ("", diagnostics_of("model m;\n"
+                               "variable x;\n"
+                               "output o = 2*x;\n"
+                               "equation\n"
+                               "  x = 1 - o;\n"
+                               "end\n"));
 }
 
-TEST(Sema, OutputUsedInOutput) {
+TEST(Sema, OutputsUseEarlierOutputsOnly) {
+  EXPECT_EQ("", diagnostics_of("model m;\n"
+                               "variable x;\n"
+                               "output a = 2*x, b = a + x';\n"
+                               "equation\n"
+                               "  x' = 1;\n"
+                               "end\n"));
   EXPECT_EQ(
-      "test.dae:3:21: error: 'a' is an output; outputs cannot be used in output 'b' (write its "
-      "expression instead)\n"
-      "output a = 2*x, b = a;\n"
-      "                    ^\n",
+      "test.dae:3:12: error: output 'b' is used before its declaration (an output may use only "
+      "outputs declared earlier)\n"
+      "output a = b, b = 2*x;\n"
+      "           ^\n"
+      "test.dae:3:15: note: 'b' is declared here\n"
+      "output a = b, b = 2*x;\n"
+      "              ^\n",
       diagnostics_of("model m;\n"
                      "variable x;\n"
-                     "output a = 2*x, b = a;\n"
+                     "output a = b, b = 2*x;\n"
                      "equation\n"
                      "  x = 1;\n"
+                     "end\n"));
+  EXPECT_EQ(
+      "test.dae:3:12: error: output 'a' is defined in terms of itself\n"
+      "output a = a + x;\n"
+      "           ^\n",
+      diagnostics_of("model m;\n"
+                     "variable x;\n"
+                     "output a = a + x;\n"
+                     "equation\n"
+                     "  x = 1;\n"
+                     "end\n"));
+  EXPECT_EQ(
+      "test.dae:3:12: error: outputs depend on each other in a cycle: a -> b -> a\n"
+      "output a = b, b = 2*a;\n"
+      "           ^\n"
+      "test.dae:3:15: note: 'b' is declared here\n"
+      "output a = b, b = 2*a;\n"
+      "              ^\n",
+      diagnostics_of("model m;\n"
+                     "variable x;\n"
+                     "output a = b, b = 2*a;\n"
+                     "equation\n"
+                     "  x = 1;\n"
+                     "end\n"));
+}
+
+// Outputs may use x' where x is differential; not x'' and not the derivative of an algebraic
+// variable, which no equation gives a value.
+TEST(Sema, DerivativesInOutputs) {
+  EXPECT_EQ(
+      "test.dae:3:12: error: output 'b' uses y', but 'y' is algebraic (no equation has its "
+      "derivative), so y' has no value\n"
+      "output b = y';\n"
+      "           ^\n",
+      diagnostics_of("model m;\n"
+                     "variable x, y;\n"
+                     "output b = y';\n"
+                     "equation\n"
+                     "  x' = y; y = 1;\n"
                      "end\n"));
 }
 
@@ -1153,3 +1204,80 @@ TEST(Sema, ConstantsOfEquationsMustFitADouble) {
                                     "  x' = 1e308*1e-308*x + 1e308;\n"
                                     "end\n"));
 }
+
+// ---- initial equations and nominal values ----
+
+namespace {
+
+constexpr const char* kSlider =
+    "model m;\n"
+    "variable theta(start = 0.3, fixed = true, nominal = 2), s;\n"
+    "equation\n"
+    "  theta'' = -s;\n"
+    "  s = sin(theta);\n"
+    "initial equation\n";
+
+TEST(Sema, InitialEquationsUseDerivativesTheEquationsHave) {
+  EXPECT_EQ("",
+            diagnostics_of(std::string(kSlider) + "  theta' = 10;\n  speed: theta'' = 0;\nend\n"));
+  EXPECT_EQ(
+      "test.dae:7:3: error: initial equation 'eq3' uses theta''', but the equations use 'theta' "
+      "only up to theta'', so theta''' has no value\n"
+      "  theta''' = 0;\n"
+      "  ^\n"
+      "test.dae:8:3: error: initial equation 'eq4' uses s', but 's' is algebraic (no equation has "
+      "its derivative), so s' has no value\n"
+      "  s' = 1;\n"
+      "  ^\n"
+      "test.dae:9:3: error: use of undeclared name 'speed'\n"
+      "  speed = 1;\n"
+      "  ^\n",
+      diagnostics_of(std::string(kSlider) + "  theta''' = 0;\n  s' = 1;\n  speed = 1;\nend\n"));
+}
+
+TEST(Sema, InitialEquationLabelsAreEquationLabels) {
+  EXPECT_EQ(
+      "test.dae:7:3: error: duplicate equation label 'go'\n"
+      "  go: theta' = 2;\n"
+      "  ^\n"
+      "test.dae:6:3: note: label 'go' is first used here\n"
+      "  go: theta' = 1;\n"
+      "  ^\n",
+      diagnostics_of("model m;\n"
+                     "variable theta, s;\n"
+                     "equation\n"
+                     "  theta'' = -s; s = sin(theta);\n"
+                     "initial equation\n"
+                     "  go: theta' = 1;\n"
+                     "  go: theta' = 2;\n"
+                     "end\n"));
+}
+
+TEST(Sema, InitialEquationsAreKeptApart) {
+  auto r = daec::test::run(std::string(kSlider) + "  theta' = 10;\nend\n");
+  ASSERT_TRUE(r->model) << r->diagnostics();
+  ASSERT_EQ(r->model->equations.size(), 2u);
+  ASSERT_EQ(r->model->initial_equations.size(), 1u);
+  EXPECT_EQ(r->model->initial_equations[0].label, "eq3");
+  EXPECT_TRUE(r->model->variables[0].nominal.is_equal(2));
+  EXPECT_TRUE(r->model->variables[1].nominal.is_zero());
+}
+
+TEST(Sema, NominalValuesArePositiveConstants) {
+  EXPECT_EQ(
+      "test.dae:3:22: error: nominal value of 'x' cannot be used: it must be positive, but is "
+      "-2\n"
+      "variable x(nominal = -2*T0), y(nominal = y);\n"
+      "                     ^\n"
+      "test.dae:3:42: error: the start value of 'y' must be constant, but uses variable 'y'\n"
+      "variable x(nominal = -2*T0), y(nominal = y);\n"
+      "                                         ^\n",
+      diagnostics_of("model m;\n"
+                     "parameter T0 = 1;\n"
+                     "variable x(nominal = -2*T0), y(nominal = y);\n"
+                     "equation\n"
+                     "  x' = -y; y = x;\n"
+                     "end\n"));
+}
+
+}  // namespace

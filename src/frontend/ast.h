@@ -69,6 +69,8 @@ struct VariableDecl {
   SourceLocation start_location;
   bool fixed = false;
   SourceLocation fixed_location;  ///< valid when `fixed = ...` was written
+  ExprPtr nominal;                ///< null when no nominal value is given
+  SourceLocation nominal_location;
   std::string description;
 };
 
@@ -84,6 +86,7 @@ struct EquationDecl {
   std::vector<ExprPtr> label_subscripts;  ///< rod[i]: the subscripts of an indexed label
   ExprPtr lhs, rhs;
   SourceLocation location;  ///< start of the equation (its label, or its left-hand side)
+  bool initial = false;     ///< in the `initial equation` section: holds at the start only
 };
 
 struct ForLoop;
@@ -113,6 +116,8 @@ struct ModelSyntax {
   std::vector<EquationDecl> equations;
   /// The equation section as written: equations (by index into `equations`) and loops.
   std::vector<Statement> statements;
+  /// The `initial equation` section, likewise (its equations are in `equations` too).
+  std::vector<Statement> initial_statements;
   SourceLocation end_location;  ///< the `end` keyword, or the end of the file if it is missing
 };
 

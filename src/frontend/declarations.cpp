@@ -152,12 +152,14 @@ void Declarations::mark_structural(const ModelSyntax& syntax) {
   for (const VariableDecl& v : syntax.variables) {
     uses.in_dimensions(v.dimensions);
     uses.in_expression(v.start.get());
+    uses.in_expression(v.nominal.get());
   }
   for (const OutputDecl& o : syntax.outputs) {
     uses.in_dimensions(o.dimensions);
     uses.in_expression(o.value.get());
   }
   uses.in_statements(syntax, syntax.statements);
+  uses.in_statements(syntax, syntax.initial_statements);
   std::vector<std::string> pending = std::move(uses.names);
   while (!pending.empty()) {
     std::string name = pending.back();

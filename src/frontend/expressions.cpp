@@ -94,6 +94,8 @@ std::string ExpressionLowering::role_noun(const Context& context) {
       return "output '" + context.owner + "'";
     case Role::Equation:
       return "equation '" + context.owner + "'";
+    case Role::InitialEquation:
+      return "initial equation '" + context.owner + "'";
     case Role::Constant:
       return context.what;
   }
@@ -463,11 +465,73 @@ std::optional<ExpressionLowering::Value> ExpressionLowering::lower_element(const
       if (!decl.expanded) return std::nullopt;
       return Value{decl.elements[element], false};
     case DeclKind::Output:
-      error(expr.location, "'" + expr.text + "' is an output; outputs cannot be used in " +
-                               role_noun(context) + " (write its expression instead)");
-      return std::nullopt;
+      if (constant_role) {
+        error(expr.location, "'" + expr.text + "' is an output; outputs cannot be used in " +
+                                 role_noun(context) + " (write its expression instead)");
+        return std::nullopt;
+      }
+      return lower_output(expr, decl, element, context);
   }
   return std::nullopt;
+}
+
+// An output used in an equation or a later output stands for its expression (substituted: it
+// is no unknown of its own).
+std::optional<ExpressionLowering::Value> ExpressionLowering::lower_output(const Expr& expr,
+                                                                          const Declaration& decl,
+                                                                          size_t element,
+                                                                          const Context& context) {
+  if (decl.expanded) return Value{model_.outputs[decl.slots[element]].value, false};
+  const Declaration* owner = declarations_.lookup(context.owner);
+  if (context.role == Role::OutputValue && owner && owner->kind == DeclKind::Output &&
+      decl.index >= owner->index) {
+    report_later_output(expr, decl, context);
+  }
+  return std::nullopt;  // else rejected: its own error was reported
+}
+
+// An output that uses itself, a later output, or a cycle of outputs.
+void ExpressionLowering::report_later_output(const Expr& expr, const Declaration& referenced,
+                                             const Context& context) {
+  const std::string& owner = context.owner;
+  const std::string& name = referenced.index < syntax_.outputs.size()
+                                ? syntax_.outputs[referenced.index].name.name
+                                : expr.text;
+  if (name == owner) {
+    error(expr.location, "output '" + owner + "' is defined in terms of itself");
+    return;
+  }
+  std::vector<std::string> path{owner, name};
+  std::set<std::string> visited{name};
+  std::function<bool(size_t)> leads_back = [&](size_t index) {
+    std::vector<std::string> names;
+    collect_names(*syntax_.outputs[index].value, names);
+    for (const std::string& next : names) {
+      const Declaration* decl = declarations_.lookup(next);
+      if (!decl || decl->kind != DeclKind::Output) continue;
+      if (next == owner) {
+        path.push_back(next);
+        return true;
+      }
+      if (!visited.insert(next).second) continue;
+      path.push_back(next);
+      if (leads_back(decl->index)) return true;
+      path.pop_back();
+    }
+    return false;
+  };
+  bool reported;
+  if (leads_back(referenced.index)) {
+    if (in_reported_cycle_.count(owner)) return;  // reported at the first output of the cycle
+    in_reported_cycle_.insert(path.begin(), path.end());
+    std::string cycle;
+    for (const std::string& step : path) cycle += (cycle.empty() ? "" : " -> ") + step;
+    reported = error(expr.location, "outputs depend on each other in a cycle: " + cycle);
+  } else {
+    reported = error(expr.location, "output '" + name + "' is used before its declaration " +
+                                        "(an output may use only outputs declared earlier)");
+  }
+  if (reported) diags_.note(referenced.location, "'" + name + "' is declared here");
 }
 
 // The position (row-major) of the element that `expr`, an indexed name, designates in `decl`.
@@ -548,8 +612,13 @@ std::optional<ExpressionLowering::Value> ExpressionLowering::lower_derivative(co
     order += operand->order;
     operand = operand->operands[0].get();
   }
-  if (context.role != Role::Equation) {
-    error(expr.location, "derivatives are not allowed in " + role_noun(context));
+  bool allowed = context.role == Role::Equation || context.role == Role::InitialEquation ||
+                 (context.role == Role::OutputValue && order == 1);
+  if (!allowed) {
+    std::string only = context.role == Role::OutputValue
+                           ? " beyond the first (an output may use x', not x'')"
+                           : "";
+    error(expr.location, "derivatives" + only + " are not allowed in " + role_noun(context));
     return std::nullopt;
   }
   if (operand->kind != ExprKind::Name && operand->kind != ExprKind::Index) {
@@ -583,7 +652,10 @@ std::optional<ExpressionLowering::Value> ExpressionLowering::lower_derivative(co
   if (!variable) return std::nullopt;
   auto slot = variable_slot_.find(variable->value);
   if (slot == variable_slot_.end()) return std::nullopt;
-  return Value{ex(model_.derivative(slot->second, order)), false};
+  ex symbol = model_.derivative(slot->second, order);
+  if (context.role != Role::Equation)
+    derivative_uses_.push_back({symbol, operand->location, role_noun(context)});
+  return Value{symbol, false};
 }
 
 std::optional<ExpressionLowering::Value> ExpressionLowering::lower_call(const Expr& expr,

@@ -24,11 +24,12 @@ namespace daec {
 
 /// What an expression being lowered is for; it decides what it may refer to.
 enum class Role {
-  ParameterValue,  ///< constants and parameters declared earlier
-  StartValue,      ///< constants and parameters
-  OutputValue,     ///< anything but derivatives
-  Equation,        ///< anything
-  Constant,        ///< a size, a range, an index: a whole number fixed at compile time
+  ParameterValue,   ///< constants and parameters declared earlier
+  StartValue,       ///< constants and parameters
+  OutputValue,      ///< variables, first derivatives, earlier outputs, parameters, t
+  Equation,         ///< anything
+  InitialEquation,  ///< anything: holds at the start time only
+  Constant,         ///< a size, a range, an index: a whole number fixed at compile time
 };
 
 /// A loop variable in scope and its value in the current iteration.
@@ -98,6 +99,15 @@ class ExpressionLowering {
   /// Makes the derivatives of the variable `symbol` (model.variables[slot]) available.
   void register_variable(const GiNaC::ex& symbol, size_t slot) { variable_slot_[symbol] = slot; }
 
+  /// A derivative in an output or an initial equation: it has a value only if the equations use
+  /// that order (checked once the equations are known, check_derivative_uses).
+  struct DerivativeUse {
+    GiNaC::ex symbol;
+    SourceLocation location;
+    std::string where;  ///< "output 'omega'", "initial equation 'eq7'"
+  };
+  const std::vector<DerivativeUse>& derivative_uses() const { return derivative_uses_; }
+
   /// Reports an error, once per place in the source (a loop would repeat it for every element).
   /// Returns false if it was reported before.
   bool error(const SourceLocation& loc, const std::string& message);
@@ -138,6 +148,9 @@ class ExpressionLowering {
   void report_undeclared(const Expr& expr);
   void report_forward_reference(const Expr& expr, const Declaration& referenced,
                                 const Context& context);
+  std::optional<Value> lower_output(const Expr& expr, const Declaration& decl, size_t element,
+                                    const Context& context);
+  void report_later_output(const Expr& expr, const Declaration& referenced, const Context& context);
 
   Model& model_;
   Declarations& declarations_;
@@ -147,6 +160,7 @@ class ExpressionLowering {
   std::set<size_t> reported_;                ///< source offsets of the errors reported
   std::set<std::string> in_reported_cycle_;  ///< parameters of the cycles reported so far
   std::map<GiNaC::ex, size_t, GiNaC::ex_is_less> variable_slot_;  ///< symbol -> model index
+  std::vector<DerivativeUse> derivative_uses_;
 };
 
 }  // namespace daec

@@ -3,6 +3,8 @@
 
 #include <map>
 
+#include <fmt/format.h>
+
 #include "frontend/constants.h"
 #include "support/text.h"
 
@@ -61,6 +63,8 @@ class Flattener {
   void expand_output(size_t i, Declaration& decl);
   void expand_statements(const std::vector<Statement>& statements, std::vector<Binding>& bindings);
   void expand_equation(size_t index, const std::vector<Binding>& bindings);
+  bool nominal_values(const VariableDecl& v, const std::vector<long>& shape, std::vector<ex>& out);
+  void check_derivative_uses();
   std::optional<std::string> label_of(const EquationDecl& decl, size_t index, Context& context);
   void check_labels();
 
@@ -96,7 +100,9 @@ Model Flattener::run() {
   }
   std::vector<Binding> bindings;
   expand_statements(syntax_.statements, bindings);
+  expand_statements(syntax_.initial_statements, bindings);
   check_labels();
+  check_derivative_uses();
   return std::move(model_);
 }
 
@@ -244,6 +250,8 @@ void Flattener::expand_variable(size_t i, Declaration& decl) {
     if (!given) return;
     starts = *given;
   }
+  std::vector<ex> nominals(count, ex(0));
+  if (v.nominal && !nominal_values(v, *shape, nominals)) return;
   std::vector<Variable> variables;
   bool ok = true;
   for (size_t k = 0; k < count; ++k) {
@@ -255,6 +263,7 @@ void Flattener::expand_variable(size_t i, Declaration& decl) {
     variable.symbol = model_.symbols.get(variable.name);
     variable.fixed = v.fixed;
     variable.start = starts[k];
+    variable.nominal = nominals[k];
     double value;
     if (auto problem = to_finite_double(starts[k], exact_parameter_values_, value)) {
       lowering_.error(v.start->location,
@@ -273,6 +282,30 @@ void Flattener::expand_variable(size_t i, Declaration& decl) {
     model_.variables.push_back(std::move(variable));
   }
   decl.expanded = true;
+}
+
+// The nominal values of a variable's elements: constant and positive.
+bool Flattener::nominal_values(const VariableDecl& v, const std::vector<long>& shape,
+                               std::vector<ex>& out) {
+  Context context{Role::StartValue, v.name.name, SIZE_MAX, "", {}};
+  std::optional<std::vector<ex>> given =
+      lowering_.array_value(*v.nominal, shape, v.name.name, context);
+  if (!given) return false;
+  for (size_t k = 0; k < given->size(); ++k) {
+    double value;
+    std::string name = name_of(element(v.name, shape, k), v.name.name);
+    std::optional<std::string> problem =
+        to_finite_double((*given)[k], exact_parameter_values_, value);
+    if (!problem && !(value > 0))
+      problem = "it must be positive, but is " + fmt::format("{}", value);
+    if (problem) {
+      lowering_.error(v.nominal->location,
+                      "nominal value of '" + name + "' cannot be used: " + *problem);
+      return false;
+    }
+  }
+  out = *given;
+  return true;
 }
 
 void Flattener::expand_output(size_t i, Declaration& decl) {
@@ -343,7 +376,8 @@ std::optional<std::string> Flattener::label_of(const EquationDecl& decl, size_t 
 
 void Flattener::expand_equation(size_t index, const std::vector<Binding>& bindings) {
   const EquationDecl& decl = syntax_.equations[index];
-  Context context{Role::Equation, "", SIZE_MAX, "", bindings};
+  Context context{decl.initial ? Role::InitialEquation : Role::Equation, "", SIZE_MAX, "",
+                  bindings};
   std::optional<std::string> label = label_of(decl, index, context);
   if (!label) return;
   labels_.push_back({*label, index});
@@ -357,13 +391,43 @@ void Flattener::expand_equation(size_t index, const std::vector<Binding>& bindin
                                        "combine to more than about 1.8e308)");
     return;
   }
+  std::string noun = decl.initial ? "initial equation '" : "equation '";
   if ((*lhs - *rhs).is_zero()) {
-    lowering_.error(decl.location, "equation '" + *label +
+    lowering_.error(decl.location, noun + *label +
                                        "' is always true (its two sides are identical), so it "
                                        "determines nothing");
     return;
   }
-  model_.equations.push_back(Equation{*label, !decl.label.name.empty(), decl.location, *lhs, *rhs});
+  (decl.initial ? model_.initial_equations : model_.equations)
+      .push_back(Equation{*label, !decl.label.name.empty(), decl.location, *lhs, *rhs});
+}
+
+// An output or initial equation may use a derivative only where the equations give it a value:
+// x' of a differential variable, and higher orders up to the highest the equations use.
+void Flattener::check_derivative_uses() {
+  std::vector<int> highest(model_.variables.size(), 0);
+  for (const Equation& e : model_.equations) {
+    for (const ex& symbol : symbols_in(e.residual())) {
+      if (auto d = model_.derivative_of(symbol))
+        highest[d->variable] = std::max(highest[d->variable], d->order);
+    }
+  }
+  for (const ExpressionLowering::DerivativeUse& use : lowering_.derivative_uses()) {
+    auto d = model_.derivative_of(use.symbol);
+    if (!d || d->order <= highest[d->variable]) continue;
+    const std::string& name = model_.variables[d->variable].name;
+    std::string written = derivative_name(name, d->order);
+    if (highest[d->variable] == 0) {
+      lowering_.error(use.location, use.where + " uses " + written + ", but '" + name +
+                                        "' is algebraic (no equation has its derivative), so " +
+                                        written + " has no value");
+    } else {
+      lowering_.error(use.location, use.where + " uses " + written + ", but the equations use '" +
+                                        name + "' only up to " +
+                                        derivative_name(name, highest[d->variable]) + ", so " +
+                                        written + " has no value");
+    }
+  }
 }
 
 // Labels name equations in reports and diagnostics: each must name one equation.

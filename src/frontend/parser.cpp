@@ -48,6 +48,7 @@ class Parser {
   void syntax_error(const SourceLocation& loc, const std::string& message);
   void skip_to_statement_end();
   bool at_statement_start() const;
+  bool at_initial_section() const;
   bool at_label() const;
   bool at_relational_operator() const;
   /// Counts one level of nesting for as long as it lives; false (after reporting) past the limit.
@@ -77,6 +78,7 @@ class Parser {
   ExprPtr parse_array_value();
   bool parse_iterator(NameToken& variable, ExprPtr& first, ExprPtr& last, const char* context);
   void parse_equation_section();
+  void parse_initial_section();
   void parse_statements(std::vector<Statement>& statements);
   bool parse_statement(std::vector<Statement>& statements);
   bool parse_for_loop(std::vector<Statement>& statements);
@@ -111,6 +113,7 @@ class Parser {
   int loop_depth_ = 0;
   bool in_error_ = false;      ///< a syntax error in the current statement was already reported
   bool in_equations_ = false;  ///< in the equation section, where `for` starts a statement
+  bool in_initial_ = false;    ///< in the initial equation section
   ModelSyntax model_;
 };
 
@@ -152,9 +155,17 @@ bool Parser::at_statement_start() const {
       return true;
     case TokenKind::KwFor:
       return in_equations_;
+    case TokenKind::Identifier:
+      return at_initial_section();
     default:
       return false;
   }
+}
+
+// `initial equation`: `initial` is a keyword only there, so models may keep it as a name.
+bool Parser::at_initial_section() const {
+  return at(TokenKind::Identifier) && peek().text == "initial" &&
+         peek(1).kind == TokenKind::KwEquation;
 }
 
 // A label is NAME ':' or NAME '[' ... ']' ':' (an indexed label, rod[i]:).
@@ -195,13 +206,16 @@ void Parser::skip_to_statement_end() {
   in_error_ = false;
 }
 
-/// model_file = model_header , { declaration } , [ equation_section ] , end_clause ;
+/// model_file = model_header , { declaration } , [ equation_section ] ,
+///              [ initial_section ] , end_clause ;
 ModelSyntax Parser::parse_model_file() {
   if (!parse_model_header()) skip_to_statement_end();
-  while (!at(TokenKind::KwEquation) && !at(TokenKind::KwEnd) && !at(TokenKind::EndOfFile)) {
+  while (!at(TokenKind::KwEquation) && !at(TokenKind::KwEnd) && !at(TokenKind::EndOfFile) &&
+         !at_initial_section()) {
     if (!parse_declaration()) skip_to_statement_end();
   }
   if (at(TokenKind::KwEquation)) parse_equation_section();
+  if (at_initial_section()) parse_initial_section();
   parse_end_clause();
   return std::move(model_);
 }
@@ -298,7 +312,8 @@ bool Parser::parse_variable_item() {
   return true;
 }
 
-/// modifier = "start" , "=" , value | "fixed" , "=" , ( "true" | "false" ) ;
+/// modifier = "start" , "=" , value | "fixed" , "=" , ( "true" | "false" )
+///          | "nominal" , "=" , value ;
 bool Parser::parse_modifier(VariableDecl& decl) {
   const Token& keyword = peek();
   if (keyword.kind == TokenKind::KwStart) {
@@ -329,8 +344,20 @@ bool Parser::parse_modifier(VariableDecl& decl) {
                  "expected 'true' or 'false' after 'fixed =', found " + describe(peek()));
     return false;
   }
-  syntax_error(keyword.location, "expected 'start' or 'fixed' in the variable's modifiers, found " +
-                                     describe(keyword));
+  if (keyword.kind == TokenKind::Identifier && keyword.text == "nominal") {
+    consume();
+    if (decl.nominal) {  // as for 'start': reported, the declaration is kept
+      diags_.error(keyword.location,
+                   "'nominal' is given twice for variable '" + decl.name.name + "'");
+    }
+    decl.nominal_location = keyword.location;
+    if (!expect(TokenKind::Equals, "after 'nominal'")) return false;
+    decl.nominal = parse_value();
+    return decl.nominal != nullptr;
+  }
+  syntax_error(keyword.location,
+               "expected 'start', 'fixed' or 'nominal' in the variable's modifiers, found " +
+                   describe(keyword));
   return false;
 }
 
@@ -409,10 +436,28 @@ void Parser::parse_equation_section() {
   parse_statements(model_.statements);
 }
 
+/// initial_section = "initial" , "equation" , { statement } ;
+void Parser::parse_initial_section() {
+  consume();
+  consume();
+  in_equations_ = true;
+  in_initial_ = true;
+  parse_statements(model_.initial_statements);
+}
+
 // The statements of the equation section or of a loop's body, up to its `end` (or the end of the
 // file), each broken one skipped to its `;`.
 void Parser::parse_statements(std::vector<Statement>& statements) {
   while (!at(TokenKind::KwEnd) && !at(TokenKind::EndOfFile)) {
+    if (at_initial_section()) {
+      if (!in_initial_) return;  // the end of the equation section (or of a broken loop)
+      syntax_error(peek().location,
+                   "'initial equation' appears twice; one initial equation section is allowed");
+      consume();
+      consume();
+      in_error_ = false;
+      continue;
+    }
     if (at(TokenKind::KwParameter) || at(TokenKind::KwVariable) || at(TokenKind::KwOutput)) {
       // Report the misplaced declaration, but keep it: its name is then known to later checks.
       syntax_error(peek().location, "declarations must come before 'equation'");
@@ -421,7 +466,9 @@ void Parser::parse_statements(std::vector<Statement>& statements) {
       continue;
     }
     if (at(TokenKind::KwEquation)) {
-      syntax_error(peek().location, "'equation' appears twice; one equation section is allowed");
+      syntax_error(peek().location,
+                   in_initial_ ? "the 'equation' section must come before 'initial equation'"
+                               : "'equation' appears twice; one equation section is allowed");
       consume();
       in_error_ = false;
       continue;
@@ -489,6 +536,7 @@ bool Parser::parse_equation(std::vector<Statement>& statements) {
   equation.rhs = parse_expression();
   if (!equation.rhs) return false;
   if (!expect(TokenKind::Semicolon, "after the equation")) return false;
+  equation.initial = in_initial_;
   statements.push_back(Statement{model_.equations.size(), nullptr});
   model_.equations.push_back(std::move(equation));
   return true;

@@ -42,6 +42,9 @@ struct Variable {
   GiNaC::realsymbol symbol;
   GiNaC::ex start = 0;  ///< in terms of parameters
   bool fixed = false;
+  /// The scale of the variable's changes (`nominal = ...`, in terms of parameters); 0 when not
+  /// given, and consistent initialization scales by max(|start|, 1).
+  GiNaC::ex nominal = 0;
   /// derivatives[k] is the symbol of the (k+1)-th time derivative, named x', x'', ...; only the
   /// orders the equations use (and all lower ones) are present.
   std::vector<GiNaC::realsymbol> derivatives;
@@ -96,6 +99,9 @@ struct Model {
   std::vector<Variable> variables;
   std::vector<Output> outputs;
   std::vector<Equation> equations;
+  /// The `initial equation` section: hold at the start time only, in the variables, their
+  /// derivatives up to the orders `equations` use, parameters and t.
+  std::vector<Equation> initial_equations;
 
   Model() : time(symbols.get("t")) {}
 

@@ -9,6 +9,7 @@
 #include "reduction/linearity.h"
 #include "reduction/pipeline.h"
 #include "reduction/semi_explicit.h"
+#include "reduction/start_conditions.h"
 #include "reduction/symbolic.h"
 #include "test_util.h"
 
@@ -686,6 +687,51 @@ TEST(Reduction, EvaluationRefusesWhatGiNaCWouldThrowOrExplodeOn) {
   EXPECT_FALSE(evaluate(GiNaC::exp(GiNaC::exp(GiNaC::exp(20 + x))), point).has_value());
   ASSERT_TRUE(evaluate(GiNaC::pow(x - 1, 2) + z, point).has_value());  // (-1.0)^2 stays real
   EXPECT_EQ(2.0, *evaluate(GiNaC::pow(x - 1, 2) + z, point));
+}
+
+// ---- the start's conditions (reduction/start_conditions.h) ----
+
+const char* const kPendulumStart =
+    "model p;\n"
+    "variable x(start = 0.6, fixed = true), y(start = -0.8 FIXY), u, v, lambda;\n"
+    "equation\n"
+    "  x' = u; y' = v; u' = -lambda*x; v' = -lambda*y - 9.81;\n"
+    "  rod: x^2 + y^2 = 1;\n"
+    "initial equation\n"
+    "INITIAL"
+    "end\n";
+
+std::string pendulum_start(const std::string& fix_y, const std::string& initial) {
+  std::string text = kPendulumStart;
+  text.replace(text.find("FIXY"), 4, fix_y);
+  text.replace(text.find("INITIAL"), 7, initial);
+  return text;
+}
+
+TEST(StartConditions, FewerConditionsThanStatesAreFine) {
+  Reduced r = reduce_text(pendulum_start("", "  speed: u = 0.8;\n"));
+  ASSERT_TRUE(r.system) << r.diagnostics();
+  StartPattern start = start_pattern(*r.system);
+  EXPECT_EQ(start.row_names, (std::vector<std::string>{"rod", "rod'", "x (fixed)", "speed"}));
+}
+
+TEST(StartConditions, OverDeterminedStartsAreNamed) {
+  Reduced fixed = reduce_text(pendulum_start(", fixed = true", ""));
+  EXPECT_FALSE(fixed.system);
+  EXPECT_EQ(fixed.diagnostics(),
+            "test.dae:5:3: error: the start is over-determined: the 3 conditions rod, x (fixed), "
+            "y (fixed) constrain only the 2 states x, y (fix fewer starts or drop an initial "
+            "equation)\n"
+            "  rod: x^2 + y^2 = 1;\n"
+            "  ^\n");
+  Reduced initial = reduce_text(pendulum_start("", "  speed: u = 0.8;\n  v = 0.6;\n"));
+  EXPECT_FALSE(initial.system);
+  EXPECT_EQ(initial.diagnostics(),
+            "test.dae:8:3: error: the start is over-determined: the 5 conditions rod, rod', x "
+            "(fixed), speed, eq7 constrain only the 4 states x, y, u, v (fix fewer starts or drop "
+            "an initial equation)\n"
+            "  v = 0.6;\n"
+            "  ^\n");
 }
 
 }  // namespace

@@ -394,14 +394,82 @@ TEST(Simulator, ConsistentInitializationKeepsOrNamesFixedStarts) {
 
   CommandResult failed = run_program(build.executable, "--t-end 0.1");  // x = 2 > L
   EXPECT_EQ(failed.status, 1) << failed.err;
-  EXPECT_TRUE(contains(failed.err, "sim: error: consistent initialization failed at t = 0: rod"))
+  EXPECT_TRUE(contains(failed.err, "sim: error: consistent initialization failed at t = 0: "))
       << failed.err;
+  EXPECT_TRUE(contains(failed.err, "rod = 3.2")) << failed.err;
+  EXPECT_TRUE(contains(failed.err, "sim: note: fixed starts: x")) << failed.err;
   EXPECT_EQ(failed.out, "");
 
+  // What consistent initialization moved is listed (y and the velocities), unless --quiet.
   SimRun kept = run_ok(build, "--t-end 0.1 --set x=0.6");
   EXPECT_EQ(kept.csv.at(0, "x"), 0.6);
   EXPECT_NEAR(kept.csv.at(0, "y"), -0.8, 1e-10);
   EXPECT_LT(kept.stats.largest_invariant_residual, 1e-8);
+  EXPECT_TRUE(contains(kept.result.err,
+                       "sim: consistent initialization at t = 0 changed 3 starts (given -> used; "
+                       "--fix keeps a start, --quiet hides this):\nsim:   y: -0.5 -> -0.7999999"))
+      << kept.result.err;
+  SimRun quiet = run_ok(build, "--t-end 0.1 --set x=0.6 --quiet");
+  EXPECT_FALSE(contains(quiet.result.err, "changed")) << quiet.result.err;
+  // --fix y=-0.8 keeps y as well: only the velocities move, onto x u + y v = 0.
+  SimRun fixed = run_ok(build, "--t-end 0.1 --set x=0.6 --fix y=-0.8 --set u=1 --set v=0");
+  EXPECT_EQ(fixed.csv.at(0, "y"), -0.8);
+  EXPECT_TRUE(contains(fixed.result.err, "changed 2 starts")) << fixed.result.err;
+  SimRun consistent = run_ok(build, "--t-end 0.1 --set x=0.6 --fix y=-0.8 --set u=0.8 --set v=0.6");
+  EXPECT_FALSE(contains(consistent.result.err, "changed")) << consistent.result.err;
+}
+
+// Starts given by a fixed value, an initial equation (y' = w0), nominal values and --fix
+// (tests/data/start_conditions.dae): kept exactly, the rest moved least in the scaled norm, the
+// solution the exact one; conditions that over-determine or contradict the start are errors.
+TEST(Simulator, StartConditionsAreKeptExactly) {
+  Fixture f = build_or_fail("StartConditionsAreKeptExactly", "tests/data/start_conditions.dae");
+  ASSERT_TRUE(f.build.ok);
+  SimRun sim = run_ok(f.build, "--t-end 1 --rtol 1e-10 --atol 1e-12");
+  EXPECT_EQ(sim.csv.at(0, "x"), 0.6);                // fixed: to the last digit
+  EXPECT_NEAR(sim.csv.at(0, "speed"), 10.0, 1e-12);  // the initial equation y' = w0
+  EXPECT_NEAR(sim.csv.at(0, "y"), 0.8, 1e-12);       // the nearest root of the circle
+  EXPECT_NEAR(sim.csv.at(0, "T"), 350.5, 1e-9);      // scaled by its nominal value 100
+  EXPECT_NEAR(sim.csv.at(0, "c"), 1.005, 1e-11);     // scaled by max(|1|, 1)
+  const double w = 10.0 / 0.6, angle = std::atan2(0.8, 0.6), mu = 1.0 / (1.0 + 1e4);
+  for (size_t row = 0; row < sim.csv.rows.size(); ++row) {
+    const double t = sim.csv.at(row, "t");
+    EXPECT_NEAR(sim.csv.at(row, "x"), std::cos(angle + w * t), 1e-7) << "t = " << t;
+    EXPECT_NEAR(sim.csv.at(row, "y"), std::sin(angle + w * t), 1e-7) << "t = " << t;
+    EXPECT_NEAR(sim.csv.at(row, "lambda"), w * w, 1e-6) << "t = " << t;
+    EXPECT_NEAR(sim.csv.at(row, "T"), 350.5 + (1 - mu) * t, 1e-7) << "t = " << t;
+    EXPECT_NEAR(sim.csv.at(row, "c"), 1.005 - 100 * mu * t, 1e-9) << "t = " << t;
+  }
+  EXPECT_TRUE(contains(sim.result.err, "sim:   T: 350 -> 350.5\n")) << sim.result.err;
+
+  // --fix on a state and an algebraic unknown; a fixed lambda that the motion contradicts.
+  SimRun fixed = run_ok(f.build, "--t-end 0.1 --fix c=1 --quiet");
+  ASSERT_FALSE(fixed.csv.rows.empty());
+  EXPECT_EQ(fixed.csv.at(0, "c"), 1.0);
+  EXPECT_NEAR(fixed.csv.at(0, "T"), 351.0, 1e-10);
+  EXPECT_FALSE(contains(fixed.result.err, "changed")) << fixed.result.err;
+  CommandResult contradicted = run_program(f.build.executable, "--fix lambda=64");
+  EXPECT_EQ(contradicted.status, 1);
+  EXPECT_TRUE(contains(contradicted.err,
+                       "sim: error: consistent initialization failed at t = 0: the fixed starts "
+                       "and initial equations contradict each other or the model's constraints, "
+                       "or leave them no freedom: fixed lambda = 277.77"))
+      << contradicted.err;
+  EXPECT_TRUE(
+      contains(contradicted.err, "sim: note: fixed starts: x, lambda; initial equations: go"))
+      << contradicted.err;
+  CommandResult over = run_program(f.build.executable, "--fix lambda=277 --fix T=350 --fix c=1");
+  EXPECT_EQ(over.status, 1);
+  EXPECT_TRUE(contains(over.err,
+                       "sim: error: the start is over-determined: 3 constraints, the fixed starts "
+                       "and the initial equations make 8 conditions on 6 states"))
+      << over.err;
+  CommandResult parameter = run_program(f.build.executable, "--fix q=2");
+  EXPECT_EQ(parameter.status, 2);
+  EXPECT_TRUE(contains(parameter.err,
+                       "--fix q: 'q' is a parameter, constant anyway; set it with "
+                       "--set"))
+      << parameter.err;
 }
 
 // --- Command line -------------------------------------------------------------------------------

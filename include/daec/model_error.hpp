@@ -9,6 +9,7 @@
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -24,14 +25,23 @@ class model_error : public std::runtime_error {
 
 namespace text {
 
-/// The shortest text that reads back as exactly `value` ("0.1", "1e-300", "nan", "inf").
+/// The shortest text that reads back as exactly `value` ("0.1", "1e-300", "nan", "inf"), without
+/// an exponent where up to 17 digits do without one ("350", not "3.5e+02").
 inline std::string format_number(double value) {
+  if (std::isnan(value)) return "nan";  // not "-nan"
   char buffer[64];
-  for (int precision = 1; precision <= 17; ++precision) {
+  int precision = 1;
+  for (; precision <= 17; ++precision) {
     std::snprintf(buffer, sizeof buffer, "%.*g", precision, value);
     if (!std::isfinite(value) || std::strtod(buffer, nullptr) == value) break;
   }
-  return std::isnan(value) ? "nan" : buffer;  // not "-nan"
+  if (!std::isfinite(value) || std::strchr(buffer, 'e') == nullptr) return buffer;
+  char plain[64];
+  for (int longer = precision + 1; longer <= 17; ++longer) {
+    std::snprintf(plain, sizeof plain, "%.*g", longer, value);
+    if (std::strchr(plain, 'e') == nullptr) return plain;
+  }
+  return buffer;
 }
 
 /// "a, b, c", or "(none)" for an empty list.

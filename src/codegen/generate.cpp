@@ -122,6 +122,15 @@ std::string variable_locations(const ReducedSystem& s) {
       location, [](int i) { return std::to_string(i); }, "0");
 }
 
+// Which starts consistent_initialization keeps: X, then Z (the model's fixed = true).
+std::string fixed_initializer(const ReducedSystem& s) {
+  std::vector<bool> fixed;
+  for (const Unknown& u : s.states) fixed.push_back(u.fixed);
+  for (const Unknown& u : s.algebraic) fixed.push_back(u.fixed);
+  return initializer(
+      fixed, [](bool f) { return std::string(f ? "true" : "false"); }, "false");
+}
+
 TemplateValues declaration_values(const ReducedSystem& s, const std::string& ns) {
   const ModelContext& c = s.context;
   std::string title = "Model " + c.name;
@@ -136,6 +145,8 @@ TemplateValues declaration_values(const ReducedSystem& s, const std::string& ns)
       {"num_parameters", std::to_string(c.parameters.size())},
       {"num_outputs", std::to_string(c.outputs.size())},
       {"num_variables", std::to_string(c.variable_names.size())},
+      {"num_initial_equations", std::to_string(c.initial_equations.size())},
+      {"fixed_initializer", fixed_initializer(s)},
       {"parameter_initializer",
        initializer(
            c.parameters, [](const Parameter& p) { return double_literal(p.value); }, "0.0")},
@@ -366,8 +377,6 @@ GeneratedCode generate_code(const ReducedSystem& s, const CodegenOptions& option
   result.header = render_template(
       "model_header.h.in", embedded_template("model_header.h.in"),
       {{"source", source}, {"namespace", result.name_space}, {"declaration", declaration}});
-  std::vector<bool> fixed;
-  for (const Unknown& u : s.states) fixed.push_back(u.fixed);
   TemplateValues values = {
       {"source", source},
       {"summary", summary(s)},
@@ -398,10 +407,13 @@ GeneratedCode generate_code(const ReducedSystem& s, const CodegenOptions& option
       {"algebraic_solver", paragraph(algebraic_solver(s, plan, bodies))},
       {"rhs_jacobian_support", paragraph(bodies.rhs_jacobian_support)},
       {"projection_tables", bodies.projection_tables},
-      {"state_fixed",
-       initializer(
-           fixed, [](bool f) { return std::string(f ? "true" : "false"); }, "false")},
+      {"initial_equation_names", initializer(
+                                     s.context.initial_equations,
+                                     [](const Equation& e) { return quoted(e.label); }, "nullptr")},
       {"initial_state", bodies.initial_state},
+      {"initial_algebraic", bodies.initial_algebraic},
+      {"state_nominal", bodies.state_nominal},
+      {"initial_equations", bodies.initial_equations},
       {"rhs", bodies.rhs},
       {"rhs_jacobian_members", jacobian_members(bodies, "rhs")},
       {"residual", bodies.residual},

@@ -2,6 +2,7 @@
 #include "codegen/model_functions.h"
 
 #include <algorithm>
+#include <map>
 #include <set>
 
 #include <fmt/format.h>
@@ -145,6 +146,84 @@ std::string initial_state(Generator& gen) {
   std::string code = gen.parts.body(
       {"initial_state", {kP, out("x")}, assignment_statements(gen.symbols(false), list)});
   return body(code, {"x"});
+}
+
+// The start values of Z as written (the dummies' are 0): the targets of fixed algebraic unknowns.
+std::string initial_algebraic(Generator& gen) {
+  std::vector<Assignment> list;
+  for (size_t c = 0; c < gen.m; ++c) {
+    const Unknown& u = gen.system.algebraic[c];
+    list.push_back({fmt::format("z[{}]", c), u.start, u.name});
+  }
+  std::string code = gen.parts.body(
+      {"initial_algebraic", {kP, out("z")}, assignment_statements(gen.symbols(false), list)});
+  return body(code, {"z"});
+}
+
+// The nominal value of each state (`nominal = ...`), 0 where the model gives none.
+std::string state_nominal(Generator& gen) {
+  std::vector<Assignment> list;
+  for (size_t i = 0; i < gen.n; ++i) {
+    const Unknown& u = gen.system.states[i];
+    list.push_back({fmt::format("s[{}]", i), u.nominal, u.name});
+  }
+  std::string code = gen.parts.body(
+      {"state_nominal", {kP, out("s")}, assignment_statements(gen.symbols(false), list)});
+  return body(code, {"s"});
+}
+
+// The model's derivative symbols (x', x'') as the generated functions have them: the velocity
+// state x[i] where the first-order stage made one, else xdot[i] of the state it is the
+// derivative of. Returns the symbols mapped to xdot (a function using them computes rhs first).
+SymbolSet add_model_derivatives(const ReducedSystem& system, SymbolCode& code) {
+  std::map<std::string, size_t> state_at, velocity_of;  // by state name
+  for (size_t i = 0; i < system.states.size(); ++i) {
+    const Unknown& u = system.states[i];
+    state_at[u.name] = i;
+    if (u.origin == UnknownOrigin::Velocity) velocity_of[u.derivative_of] = i;
+  }
+  SymbolSet from_xdot;
+  for (const ModelDerivative& d : system.context.derivatives) {
+    auto it = state_at.find(d.variable);
+    if (it == state_at.end()) continue;  // not a state: the front end lets no function use it
+    size_t u = it->second;
+    bool found = true;
+    for (int k = 1; k < d.order && found; ++k) {
+      auto next = velocity_of.find(system.states[u].name);
+      found = next != velocity_of.end();
+      if (found) u = next->second;
+    }
+    if (!found) continue;
+    auto velocity = velocity_of.find(system.states[u].name);
+    if (velocity != velocity_of.end()) {
+      code[d.symbol] = fmt::format("x[{}]", velocity->second);
+    } else {
+      code[d.symbol] = fmt::format("xdot[{}]", u);
+      from_xdot.insert(d.symbol);
+    }
+  }
+  return from_xdot;
+}
+
+bool holds_any(const GiNaC::ex& e, const SymbolSet& symbols) {
+  if (symbols.empty()) return false;
+  for (const GiNaC::ex& symbol : symbols_in(e))
+    if (symbols.count(symbol)) return true;
+  return false;
+}
+
+// The residuals lhs - rhs of the initial equations at (t, X) with X' and Z given.
+std::string initial_equations(Generator& gen) {
+  SymbolCode symbols = gen.symbols(false);
+  add_model_derivatives(gen.system, symbols);
+  std::vector<Assignment> list;
+  const std::vector<Equation>& equations = gen.system.context.initial_equations;
+  for (size_t i = 0; i < equations.size(); ++i)
+    list.push_back({fmt::format("r[{}]", i), equations[i].residual(), equations[i].label});
+  std::string code = gen.parts.body({"initial_equations",
+                                     {kP, kT, kX, in("xdot"), in("z"), out("r")},
+                                     assignment_statements(symbols, list)});
+  return body(code, {"t", "x", "xdot", "z", "r"});
 }
 
 std::string evaluate_algebraic(Generator& gen, size_t& operations) {
@@ -576,9 +655,21 @@ std::string projection_tables(const ColumnPattern& h) {
 std::string outputs(Generator& gen) {
   const auto& list = gen.system.context.outputs;
   SymbolColumns algebraic(gen.system.algebraic);
-  bool needs_z = false;
-  for (const Output& o : list) needs_z = needs_z || algebraic.occurs_in(o.value);
+  SymbolCode symbols = gen.symbols(true);
+  SymbolSet from_xdot = add_model_derivatives(gen.system, symbols);
+  bool needs_z = false, needs_xdot = false;
+  for (const Output& o : list) {
+    needs_z = needs_z || algebraic.occurs_in(o.value);
+    needs_xdot = needs_xdot || holds_any(o.value, from_xdot);
+  }
+  std::string not_available = fmt::format(
+      "{{\n    std::fill(y, y + {}, std::numeric_limits<double>::quiet_NaN());\n    return;\n  }}",
+      list.size());
   std::string code;
+  if (needs_xdot) {  // first derivatives (theta'): from rhs, which solves for Z as well
+    code += local_array("double", "xdot", gen.n) +
+            fmt::format("  if (rhs(t, x, xdot, nullptr) != 0) {}\n", not_available);
+  }
   if (needs_z) {
     code += solve_prologue(
         gen, fmt::format("{{\n    std::fill(y, y + {}, std::numeric_limits<double>::quiet_NaN());"
@@ -590,8 +681,8 @@ std::string outputs(Generator& gen) {
     assignments.push_back({fmt::format("y[{}]", q), list[q].value, list[q].name});
   std::vector<CodeParameter> parameters{kP, kT, kX, out("y")};
   if (needs_z) parameters.insert(parameters.begin() + 3, in("r"));
-  code += gen.parts.body(
-      {"outputs", parameters, assignment_statements(gen.symbols(true), assignments)});
+  if (needs_xdot) parameters.insert(parameters.begin() + 3, in("xdot"));
+  code += gen.parts.body({"outputs", parameters, assignment_statements(symbols, assignments)});
   return body(code, {"t", "x", "y"});
 }
 
@@ -635,6 +726,10 @@ FunctionBodies function_bodies(const ReducedSystem& system,
       (n + m) * (n + m) <= kMaxDenseJacobianEntries && k * n <= kMaxDenseJacobianEntries;
   generating("initial_state");
   bodies.initial_state = initial_state(gen);
+  bodies.initial_algebraic = initial_algebraic(gen);
+  bodies.state_nominal = state_nominal(gen);
+  generating("initial_equations");
+  bodies.initial_equations = initial_equations(gen);
   generating("rhs");
   if (plan) {
     bodies.evaluate_algebraic = evaluate_algebraic(gen, bodies.rhs_operations);

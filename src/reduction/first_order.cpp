@@ -10,17 +10,30 @@ std::string velocity_name(const std::string& name, int order) {
 }
 
 static ModelContext make_context(const Model& model) {
-  ModelContext context{model.name, model.description, model.file_name, model.symbols,
-                       model.time, model.parameters,  model.outputs,   {},  {}};
+  ModelContext context{model.name,
+                       model.description,
+                       model.file_name,
+                       model.symbols,
+                       model.time,
+                       model.parameters,
+                       model.outputs,
+                       {},
+                       {},
+                       {},
+                       {}};
   for (const Variable& v : model.variables) {
     context.variable_names.push_back(v.name);
     context.variable_descriptions.push_back(v.description);
+    for (size_t k = 0; k < v.derivatives.size(); ++k)
+      context.derivatives.push_back({v.derivatives[k], v.name, static_cast<int>(k) + 1});
   }
+  context.initial_equations = model.initial_equations;
   return context;
 }
 
 static Unknown unknown_of(const Variable& v) {
-  return Unknown{v.name, v.symbol, UnknownOrigin::Variable, "", v.start, v.fixed, v.description};
+  return Unknown{v.name,  v.symbol, UnknownOrigin::Variable, "",
+                 v.start, v.fixed,  v.description,           v.nominal};
 }
 
 FirstOrderSystem to_first_order(const Model& model) {

@@ -5,6 +5,7 @@
 #include "reduction/limits.h"
 #include "reduction/linearity.h"
 #include "reduction/semi_explicit.h"
+#include "reduction/start_conditions.h"
 #include "reduction/structural_check.h"
 
 namespace daec {
@@ -19,7 +20,10 @@ static std::optional<ReducedSystem> run_stages(const Model& model, const Reducti
   checkpoint(whole_model, "classifying the algebraic variables");
   std::vector<std::string> promoted = promote_nonlinear(system);
   std::optional<ReducedSystem> reduced = reduce(std::move(system), options, diags);
-  if (reduced) reduced->promoted = std::move(promoted);
+  if (!reduced) return std::nullopt;
+  reduced->promoted = std::move(promoted);
+  checkpoint(whole_model, "checking the conditions on the start");
+  if (!check_start_conditions(*reduced, model.location, diags)) return std::nullopt;
   return reduced;
 }
 

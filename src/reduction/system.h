@@ -32,6 +32,7 @@ struct Unknown {
   GiNaC::ex start = 0;        ///< in terms of parameters
   bool fixed = false;
   std::string description;
+  GiNaC::ex nominal = 0;  ///< the scale of its changes, in terms of parameters; 0: not given
 };
 
 /// An equation lhs = rhs of the first-order system; derivatives are first order only.
@@ -41,6 +42,13 @@ struct SystemEquation {
   GiNaC::ex lhs, rhs;
 
   GiNaC::ex residual() const { return lhs - rhs; }
+};
+
+/// A derivative symbol of the model (x', x''): the variable and the order it stands for.
+struct ModelDerivative {
+  GiNaC::realsymbol symbol;
+  std::string variable;
+  int order;
 };
 
 /// Everything the stages share about the model: its name, parameters, outputs, time, symbols.
@@ -54,6 +62,10 @@ struct ModelContext {
   std::vector<Output> outputs;
   std::vector<std::string> variable_names;         ///< the model's variables in declaration order
   std::vector<std::string> variable_descriptions;  ///< and their descriptions ("" if none)
+  /// The derivative symbols outputs and initial equations may use (model level: x', x'').
+  std::vector<ModelDerivative> derivatives;
+  /// The initial equations, in the model's symbols (variables, their derivatives, parameters, t).
+  std::vector<Equation> initial_equations;
 
   /// A fresh symbol named `base`, or `base_2`, ... if that name is taken.
   GiNaC::realsymbol fresh_symbol(const std::string& base);

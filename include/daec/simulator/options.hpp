@@ -28,6 +28,7 @@ constexpr double kMaxOutputRows = 1e9;
 struct Setting {
   std::string name;
   double value;
+  bool fix = false;  // --fix: consistent initialization keeps the start exactly
 };
 
 enum class LinearSolver { automatic, dense, klu };
@@ -38,7 +39,7 @@ struct Options {
   double step = 0.0;  // 0: not given, (T - T0) / kDefaultStepsPerRun
   double rtol = kDefaultRtol;
   double atol = kDefaultAtol;
-  std::vector<Setting> settings;  // --set, in command-line order
+  std::vector<Setting> settings;  // --set and --fix, in command-line order
   std::string output = "-";
   std::string method;  // "": the model's default
   LinearSolver linear_solver = LinearSolver::automatic;
@@ -47,6 +48,7 @@ struct Options {
   std::string events;                     // --events FILE ("" none): the switches of conditions
   bool help = false;
   bool list_methods = false;  // --method list
+  bool quiet = false;         // --quiet: no report of the starts consistent initialization moved
 };
 
 /// Strict number: the whole text must be a finite number.
@@ -61,12 +63,13 @@ inline double parse_number(const std::string& option, const std::string& text) {
   return value;
 }
 
-inline Setting parse_setting(const std::string& text) {
+/// NAME=VALUE of --set (or of --fix, `option`).
+inline Setting parse_setting(const std::string& option, const std::string& text) {
   size_t equals = text.find('=');
   if (equals == std::string::npos || equals == 0)
-    usage_error("--set expects NAME=VALUE, got '" + text + "'");
+    usage_error(option + " expects NAME=VALUE, got '" + text + "'");
   std::string name = text.substr(0, equals);
-  return {name, parse_number("--set " + name, text.substr(equals + 1))};
+  return {name, parse_number(option + " " + name, text.substr(equals + 1)), option == "--fix"};
 }
 
 inline LinearSolver parse_linear_solver(const std::string& text) {
@@ -93,7 +96,7 @@ inline std::vector<std::string> parse_columns(const std::string& text) {
 
 inline bool takes_value(const std::string& option) {
   static const char* const kValueOptions[] = {
-      "--t-start", "--t-end",         "--step", "--rtol",         "--atol",   "--set",
+      "--t-start", "--t-end",         "--step", "--rtol",         "--atol",   "--set",   "--fix",
       "--output",  "--linear-solver", "--plot", "--plot-columns", "--method", "--events"};
   for (const char* known : kValueOptions)
     if (option == known) return true;
@@ -106,7 +109,8 @@ inline void apply_option(Options& options, const std::string& option, const std:
   if (option == "--step") options.step = parse_number(option, value);
   if (option == "--rtol") options.rtol = parse_number(option, value);
   if (option == "--atol") options.atol = parse_number(option, value);
-  if (option == "--set") options.settings.push_back(parse_setting(value));
+  if (option == "--set" || option == "--fix")
+    options.settings.push_back(parse_setting(option, value));
   if (option == "--linear-solver") options.linear_solver = parse_linear_solver(value);
   if (option == "--plot-columns") options.plot_columns = parse_columns(value);
   if (option == "--method") {
@@ -153,6 +157,10 @@ inline Options parse_arguments(int argc, char** argv) {
     if (argument == "--help" || argument == "-h") {
       options.help = true;
       return options;
+    }
+    if (argument == "--quiet") {
+      options.quiet = true;
+      continue;
     }
     size_t equals = argument.find('=');
     std::string option = argument.substr(0, equals);

@@ -1,5 +1,5 @@
-// --set NAME=VALUE: which names a model's simulator can set (parameters, start values of states)
-// and applying them in the right order.
+// --set NAME=VALUE and --fix NAME=VALUE: which names a model's simulator can set (parameters,
+// start values of variables and velocity states) and applying them in the right order.
 #pragma once
 
 #include <cstdio>
@@ -10,6 +10,7 @@
 #include <daec/model_error.hpp>
 #include <daec/simulator/failure.hpp>
 #include <daec/simulator/options.hpp>
+#include <daec/simulator/output.hpp>
 
 namespace daec::simulator {
 
@@ -45,7 +46,7 @@ std::vector<std::string> parameter_names() {
 template <typename Model>
 std::string settable_names() {
   return "parameters " + text::join(parameter_names<Model>()) + "; start values " +
-         text::join(start_value_names<Model>()) + "; algebraic (no effect) " +
+         text::join(start_value_names<Model>()) + "; algebraic (with --fix) " +
          text::join(algebraic_variable_names<Model>());
 }
 
@@ -56,7 +57,7 @@ struct Target {
 };
 
 template <typename Model>
-Target resolve(const std::string& name) {
+Target resolve(const std::string& name, const char* option) {
   int index = text::find_name(Model::parameter_names, Model::num_parameters, name);
   if (index >= 0) return {Target::Kind::parameter, index};
   index = text::find_name(Model::variable_names, Model::num_variables, name);
@@ -67,29 +68,56 @@ Target resolve(const std::string& name) {
   }
   index = text::find_name(Model::state_names, Model::num_states, name);
   if (index >= 0) return {Target::Kind::state, index};
-  usage_error("unknown name '" + name + "' in --set; it can set " + settable_names<Model>());
+  usage_error("unknown name '" + name + "' in " + option + "; it can set " +
+              settable_names<Model>());
 }
 
-/// Parameters first, then the model's start values (which may use them), then --set starts,
-/// whatever the order on the command line.
+/// The start asked for: the states' values (guesses, or kept where fixed) and the values the
+/// fixed algebraic unknowns must take.
+struct RequestedStart {
+  std::vector<double> x;
+  std::vector<double> z;
+};
+
+/// Parameters first, then the model's start values (which may use them), then the starts of
+/// --set and --fix, whatever the order on the command line. --fix also marks the start fixed
+/// in model.fixed.
 template <typename Model>
-void apply_settings(const Options& options, Model& model, std::vector<double>& x) {
-  std::vector<std::pair<Target, double>> starts;
+RequestedStart apply_settings(const Options& options, Model& model) {
+  std::vector<std::pair<Target, Setting>> starts;
   for (const Setting& setting : options.settings) {
-    Target target = resolve<Model>(setting.name);
-    if (target.kind == Target::Kind::parameter) {
-      if (model.set_parameter(setting.name.c_str(), setting.value) != 0)
-        usage_error("the model refuses parameter '" + setting.name + "'");
-    } else if (target.kind == Target::Kind::algebraic) {
-      std::fprintf(stderr,
-                   "sim: note: --set %s has no effect: %s is algebraic, computed from the states\n",
-                   setting.name.c_str(), setting.name.c_str());
-    } else {
-      starts.emplace_back(target, setting.value);
+    const char* option = setting.fix ? "--fix" : "--set";
+    Target target = resolve<Model>(setting.name, option);
+    if (target.kind != Target::Kind::parameter) {
+      starts.emplace_back(target, setting);
+    } else if (setting.fix) {
+      usage_error("--fix " + setting.name + ": '" + setting.name +
+                  "' is a parameter, constant anyway; set it with --set");
+    } else if (model.set_parameter(setting.name.c_str(), setting.value) != 0) {
+      usage_error("the model refuses parameter '" + setting.name + "'");
     }
   }
-  model.initial_state(x.data());
-  for (const auto& [target, value] : starts) x[static_cast<size_t>(target.index)] = value;
+  RequestedStart start{buffer(Model::num_states), buffer(Model::num_algebraic)};
+  model.initial_state(start.x.data());
+  model.initial_algebraic(start.z.data());
+  for (const auto& [target, setting] : starts) {
+    size_t index = static_cast<size_t>(target.index);
+    if (target.kind == Target::Kind::state) {
+      start.x[index] = setting.value;
+      if (setting.fix) model.fixed[index] = true;
+      continue;
+    }
+    start.z[index] = setting.value;
+    if (setting.fix) {
+      model.fixed[static_cast<size_t>(Model::num_states) + index] = true;
+    } else if (!model.fixed[static_cast<size_t>(Model::num_states) + index]) {
+      std::fprintf(stderr,
+                   "sim: note: --set %s has no effect: %s is algebraic, computed from the states "
+                   "(--fix %s=VALUE makes the start keep it)\n",
+                   setting.name.c_str(), setting.name.c_str(), setting.name.c_str());
+    }
+  }
+  return start;
 }
 
 }  // namespace daec::simulator

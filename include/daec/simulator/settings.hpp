@@ -71,7 +71,10 @@ Target resolve(const std::string& name) {
 }
 
 /// Parameters first, then the model's start values (which may use them), then --set starts,
-/// whatever the order on the command line.
+/// whatever the order on the command line. Parameters are set in command-line order; setting one
+/// cuts its own binding and recomputes the parameters bound to it (Model::set_parameter), so a
+/// dependent parameter set explicitly is never overwritten: with k = 1/tau, `--set k=3 --set
+/// tau=1` and `--set tau=1 --set k=3` both give k = 3, and `--set tau=1` alone k = 1.
 template <typename Model>
 void apply_settings(const Options& options, Model& model, std::vector<double>& x) {
   std::vector<std::pair<Target, double>> starts;

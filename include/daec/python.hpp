@@ -8,12 +8,18 @@
 //   >>> x = m.consistent_initialization(0.0, m.initial_state())
 //   >>> scipy.integrate.solve_ivp(m.rhs, (0, 1), x, method="Radau", jac=m.rhs_jacobian)
 //
+// Parameters: m.parameters reads them as a NumPy array and takes an array or a dict {name: value}
+// (m.parameters = {"tau": 1.0}); setting a parameter cuts its binding and recomputes the
+// parameters bound to it (m.parameter_bindings, m.parameter_bound).
+//
 // A failure of the model raises RuntimeError with the simulator's words ("rhs failed at t = 0.5:
 // the algebraic unknown 'z' is not finite (...)"); a state of the wrong length raises ValueError.
 #pragma once
 
 #include <algorithm>
+#include <cmath>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include <pybind11/numpy.h>
@@ -197,10 +203,76 @@ struct Binding {
     return x;
   }
 
+  static constexpr int P = Model::num_parameters;
+
+  static Array parameters(const Model& model) {
+    Array values = new_vector(P);
+    std::copy(model.p, model.p + P, values.mutable_data());
+    return values;
+  }
+
+  static std::vector<std::string> parameter_bindings() {
+    std::vector<std::string> bindings;
+    for (int i = 0; i < P; ++i) bindings.emplace_back(traits::parameter_binding<Model>(i));
+    return bindings;
+  }
+
+  /// Whether each parameter still follows its binding (false for one without a binding).
+  static std::vector<bool> parameter_bound(const Model& model) {
+    if constexpr (traits::parameter_bindings_v<Model>) {
+      return std::vector<bool>(model.parameter_bound, model.parameter_bound + P);
+    } else {
+      (void)model;
+      return std::vector<bool>(static_cast<size_t>(P), false);
+    }
+  }
+
+  static bool is_parameter(const std::string& name) {
+    return std::find(Model::parameter_names, Model::parameter_names + P, name) !=
+           Model::parameter_names + P;
+  }
+
+  static py::key_error unknown_parameter(const std::string& name) {
+    return py::key_error("no parameter named '" + name + "'; the parameters are " +
+                         text::join(names(Model::parameter_names, P)));
+  }
+
+  /// Sets one parameter: its binding is cut and the parameters bound to it follow
+  /// (Model::set_parameter).
   static void set_parameter(Model& model, const std::string& name, double value) {
-    if (model.set_parameter(name.c_str(), value) != 0)
-      throw py::key_error("no parameter named '" + name + "'; the parameters are " +
-                          text::join(names(Model::parameter_names, Model::num_parameters)));
+    if (model.set_parameter(name.c_str(), value) != 0) throw unknown_parameter(name);
+  }
+
+  /// m.parameters = values. A dict {name: value} sets those parameters, in its order, after
+  /// checking every name. An array of length num_parameters sets, in order, each entry that
+  /// differs from the current value: an entry left as it was does not cut a binding, so
+  /// `p = m.parameters; p[0] = 1; m.parameters = p` changes the first parameter and whatever
+  /// follows it.
+  static void assign_parameters(Model& model, const py::object& values) {
+    if (py::isinstance<py::dict>(values)) {
+      std::vector<std::pair<std::string, double>> settings;
+      for (const auto& item : py::reinterpret_borrow<py::dict>(values)) {
+        if (!py::isinstance<py::str>(item.first))
+          throw py::type_error("parameter names must be strings, got " +
+                               py::repr(item.first).cast<std::string>());
+        std::string name = item.first.cast<std::string>();
+        if (!is_parameter(name)) throw unknown_parameter(name);
+        const double value = py::float_(py::reinterpret_borrow<py::object>(item.second));
+        settings.emplace_back(name, value);
+      }
+      for (const auto& [name, value] : settings) set_parameter(model, name, value);
+      return;
+    }
+    Array array = Array::ensure(values);
+    if (!array)
+      throw py::type_error("parameters must be an array of numbers or a dict {name: value}");
+    const double* given = vector_argument(array, P, "parameters").data();
+    const std::vector<double> before(model.p, model.p + P);
+    for (int i = 0; i < P; ++i) {
+      const double value = given[i], old = before[static_cast<size_t>(i)];
+      if (value == old || (std::isnan(value) && std::isnan(old))) continue;
+      set_parameter(model, Model::parameter_names[i], value);
+    }
   }
 };
 
@@ -233,14 +305,18 @@ void bind(py::module_& module, const char* name = "Model") {
       .def_property_readonly_static(
           "variable_names",
           [](py::object) { return names(Model::variable_names, Model::num_variables); })
-      .def_property_readonly(
-          "parameters",
-          [](const Model& model) {
-            return std::vector<double>(model.p, model.p + Model::num_parameters);
-          },
-          "the current parameter values, in the order of parameter_names")
+      .def_property_readonly_static("parameter_bindings",
+                                    [](py::object) { return B::parameter_bindings(); })
+      .def_property(
+          "parameters", [](const Model& model) { return B::parameters(model); },
+          [](Model& model, const py::object& values) { B::assign_parameters(model, values); },
+          "the parameter values, a NumPy array in the order of parameter_names; assign an array "
+          "of that length (the entries that changed are set) or a dict {name: value}")
+      .def_property_readonly("parameter_bound", &B::parameter_bound,
+                             "per parameter: whether it still follows its binding")
       .def("set_parameter", &B::set_parameter, py::arg("name"), py::arg("value"),
-           "sets a parameter by name (KeyError if there is none)")
+           "sets a parameter by name (KeyError if there is none); a dependent one no longer "
+           "follows its binding, the parameters bound to this one follow")
       .def("initial_state", &B::initial_state, "the start values as the model writes them")
       .def("rhs", &B::rhs, py::arg("t"), py::arg("x"), "X' = F(t, X)")
       .def("rhs_jacobian", &B::rhs_jacobian, py::arg("t"), py::arg("x"), py::arg("sparse") = false,

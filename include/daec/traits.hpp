@@ -1,6 +1,7 @@
 // What a generated Model offers beyond the members every model has (spec §4): the sparse
-// Jacobians of §4.1, the dense ones (a model too large for them may omit them) and conditions.
-// The adapters use these to choose at compile time, so that they work with any model.
+// Jacobians of §4.1, the dense ones (a model too large for them may omit them), conditions and
+// dependent parameters. The adapters use these to choose at compile time, so that they work with
+// any model.
 #pragma once
 
 #include <type_traits>
@@ -47,6 +48,15 @@ template <typename Model>
 struct num_conditions<Model, std::void_t<decltype(Model::num_conditions)>>
     : std::integral_constant<int, Model::num_conditions> {};
 
+/// Whether the model has the members of dependent parameters (parameter_bindings,
+/// parameter_bound, update_dependent_parameters, set_parameter by index): every model daec
+/// generates has them; a hand-written model may not.
+template <typename Model, typename = void>
+struct has_parameter_bindings : std::false_type {};
+template <typename Model>
+struct has_parameter_bindings<Model, std::void_t<decltype(Model::parameter_bindings)>>
+    : std::true_type {};
+
 template <typename Model>
 constexpr bool dense_jacobians_v = has_dense_jacobians<Model>::value;
 template <typename Model>
@@ -57,5 +67,21 @@ template <typename Model>
 constexpr bool sparse_invariants_jacobian_v = has_sparse_invariants_jacobian<Model>::value;
 template <typename Model>
 constexpr int num_conditions_v = num_conditions<Model>::value;
+
+template <typename Model>
+constexpr bool parameter_bindings_v = has_parameter_bindings<Model>::value;
+
+/// Parameter `i`'s binding as the model writes it ("1/tau"), or "" (its default is a number, or
+/// the model has no parameter_bindings).
+template <typename Model>
+const char* parameter_binding(int i) {
+  if constexpr (parameter_bindings_v<Model>) {
+    const char* binding = Model::parameter_bindings[i];
+    return binding != nullptr ? binding : "";
+  } else {
+    (void)i;
+    return "";
+  }
+}
 
 }  // namespace daec::traits

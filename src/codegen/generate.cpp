@@ -12,6 +12,7 @@
 #include "codegen/expression_code.h"
 #include "codegen/linear_solve.h"
 #include "codegen/model_functions.h"
+#include "codegen/parameter_code.h"
 #include "codegen/template.h"
 #include "model/printer.h"
 #include "reduction/reduce.h"
@@ -96,6 +97,7 @@ std::string summary(const ReducedSystem& s) {
   for (size_t k = 0; k < c.parameters.size(); ++k) {
     const Parameter& p = c.parameters[k];
     text += fmt::format("//   p[{}] {} = {}", k, p.name, double_literal(p.value));
+    if (has_binding(p)) text += " (= " + comment_text(binding_text(p)) + ")";
     if (!p.description.empty()) text += " " + cpp_quoted_comment(p.description);
     text += "\n";
   }
@@ -365,7 +367,9 @@ GeneratedCode generate_code(const ReducedSystem& s, const CodegenOptions& option
   result.rhs_operations = bodies.rhs_operations + (plan ? lu_operation_count(*plan) : 0);
   result.lu_entries = plan ? plan->storage.size() : 0;
 
+  ParameterCode parameters = parameter_code(s.context);
   TemplateValues declaration_template = declaration_values(s, result.name_space);
+  declaration_template["parameter_bound_initializer"] = parameters.bound_initializer;
   for (auto& [key, value] : jacobian_declarations(bodies)) declaration_template[key] = value;
   ConditionCode conditions = condition_code(s, declaration_template["parameter_initializer"]);
   declaration_template["parameter_initializer"] = conditions.parameter_initializer;
@@ -410,6 +414,8 @@ GeneratedCode generate_code(const ReducedSystem& s, const CodegenOptions& option
       {"initial_equation_names", initializer(
                                      s.context.initial_equations,
                                      [](const Equation& e) { return quoted(e.label); }, "nullptr")},
+      {"parameter_bindings", parameters.bindings},
+      {"update_dependent_parameters", parameters.update},
       {"initial_state", bodies.initial_state},
       {"initial_algebraic", bodies.initial_algebraic},
       {"state_nominal", bodies.state_nominal},

@@ -1,8 +1,8 @@
 // Numerical checks of one generated model, built and run by tests/generated_code_test.cpp:
 // consistent initialization, rhs against residual, every Jacobian (dense where the model has
 // them, and the sparse ones of spec §4.1, their patterns checked as compressed sparse columns)
-// against central finite differences, projection and outputs. Compiled with
-// -DMODEL_FILE='"model.cpp"' -DMODEL_NS=ns (and the part files of --split, if any).
+// against central finite differences, projection, outputs and the dependent parameters.
+// Compiled with -DMODEL_FILE='"model.cpp"' -DMODEL_NS=ns (and the part files of --split, if any).
 // Usage: check T0 (the time at which the model's start values are meant to be consistent).
 #include MODEL_FILE
 
@@ -204,11 +204,46 @@ void expect_on_manifold(const Model& model, double t, const Vector& x, const cha
   for (int k = 0; k < K; ++k) expect(std::fabs(h[k]) <= 1e-9, what, h[k], 0, k);
 }
 
+// The dependent parameters: the flags match the bindings, recomputing from the bindings gives
+// the defaults daec computed, and set_parameter (by index and by name) cuts only its own binding.
+void check_parameters(const Model& model) {
+  constexpr int P = Model::num_parameters;
+  Model updated = model;
+  updated.update_dependent_parameters();
+  for (int i = 0; i < P; ++i) {
+    const bool has_binding = Model::parameter_bindings[i][0] != '\0';
+    expect(model.parameter_bound[i] == has_binding, "parameter_bound", model.parameter_bound[i],
+           has_binding, i);
+    const double scale = 1e-13 * (1.0 + std::fabs(model.p[i]));
+    expect(std::fabs(updated.p[i] - model.p[i]) <= scale, "update_dependent_parameters",
+           updated.p[i], model.p[i], i);
+    Model set = model;
+    int status = i % 2 == 0 ? set.set_parameter(i, model.p[i])
+                            : set.set_parameter(Model::parameter_names[i], model.p[i]);
+    expect(status == 0 && !set.parameter_bound[i], "set_parameter cuts the binding", status, 0, i);
+    for (int j = 0; j < P; ++j) {
+      expect(set.parameter_bound[j] == (j != i && model.parameter_bound[j]),
+             "set_parameter keeps the other bindings", set.parameter_bound[j],
+             model.parameter_bound[j], i, j);
+    }
+  }
+  Model other = model;
+  for (int index : {-1, P}) {
+    int status = other.set_parameter(index, 1.0);
+    expect(status == -1, "set_parameter out of range", status, -1, index);
+  }
+  int status = other.set_parameter("no such parameter", 1.0);
+  expect(status == -1, "set_parameter unknown name", status, -1);
+  status = other.set_parameter(nullptr, 1.0);
+  expect(status == -1, "set_parameter nullptr", status, -1);
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
   double t = argc > 1 ? std::atof(argv[1]) : 0.0;
   Model model;
+  check_parameters(model);
   Vector x = sized(N);
   model.initial_state(x.data());
   int status = model.consistent_initialization(t, x.data());

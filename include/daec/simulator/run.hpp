@@ -24,6 +24,7 @@
 #include <daec/simulator/output.hpp>
 #include <daec/simulator/plot.hpp>
 #include <daec/simulator/settings.hpp>
+#include <daec/traits.hpp>
 
 namespace daec::simulator {
 
@@ -62,10 +63,13 @@ void print_help() {
       Model::model_name, kDefaultTStart, kDefaultTEnd, kDefaultStepsPerRun, kDefaultRtol,
       kDefaultAtol, default_method<Model>().c_str());
   Model defaults{};
-  std::printf("Parameters (default values):\n");
-  for (int i = 0; i < Model::num_parameters; ++i)
-    std::printf("  %s = %s\n", Model::parameter_names[i],
-                text::format_number(defaults.p[i]).c_str());
+  std::printf("Parameters (default values; a dependent one follows its binding until set):\n");
+  for (int i = 0; i < Model::num_parameters; ++i) {
+    std::string binding = traits::parameter_binding<Model>(i);
+    if (!binding.empty()) binding = " (= " + binding + ")";
+    std::printf("  %s = %s%s\n", Model::parameter_names[i],
+                text::format_number(defaults.p[i]).c_str(), binding.c_str());
+  }
   if (Model::num_parameters == 0) std::printf("  (none)\n");
   std::printf("Start values (guesses unless fixed; made consistent at T0): %s\n",
               text::join(start_value_names<Model>()).c_str());

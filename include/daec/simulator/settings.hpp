@@ -80,8 +80,11 @@ struct RequestedStart {
 };
 
 /// Parameters first, then the model's start values (which may use them), then the starts of
-/// --set and --fix, whatever the order on the command line. --fix also marks the start fixed
-/// in model.fixed.
+/// --set and --fix, whatever the order on the command line. --fix also marks the start fixed in
+/// model.fixed. Parameters are set in command-line order; setting one cuts its own binding and
+/// recomputes the parameters bound to it (Model::set_parameter), so a dependent parameter set
+/// explicitly is never overwritten: with k = 1/tau, `--set k=3 --set tau=1` and `--set tau=1
+/// --set k=3` both give k = 3, and `--set tau=1` alone k = 1.
 template <typename Model>
 RequestedStart apply_settings(const Options& options, Model& model) {
   std::vector<std::pair<Target, Setting>> starts;

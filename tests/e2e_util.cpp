@@ -161,4 +161,34 @@ std::optional<SimulatorStats> parse_simulator_stats(const std::string& err) {
   return std::nullopt;
 }
 
+Build build_python_module(const std::string& model, const std::string& module,
+                          const std::string& dir) {
+  Build build;
+  std::string python = shell_quote(kPython);
+  CommandResult include =
+      run_command(python + " -c \"import sysconfig; print(sysconfig.get_paths()['include'])\"");
+  CommandResult suffix = run_command(
+      python + " -c \"import sysconfig; print(sysconfig.get_config_var('EXT_SUFFIX'))\"");
+  if (include.status != 0 || suffix.status != 0) {
+    build.log = include.err + suffix.err;
+    return build;
+  }
+  auto first_line = [](const std::string& text) { return text.substr(0, text.find('\n')); };
+  std::string cpp = dir + "/" + module + ".cpp";
+  CommandResult generated =
+      run_daec(shell_quote(model) + " --python-module " + module + " -o " + shell_quote(cpp));
+  if (generated.status != 0) {
+    build.log = generated.err;
+    return build;
+  }
+  build.executable = dir + "/" + module + first_line(suffix.out);
+  CommandResult built =
+      run_command("g++ -std=c++17 -Wall -Wextra -Werror -O1 -shared -fPIC -fvisibility=hidden -I" +
+                  shell_quote(first_line(include.out)) + " " + shell_quote(cpp) + " -o " +
+                  shell_quote(build.executable));
+  build.ok = built.status == 0;
+  build.log = built.err;
+  return build;
+}
+
 }  // namespace daec::test

@@ -83,6 +83,14 @@ struct Csv {
 /// header. Throws std::runtime_error (saying where) on anything else, e.g. "nan" or "1.5x".
 Csv parse_csv(const std::string& text);
 
+/// The interpreter with NumPy (Debian's; another python3 may come first on PATH).
+inline constexpr const char* kPython = "/usr/bin/python3";
+
+/// Generates `model` with --python-module `module` and builds the module into `dir` for kPython
+/// (g++, no sanitizers: a module that Python loads cannot carry them). ok false: log says why.
+Build build_python_module(const std::string& model, const std::string& module,
+                          const std::string& dir);
+
 /// The statistics the simulator prints on stderr at the end ("method bdf, linear solver dense,
 /// steps 312, rhs evaluations 401, jacobian evaluations 40, projections 312, largest invariant
 /// residual 3.2e-13").

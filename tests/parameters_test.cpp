@@ -134,29 +134,11 @@ TEST(Parameters, SimulatorSetFollowsAndOverridesBindings) {
     EXPECT_TRUE(contains(help.out, line)) << line << "\n" << help.out;
 }
 
-// The interpreter with NumPy (Debian's; another python3 may come first on PATH).
-constexpr const char* kPython = "/usr/bin/python3";
-
 TEST(Parameters, PythonModuleSetsByArrayAndDict) {
   std::string dir = make_scratch_dir("parameters_python");
+  Build module = build_python_module(source_dir() + "/" + kModel, "decay_py", dir);
+  ASSERT_TRUE(module.ok) << module.log;
   std::string python = shell_quote(kPython);
-  CommandResult include =
-      run_command(python + " -c \"import sysconfig; print(sysconfig.get_paths()['include'])\"");
-  CommandResult suffix = run_command(
-      python + " -c \"import sysconfig; print(sysconfig.get_config_var('EXT_SUFFIX'))\"");
-  ASSERT_EQ(0, include.status) << include.err;
-  ASSERT_EQ(0, suffix.status) << suffix.err;
-  auto first_line = [](const std::string& text) { return text.substr(0, text.find('\n')); };
-  std::string cpp = dir + "/module.cpp";
-  CommandResult generated = run_daec(shell_quote(source_dir() + "/" + kModel) +
-                                     " --python-module decay_py -o " + shell_quote(cpp));
-  ASSERT_EQ(0, generated.status) << generated.err;
-  // Not through compile_cpp: a module that Python loads cannot carry the sanitizers.
-  std::string module = dir + "/decay_py" + first_line(suffix.out);
-  CommandResult built = run_command(
-      "g++ -std=c++17 -Wall -Wextra -Werror -O1 -shared -fPIC -fvisibility=hidden -I" +
-      shell_quote(first_line(include.out)) + " " + shell_quote(cpp) + " -o " + shell_quote(module));
-  ASSERT_EQ(0, built.status) << built.err;
   write_file(dir + "/check.py", R"(import sys
 sys.path.insert(0, sys.argv[1])
 import numpy as np

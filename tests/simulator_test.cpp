@@ -472,6 +472,49 @@ TEST(Simulator, StartConditionsAreKeptExactly) {
       << parameter.err;
 }
 
+// The Python module: consistent_initialization keeps the model's fixed starts and initial
+// equations, and fix={name: value} for a state or an algebraic unknown, for that call only.
+TEST(Simulator, PythonConsistentInitializationTakesFix) {
+  std::string dir = make_scratch_dir("PythonConsistentInitializationTakesFix");
+  Build module =
+      build_python_module(source_dir() + "/tests/data/start_conditions.dae", "start_py", dir);
+  ASSERT_TRUE(module.ok) << module.log;
+  write_file(dir + "/check.py", R"(import sys
+sys.path.insert(0, sys.argv[1])
+import numpy as np
+import start_py
+
+m = start_py.Model()
+assert m.fixed_names == ["x"], m.fixed_names
+assert m.initial_equation_names == ["go"], m.initial_equation_names
+names = m.state_names
+x = m.consistent_initialization(0.0, m.initial_state())
+at = lambda state, name: state[names.index(name)]
+assert at(x, "x") == 0.6 and abs(at(x, "y") - 0.8) < 1e-12, x
+assert abs(at(x, "y_dot") - 10) < 1e-12 and abs(at(x, "T") - 350.5) < 1e-9, x
+y = m.consistent_initialization(0.0, m.initial_state(), fix={"c": 1.0})
+assert at(y, "c") == 1.0 and abs(at(y, "T") - 351) < 1e-10, y
+try:
+    m.consistent_initialization(0.0, m.initial_state(), fix={"lambda": 64.0})
+except RuntimeError as failure:
+    assert "consistent_initialization" in str(failure), failure
+else:
+    raise AssertionError("a contradicting fixed lambda was accepted")
+try:
+    m.consistent_initialization(0.0, m.initial_state(), fix={"speed": 1.0})
+except KeyError as failure:
+    assert "speed" in str(failure), failure
+else:
+    raise AssertionError("no KeyError")
+assert m.fixed_names == ["x"], "fix= is for one call"
+print("ok")
+)");
+  CommandResult run = run_command(shell_quote(kPython) + " " + shell_quote(dir + "/check.py") +
+                                  " " + shell_quote(dir));
+  EXPECT_EQ(0, run.status) << run.out << run.err;
+  EXPECT_EQ("ok\n", run.out) << run.err;
+}
+
 // --- Command line -------------------------------------------------------------------------------
 
 // The CSV layout and the output times: T0 + k*DT, the last row exactly T, no near-duplicate row.

@@ -186,6 +186,46 @@ struct Binding {
     return result;
   }
 
+  /// consistent_initialization with `fix` ({name: value}) kept besides the model's fixed starts:
+  /// a state's value replaces its entry of x, an algebraic variable's is the value z must take.
+  static Array initialized(const Model& model, double t, const Array& x, const py::dict& fix) {
+    Model copy = model;  // the fixed flags are the model's: this call's --fix must not stay
+    std::vector<double> z_start(static_cast<size_t>(std::max(m, 1)));
+    copy.initial_algebraic(z_start.data());
+    Array start = new_vector(n);
+    std::copy(state(x), state(x) + n, start.mutable_data());
+    for (const auto& item : fix) {
+      const std::string name = py::cast<std::string>(item.first);
+      const double value = py::cast<double>(item.second);
+      int index = text::find_name(Model::state_names, n, name);
+      if (index >= 0) {
+        start.mutable_data()[index] = value;
+        copy.fixed[index] = true;
+        continue;
+      }
+      index = text::find_name(Model::algebraic_names, m, name);
+      if (index < 0)
+        throw py::key_error("no state or algebraic unknown named '" + name + "'; the states are " +
+                            text::join(names(Model::state_names, n)) + ", the algebraic unknowns " +
+                            text::join(names(Model::algebraic_names, m)));
+      z_start[static_cast<size_t>(index)] = value;
+      copy.fixed[n + index] = true;
+    }
+    return corrected(copy, t, start, "consistent_initialization",
+                     [&](const Model& model_, double s, double* y) {
+                       return model_.consistent_initialization(s, y, z_start.data());
+                     });
+  }
+
+  /// The names of the starts consistent_initialization keeps (the model's fixed = true).
+  static std::vector<std::string> fixed_names(const Model& model) {
+    std::vector<std::string> result;
+    for (int i = 0; i < n + m; ++i)
+      if (model.fixed[i])
+        result.push_back(i < n ? Model::state_names[i] : Model::algebraic_names[i - n]);
+    return result;
+  }
+
   static Array outputs(const Model& model, double t, const Array& x) {
     const int q = Model::num_outputs;
     Array y = new_vector(q);
@@ -334,16 +374,18 @@ void bind(py::module_& module, const char* name = "Model") {
             });
           },
           py::arg("t"), py::arg("x"), "X moved onto h(t, X) = 0 (a new array)")
-      .def(
-          "consistent_initialization",
-          [](const Model& model, double t, const Array& x) {
-            return B::corrected(model, t, x, "consistent_initialization",
-                                [](const Model& m, double s, double* y) {
-                                  return m.consistent_initialization(s, y);
-                                });
-          },
-          py::arg("t"), py::arg("x"),
-          "X made consistent, keeping the starts declared fixed (a new array)")
+      .def("consistent_initialization", &B::initialized, py::arg("t"), py::arg("x"),
+           py::arg("fix") = py::dict(),
+           "X made consistent (a new array): the hidden constraints and initial equations hold, "
+           "the starts declared fixed and those of fix={name: value} are kept, the others move "
+           "least")
+      .def_property_readonly("fixed_names", &B::fixed_names,
+                             "the starts consistent_initialization keeps (fixed = true)")
+      .def_property_readonly_static("initial_equation_names",
+                                    [](py::object) {
+                                      return names(Model::initial_equation_names,
+                                                   Model::num_initial_equations);
+                                    })
       .def("outputs", &B::outputs, py::arg("t"), py::arg("x"), "the model's outputs at (t, X)")
       .def_property_readonly_static("condition_names",
                                     [](py::object) { return B::condition_names(); })

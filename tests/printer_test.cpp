@@ -408,6 +408,36 @@ TEST(Printer, PrintModelFormat) {
       print_model(*result->model));
 }
 
+// Nominal values and the initial equation section print back, and read back the same.
+TEST(Printer, PrintModelWritesStartConditions) {
+  auto result =
+      run("model m;\n"
+          "variable x(start = 1, nominal = 10), y;\n"
+          "equation\n"
+          "  x'' = -y;\n"
+          "  y = x;\n"
+          "initial equation\n"
+          "  x' = 2;\n"
+          "  go: x'' = 0;\n"
+          "end m;\n");
+  ASSERT_TRUE(result->model) << result->diagnostics();
+  EXPECT_EQ(
+      "model m;\n"
+      "variable x(start = 1, fixed = false, nominal = 10);\n"
+      "variable y(start = 0, fixed = false);\n"
+      "equation\n"
+      "  x'' = -y;\n"
+      "  y = x;\n"
+      "initial equation\n"
+      "  x' = 2;\n"
+      "  go: x'' = 0;\n"
+      "end m;\n",
+      print_model(*result->model));
+  auto again = run(print_model(*result->model));
+  ASSERT_TRUE(again->model) << again->diagnostics();
+  EXPECT_EQ(print_model(*result->model), print_model(*again->model));
+}
+
 // A flattened model prints with its arrays as declared, constants fixed at compile time left
 // out (their uses hold their values), and every label that is not the automatic one of its
 // position: the equations of loops (eq1[2]) and those after them.

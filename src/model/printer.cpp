@@ -517,8 +517,10 @@ std::string print_model(const Model& model) {
   for (const Group<Variable>& v : groups_of(model.variables)) {
     out << "variable " << declared_name(v)
         << "(start = " << declared_value(v, [](const Variable& e) { return e.start; })
-        << ", fixed = " << (v.first->fixed ? "true" : "false") << ")"
-        << description_suffix(v.first->description) << ";\n";
+        << ", fixed = " << (v.first->fixed ? "true" : "false");
+    if (!v.first->nominal.is_zero())
+      out << ", nominal = " << declared_value(v, [](const Variable& e) { return e.nominal; });
+    out << ")" << description_suffix(v.first->description) << ";\n";
   }
   for (const Group<Output>& o : groups_of(model.outputs)) {
     out << "output " << declared_name(o) << " = "
@@ -530,6 +532,14 @@ std::string print_model(const Model& model) {
     const Equation& e = model.equations[i];
     out << "  ";
     if (e.labelled || e.label != "eq" + std::to_string(i + 1)) out << e.label << ": ";
+    out << to_dae(e.lhs) << " = " << to_dae(e.rhs) << ";\n";
+  }
+  if (!model.initial_equations.empty()) out << "initial equation\n";
+  for (size_t i = 0; i < model.initial_equations.size(); ++i) {
+    const Equation& e = model.initial_equations[i];
+    out << "  ";
+    if (e.labelled || e.label != "eq" + std::to_string(model.equations.size() + i + 1))
+      out << e.label << ": ";
     out << to_dae(e.lhs) << " = " << to_dae(e.rhs) << ";\n";
   }
   out << "end " << model.name << ";\n";

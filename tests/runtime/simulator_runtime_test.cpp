@@ -99,9 +99,10 @@ TEST(SimulatorRuntime, MethodListAndHelp) {
   EXPECT_NE(list.out.find("(default for this model)"), std::string::npos) << list.out;
   RunResult help = run({"--help"});
   EXPECT_EQ(help.status, 0);
-  for (const char* part : {"--method NAME", "--linear-solver", "--plot FILE", "w = 2", "r = 1.5",
-                           "Start values (guesses unless fixed; made consistent at T0): x, y",
-                           "Computed from the states (--set has no effect): z"})
+  for (const char* part :
+       {"--method NAME", "--linear-solver", "--plot FILE", "w = 2", "r = 1.5",
+        "Start values (guesses unless fixed; made consistent at T0): x, y",
+        "Computed from the states (only --fix has an effect): z", "--fix NAME=VALUE", "--quiet"})
     EXPECT_NE(help.out.find(part), std::string::npos) << part << "\n" << help.out;
 }
 
@@ -123,7 +124,10 @@ TEST(SimulatorRuntime, UsageErrors) {
        "sim: error: --plot-columns: no column 'q'; the columns are x, y, z, angle\n"},
       {{"--set", "q=1"},
        "sim: error: unknown name 'q' in --set; it can set parameters w, r; start values x, y; "
-       "algebraic (no effect) z\n"},
+       "algebraic (with --fix) z\n"},
+      {{"--fix", "w=1"},
+       "sim: error: --fix w: 'w' is a parameter, constant anyway; set it with --set\n"},
+      {{"--fix", "x"}, "sim: error: --fix expects NAME=VALUE, got 'x'\n"},
   };
   for (const Case& c : cases) {
     RunResult r = run(c.arguments);

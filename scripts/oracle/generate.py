@@ -30,6 +30,7 @@ import sympy  # noqa: E402
 import conditioning  # noqa: E402
 import index_analysis  # noqa: E402
 import model_file  # noqa: E402
+import starts  # noqa: E402
 import structured as blocks  # noqa: E402
 from disguise import disguise  # noqa: E402
 from jets import jet, t  # noqa: E402
@@ -135,16 +136,36 @@ def verify_exact_text(model, exact):
                 raise GeneratorError(f"exact text of {name} gives {a}, not {b}, at t = {time}")
 
 
-def start_values(draw, exact, t0, orders, free, perturb):
-    """(variables [(name, start, fixed)], velocity --set arguments, perturbed names)."""
+def verify_initial_equations(model, exact, t0):
+    """Every initial equation, as read back from the file, holds on the exact solution at t0 (to
+    the rounding of its written value)."""
+    values = {}
+    for name, expr in exact.items():
+        for order in range(3):
+            values[jet(name, order)] = sympy.diff(expr, t, order).subs(t, t0)
+    for residual, (_, lhs, rhs) in zip(model_file.initial_residuals(model),
+                                       model.initial_equations):
+        value = float(residual.xreplace(values).subs(t, t0).evalf(30))
+        if abs(value) > 1e-14 * (1 + abs(float(rhs))):
+            raise GeneratorError(f"initial equation {lhs} = {rhs} is off by {value} at t0")
+
+
+def start_values(draw, exact, t0, orders, conditions, perturb):
+    """(variables [(name, start, fixed)], velocity guesses as --set arguments, perturbed names):
+    the fixed starts at the exact solution, every other start value a guess, on the exact
+    solution or (perturb) off it by 1 %. A velocity that an initial equation gives alone needs no
+    guess."""
+    fixed = {c.fixed_name() for c in conditions} - {None}
+    given_velocities = {next(iter(c.gradient))[0] for c in conditions
+                        if c.kind == "velocity"}
     variables, sets, perturbed = [], [], []
     for name, expr in exact.items():
         start = float(expr.subs(t, t0))
-        if perturb and name not in free:
+        if perturb and name not in fixed:
             start += 0.01 * (1 + abs(start)) * draw.choice([-1, 1])
             perturbed.append(name)
-        variables.append((name, start, name in free))
-        if orders[name] == 2:
+        variables.append((name, start, name in fixed))
+        if orders[name] == 2 and name not in given_velocities:
             velocity = float(sympy.diff(expr, t).subs(t, t0))
             if perturb:
                 velocity += 0.01 * (1 + abs(velocity)) * draw.choice([-1, 1])
@@ -192,13 +213,24 @@ def attempt(seed, kind, number):
     if index != model.index:
         raise GeneratorError(f"seed {seed}: built for index {model.index}, the derivative array "
                              f"gives {index}")
-    d, free = index_analysis.free_start_values(at_start, model.index,
-                                               [n for n in exact if orders[n] >= 1])
-    perturb = len(free) == d and draw.chance(0.5)
-    file.variables, sets, file.perturbed = start_values(draw, exact, t0, orders, free, perturb)
-    file.fixed = free
+    manifold = index_analysis.StartManifold(at_start, model.index)
+    conditions = starts.plain(manifold, orders)
+    rng = random.Random(f"{seed}:starts")  # apart from the model's draws
+    if rng.random() < starts.VARIED_SHARE:
+        conditions = starts.vary(rng, manifold, orders, conditions)
+    if manifold.smallest_singular_value([c.gradient for c in conditions]) == 0 and \
+            len(conditions) == manifold.d:
+        raise GeneratorError(f"seed {seed}: the start conditions do not determine the start")
+    perturb = len(conditions) == manifold.d and draw.chance(0.5)
+    file.variables, sets, file.perturbed = start_values(draw, exact, t0, orders, conditions,
+                                                        perturb)
+    file.initial_equations = starts.initial_equations(conditions, exact, t0, style, rng)
+    file.structure += "; " + starts.summary(conditions)
+    file.fixed = [name for name, _, fixed in file.variables if fixed]
     file.simulate = " ".join([f"--t-start {t0!r} --t-end {t1!r}"] + sets)
-    return model_file.write(file)
+    written = model_file.write(file)
+    verify_initial_equations(model_file.read(written), exact, t0)
+    return written
 
 
 def generate(seed, kind=None):

@@ -12,7 +12,8 @@ and the time derivatives of p along the exact solution are ordinary derivatives 
 taken numerically at 40 digits (mpmath).
 
 The null space of the full derivative-array Jacobian, projected onto the state coordinates, is the
-tangent space of the manifold of consistent initial values: it tells which start values are free.
+tangent space of the manifold of consistent initial values (StartManifold): it tells how many start
+conditions the model takes and whether a set of them determines the start.
 """
 from math import comb
 
@@ -107,33 +108,80 @@ def differentiation_index(array):
     raise RankUndecided(f"index above {array.highest_k}")
 
 
-def free_start_values(array, index, fixable):
-    """(dimension d of the consistent manifold, S): S is a set of at most d names from `fixable`
-    whose values at `time` determine the consistent initial state locally (|S| = d when possible),
-    chosen greedily (pivoted Gram-Schmidt on the tangent basis) for the best conditioning."""
-    columns = array.columns(index, lambda n: 0)
-    J = array.jacobian(index, columns)
-    _, sigma, vt = np.linalg.svd(J)
-    rank = int(np.sum(sigma > 1e-8 * sigma[0])) if sigma.size else 0
-    null = vt[rank:].T
-    state_rows = [i for i, (n, l) in enumerate(columns) if l < array.m[n]]
-    projected = null[state_rows]
-    u, s, _ = np.linalg.svd(projected, full_matrices=False)
-    d = int(np.sum(s > 1e-8 * max(1.0, s[0] if s.size else 1.0)))
-    tangent = u[:, :d]  # orthonormal basis in state coordinates
-    state_columns = [columns[i] for i in state_rows]
-    candidates = [i for i, (n, l) in enumerate(state_columns) if l == 0 and n in fixable]
-    if d == 0 or not candidates:
-        return d, []
-    rows = {i: tangent[i].copy() for i in candidates}
-    chosen = []
-    while len(chosen) < d and rows:
-        best = max(rows, key=lambda i: np.linalg.norm(rows[i]))
-        pivot = rows.pop(best)
-        norm = np.linalg.norm(pivot)
-        if norm < 1e-3:
-            break
-        chosen.append(state_columns[best][0])
-        for i in rows:  # project the chosen direction out of the others
-            rows[i] -= (rows[i] @ pivot) / norm**2 * pivot
-    return d, chosen
+class StartManifold:
+    """The tangent space at the exact solution of the manifold of consistent initial values, from
+    the null space of the derivative array of order `index` (every column from order 0).
+
+    Its dimension d is that of the null space projected onto the state coordinates (the columns
+    (name, order) with order < m_name: positions, velocities of second-order variables, and the
+    algebraic variables' values, which the others determine). `tangent` holds d null vectors
+    whose state parts are orthonormal; `row` gives the derivative of a linear start condition
+    along them (a d-vector), so that d conditions determine the start locally exactly when their
+    rows are independent."""
+
+    def __init__(self, array, index):
+        columns = array.columns(index, lambda n: 0)
+        J = array.jacobian(index, columns)
+        _, sigma, vt = np.linalg.svd(J)
+        rank = int(np.sum(sigma > 1e-8 * sigma[0])) if sigma.size else 0
+        null = vt[rank:].T
+        state_rows = [i for i, (n, l) in enumerate(columns) if l < array.m[n]]
+        u, s, wt = np.linalg.svd(null[state_rows], full_matrices=True)
+        d = int(np.sum(s > 1e-8 * max(1.0, s[0] if s.size else 1.0)))
+        self.d = d
+        self.columns = columns
+        self.position = {c: i for i, c in enumerate(columns)}
+        self.state_columns = [columns[i] for i in state_rows]
+        self.tangent = null @ wt[:d].T / s[:d] if d else np.zeros((len(columns), 0))
+        # Null directions that leave the state alone: free higher derivatives, which a condition
+        # must not involve (it would not be a function of the state).
+        self.hidden = null @ wt[d:].T
+
+    def row(self, gradient):
+        """The condition sum(c * column) along the tangent basis (a d-vector), or None if it
+        involves a column of the array that the state does not determine."""
+        g = np.zeros(len(self.columns))
+        for column, coefficient in gradient.items():
+            if column not in self.position:
+                return None
+            g[self.position[column]] = float(coefficient)
+        if self.hidden.size and np.linalg.norm(g @ self.hidden) > 1e-6 * np.linalg.norm(g):
+            return None
+        return g @ self.tangent
+
+    def choose(self, candidates):
+        """Up to d of `candidates` (columns, in order of preference by groups: a list of lists)
+        whose values determine the consistent start locally, chosen greedily for the best
+        conditioning (pivoted Gram-Schmidt on their tangent rows), a later group only where the
+        earlier ones leave freedom."""
+        chosen, basis = [], []
+        for group in candidates:
+            rows = {c: self.row({c: 1}) for c in group}
+            rows = {c: r for c, r in rows.items() if r is not None}
+            for c in rows:
+                for b in basis:
+                    rows[c] = rows[c] - (rows[c] @ b) * b
+            while len(chosen) < self.d and rows:
+                best = max(rows, key=lambda c: np.linalg.norm(rows[c]))
+                pivot = rows.pop(best)
+                norm = np.linalg.norm(pivot)
+                if norm < 1e-3:
+                    break
+                chosen.append(best)
+                pivot = pivot / norm
+                basis.append(pivot)
+                for c in rows:  # project the chosen direction out of the others
+                    rows[c] = rows[c] - (rows[c] @ pivot) * pivot
+        return chosen
+
+    def smallest_singular_value(self, gradients):
+        """How independent the conditions are: the smallest singular value of their tangent rows,
+        each scaled to length 1 (0 if they are not d, or one is not a function of the state or
+        hardly moves along the manifold: a row shorter than 1e-3, as `choose` rejects)."""
+        rows = [self.row(g) for g in gradients]
+        if len(rows) != self.d or any(r is None or np.linalg.norm(r) < 1e-3 for r in rows):
+            return 0.0
+        if not rows:
+            return 1.0
+        R = np.array([r / np.linalg.norm(r) for r in rows])
+        return float(np.linalg.svd(R, compute_uv=False)[-1])

@@ -7,13 +7,15 @@ Header lines (all comments, so daec reads the file as an ordinary model):
     // structure: ...                      (what was built, for a human)
     // index: 3                            (the differentiation index)
     // interval: 0 2                       (t0 t1)
-    // simulate: --t-start 0 --t-end 2 --set q1_dot=0.25   (the simulator's arguments)
-    // fixed: q1 q2                        (start values that determine the consistent state)
-    // perturbed: z1                       (start values moved off the exact solution)
+    // simulate: --t-start 0 --t-end 2 --set q2_dot=0.25   (the simulator's arguments)
+    // fixed: q1 q2                        (the starts declared fixed = true)
+    // perturbed: z1 q2_dot                (start guesses moved off the exact solution)
     // exact q1 = 0.5*sin(1.3*t) + ...     (C syntax, also Python with printing.EXACT_NAMESPACE)
 
-The declarations are written one per line and every equation on one line, so that `read`
-(used by the generator to verify what it wrote, and by compare.py) can parse them with sympy.
+After the equations, an `initial equation` section may give further start conditions (velocities
+`q1' = value`, derivatives, combinations: starts.py). The declarations are written one per line
+and every equation on one line, so that `read` (used by the generator to verify what it wrote, and
+by compare.py) can parse them with sympy.
 """
 import re
 from dataclasses import dataclass, field
@@ -40,6 +42,7 @@ class ModelFile:
     parameters: list = field(default_factory=list)  # [(name, exact value)]
     variables: list = field(default_factory=list)  # [(name, start, fixed)]
     equations: list = field(default_factory=list)  # [(label or "", lhs text, rhs text)]
+    initial_equations: list = field(default_factory=list)  # the same, after `initial equation`
 
 
 def write(model):
@@ -66,6 +69,10 @@ def write(model):
     lines.append("equation")
     for label, lhs, rhs in model.equations:
         lines.append(f"  {label + ': ' if label else ''}{lhs} = {rhs};")
+    if model.initial_equations:
+        lines.append("initial equation")
+        for label, lhs, rhs in model.initial_equations:
+            lines.append(f"  {label + ': ' if label else ''}{lhs} = {rhs};")
     lines.append(f"end {model.name};")
     return "\n".join(lines) + "\n"
 
@@ -82,7 +89,7 @@ _EQUATION = re.compile(r"^  (?:(?P<label>\w+): )?(?P<lhs>.+?) = (?P<rhs>.+);$")
 def read(text):
     """A ModelFile from the text `write` produced (ValueError on anything else)."""
     model = ModelFile("", "", "", "", -1, 0.0, 0.0)
-    in_equations = False
+    section = None  # the list the equation lines go to
     for line in text.splitlines():
         if m := _HEADER.match(line):
             key, value = m.group("key"), m.group("value").strip()
@@ -104,11 +111,13 @@ def read(text):
             start, fixed = float(m.group("start")), bool(m.group("fixed"))
             model.variables.append((m.group("name"), start, fixed))
         elif line == "equation":
-            in_equations = True
-        elif in_equations and (m := _EQUATION.match(line)):
-            model.equations.append((m.group("label") or "", m.group("lhs"), m.group("rhs")))
+            section = model.equations
+        elif line == "initial equation":
+            section = model.initial_equations
+        elif section is not None and (m := _EQUATION.match(line)):
+            section.append((m.group("label") or "", m.group("lhs"), m.group("rhs")))
         elif line.startswith("end "):
-            in_equations = False
+            section = None
         elif line and not line.startswith("//"):
             raise ValueError(f"unexpected line in an oracle model: {line}")
     return model
@@ -132,14 +141,20 @@ def to_sympy(text, names, parameters):
     return sympy.parse_expr(text, local_dict=symbols)
 
 
-def residuals(model):
-    """Every equation as lhs - rhs in sympy, parameters replaced by their values."""
+def residuals(model, equations=None):
+    """Every equation (of `equations`, default the model's) as lhs - rhs in sympy, parameters
+    replaced by their values."""
     names = [name for name, _, _ in model.variables]
     parameters = {}
     for name, value in model.parameters:
         parameters[name] = to_sympy(value, [], parameters)
     return [to_sympy(lhs, names, parameters) - to_sympy(rhs, names, parameters)
-            for _, lhs, rhs in model.equations]
+            for _, lhs, rhs in (model.equations if equations is None else equations)]
+
+
+def initial_residuals(model):
+    """Every initial equation as lhs - rhs in sympy."""
+    return residuals(model, model.initial_equations)
 
 
 def exact_expressions(model):

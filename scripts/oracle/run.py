@@ -10,9 +10,11 @@ For every seed SEED .. SEED+COUNT-1: generate.py writes DIR/oracle_<seed>/oracle
     daec MODEL.dae --report-json report.json --main -o sim.cpp    (the index must be the header's)
     scripts/compile_simulator.sh sim.cpp sim
     ./sim <the header's simulate arguments> --rtol R --atol A --output result.csv <ARGS>
-and the figure of merit of spec section 5.1 over every declared variable and output row must be at
-most X; a figure-of-merit failure is run again 100 times tighter (an error that follows the
-tolerance is the method's inaccuracy) and, above 1000, diagnosed by reduced_condition.py. A passing
+consistent initialization must leave every start the model declares fixed where it is (the
+simulator lists the starts it moved on stderr, "sim:   NAME: GIVEN -> USED"), and the figure of
+merit of spec section 5.1 over every declared variable and output row must be at most X; a
+figure-of-merit failure is run again 100 times tighter (an error that follows the tolerance is
+the method's inaccuracy) and, above 1000, diagnosed by reduced_condition.py. A passing
 model's directory is removed (unless --keep); a failing one stays, and its model is printed. Exit
 status 1 if any model fails.
 """
@@ -20,6 +22,7 @@ import argparse
 import concurrent.futures
 import json
 import os
+import re
 import shlex
 import shutil
 import signal
@@ -49,6 +52,7 @@ class Outcome:
     fom: float = float("nan")
     worst: str = ""
     steps: str = ""
+    moved: dict = field(default_factory=dict)  # start moved by consistent initialization
     failures: list = field(default_factory=list)  # [(category, detail)]
     path: str = ""
     seconds: float = 0.0
@@ -118,18 +122,48 @@ def _simulate(model, path, directory, outcome, options):
                                  _tail(out + err, 12)))
         return
     status, err, worst = _solve(model, path, directory, options.rtol, options.atol, options)
-    # The statistics line: "method radau5, linear solver dense, steps 212, ..." (or, before the
-    # methods, "steps 212, ...").
-    outcome.steps = next(
-        (line for line in err.splitlines() if line.startswith(("steps ", "method "))), "")
+    outcome.steps = statistics(err)
+    outcome.moved = moved_starts(err)
+    moved_fixed = [name for name in model.fixed if name in outcome.moved]
+    if moved_fixed:
+        outcome.failures.append(("fixed start moved", ", ".join(
+            f"{name}: {' -> '.join(outcome.moved[name])}" for name in moved_fixed)))
     if status != 0:
         outcome.failures.append(("simulation failure", _tail(err)))
         return
     outcome.fom = worst[0]
     outcome.worst = compare.describe(worst)
     if not worst[0] <= options.threshold:
-        outcome.failures.append(("figure of merit", outcome.worst + _diagnosis(
+        moved = "; consistent initialization moved " + (", ".join(
+            f"{name} {given} -> {used}" for name, (given, used) in outcome.moved.items())
+            if outcome.moved else "no start")
+        outcome.failures.append(("figure of merit", outcome.worst + moved + _diagnosis(
             model, path, directory, worst[0], options)))
+
+
+def statistics(err):
+    """The simulator's statistics line on stderr: "method radau5, linear solver dense, steps 212,
+    ..." (or, before the methods, "steps 212, ..."); "" if there is none. The other lines (the
+    starts consistent initialization moved, all beginning "sim:", a failure's message) are
+    skipped."""
+    return next((line for line in err.splitlines() if line.startswith(("steps ", "method "))), "")
+
+
+_MOVED = re.compile(r"^sim:   (?P<name>\S+): (?P<given>\S+) -> (?P<used>\S+)$")
+
+
+def moved_starts(err):
+    """{name: (given, used)} from the lines after "sim: consistent initialization at t = T changed N
+    starts (...):", one "sim:   NAME: GIVEN -> USED" per start (none under --quiet)."""
+    moved, listing = {}, False
+    for line in err.splitlines():
+        if line.startswith("sim: consistent initialization at t = "):
+            listing = True
+        elif listing and (m := _MOVED.match(line)):
+            moved[m.group("name")] = (m.group("given"), m.group("used"))
+        else:
+            listing = False
+    return moved
 
 
 def _solve(model, path, directory, rtol, atol, options, csv="result.csv"):

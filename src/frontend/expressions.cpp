@@ -113,23 +113,41 @@ void ExpressionLowering::report_undeclared(const Expr& expr) {
 
 void ExpressionLowering::report_forward_reference(const Expr& expr, const Declaration& referenced,
                                                   const Context& context) {
+  report_order_or_cycle(expr, referenced, syntax_.parameters.at(context.parameter_limit).name.name);
+}
+
+// The names the declaration `index` of `kind` refers to: its value (and a parameter's sizes).
+std::vector<std::string> ExpressionLowering::referenced_names(DeclKind kind, size_t index) const {
+  std::vector<std::string> names;
+  if (kind == DeclKind::Output) {
+    collect_names(*syntax_.outputs[index].value, names);
+    return names;
+  }
+  const ParameterDecl& p = syntax_.parameters[index];
+  if (p.value) collect_names(*p.value, names);
+  for (const ExprPtr& size : p.dimensions) collect_names(*size, names);
+  return names;
+}
+
+// `owner` uses `referenced`, a declaration of its kind (parameter or output) at or after its
+// own, where only earlier ones may be used: itself, a cycle (following the references from
+// `referenced` leads back to `owner`; reported once, at the first of its declarations), or a use
+// before the declaration.
+void ExpressionLowering::report_order_or_cycle(const Expr& expr, const Declaration& referenced,
+                                               const std::string& owner) {
+  const DeclKind kind = referenced.kind;
+  const std::string noun = kind == DeclKind::Output ? "output" : "parameter";
   const std::string& name = expr.text;
-  const std::string& owner = syntax_.parameters.at(context.parameter_limit).name.name;
-  if (referenced.index == context.parameter_limit) {
-    error(expr.location, "parameter '" + name + "' is defined in terms of itself");
+  if (name == owner) {
+    error(expr.location, noun + " '" + name + "' is defined in terms of itself");
     return;
   }
-  // Follow references from the later parameter: if they lead back, this is a cycle.
   std::vector<std::string> path{owner, name};
   std::set<std::string> visited{name};
   std::function<bool(size_t)> leads_back = [&](size_t index) {
-    std::vector<std::string> names;
-    const ParameterDecl& p = syntax_.parameters[index];
-    if (p.value) collect_names(*p.value, names);
-    for (const ExprPtr& size : p.dimensions) collect_names(*size, names);
-    for (const std::string& next : names) {
+    for (const std::string& next : referenced_names(kind, index)) {
       const Declaration* decl = declarations_.lookup(next);
-      if (!decl || decl->kind != DeclKind::Parameter) continue;
+      if (!decl || decl->kind != kind) continue;
       if (next == owner) {
         path.push_back(next);
         return true;
@@ -143,15 +161,16 @@ void ExpressionLowering::report_forward_reference(const Expr& expr, const Declar
   };
   bool reported;
   if (leads_back(referenced.index)) {
-    // Each cycle is reported once, at the first of its parameters; the others fail silently.
     if (in_reported_cycle_.count(owner)) return;
     in_reported_cycle_.insert(path.begin(), path.end());
     std::string cycle;
     for (const std::string& step : path) cycle += (cycle.empty() ? "" : " -> ") + step;
-    reported = error(expr.location, "parameters depend on each other in a cycle: " + cycle);
+    reported = error(expr.location, noun + "s depend on each other in a cycle: " + cycle);
   } else {
-    reported = error(expr.location, "parameter '" + name + "' is used before its declaration " +
-                                        "(a parameter may use only parameters declared earlier)");
+    const std::string article = kind == DeclKind::Output ? "an " : "a ";
+    reported =
+        error(expr.location, noun + " '" + name + "' is used before its declaration (" + article +
+                                 noun + " may use only " + noun + "s declared earlier)");
   }
   if (reported) diags_.note(referenced.location, "'" + name + "' is declared here");
 }
@@ -485,53 +504,9 @@ std::optional<ExpressionLowering::Value> ExpressionLowering::lower_output(const 
   const Declaration* owner = declarations_.lookup(context.owner);
   if (context.role == Role::OutputValue && owner && owner->kind == DeclKind::Output &&
       decl.index >= owner->index) {
-    report_later_output(expr, decl, context);
+    report_order_or_cycle(expr, decl, context.owner);
   }
   return std::nullopt;  // else rejected: its own error was reported
-}
-
-// An output that uses itself, a later output, or a cycle of outputs.
-void ExpressionLowering::report_later_output(const Expr& expr, const Declaration& referenced,
-                                             const Context& context) {
-  const std::string& owner = context.owner;
-  const std::string& name = referenced.index < syntax_.outputs.size()
-                                ? syntax_.outputs[referenced.index].name.name
-                                : expr.text;
-  if (name == owner) {
-    error(expr.location, "output '" + owner + "' is defined in terms of itself");
-    return;
-  }
-  std::vector<std::string> path{owner, name};
-  std::set<std::string> visited{name};
-  std::function<bool(size_t)> leads_back = [&](size_t index) {
-    std::vector<std::string> names;
-    collect_names(*syntax_.outputs[index].value, names);
-    for (const std::string& next : names) {
-      const Declaration* decl = declarations_.lookup(next);
-      if (!decl || decl->kind != DeclKind::Output) continue;
-      if (next == owner) {
-        path.push_back(next);
-        return true;
-      }
-      if (!visited.insert(next).second) continue;
-      path.push_back(next);
-      if (leads_back(decl->index)) return true;
-      path.pop_back();
-    }
-    return false;
-  };
-  bool reported;
-  if (leads_back(referenced.index)) {
-    if (in_reported_cycle_.count(owner)) return;  // reported at the first output of the cycle
-    in_reported_cycle_.insert(path.begin(), path.end());
-    std::string cycle;
-    for (const std::string& step : path) cycle += (cycle.empty() ? "" : " -> ") + step;
-    reported = error(expr.location, "outputs depend on each other in a cycle: " + cycle);
-  } else {
-    reported = error(expr.location, "output '" + name + "' is used before its declaration " +
-                                        "(an output may use only outputs declared earlier)");
-  }
-  if (reported) diags_.note(referenced.location, "'" + name + "' is declared here");
 }
 
 // The position (row-major) of the element that `expr`, an indexed name, designates in `decl`.

@@ -150,7 +150,9 @@ class ExpressionLowering {
                                 const Context& context);
   std::optional<Value> lower_output(const Expr& expr, const Declaration& decl, size_t element,
                                     const Context& context);
-  void report_later_output(const Expr& expr, const Declaration& referenced, const Context& context);
+  std::vector<std::string> referenced_names(DeclKind kind, size_t index) const;
+  void report_order_or_cycle(const Expr& expr, const Declaration& referenced,
+                             const std::string& owner);
 
   Model& model_;
   Declarations& declarations_;

@@ -689,6 +689,26 @@ TEST(Reduction, EvaluationRefusesWhatGiNaCWouldThrowOrExplodeOn) {
   EXPECT_EQ(2.0, *evaluate(GiNaC::pow(x - 1, 2) + z, point));
 }
 
+// A constraint free of its algebraic unknown only once expanded ((x^2 + 1)*(x + 3 z) - 3 z (x^2 +
+// 1)): its row of B vanishes, and the hidden constraint kept is its value at Z = 0, a function of
+// the states alone (else the generated invariants would read Z, which they do not have).
+TEST(Reduction, HiddenConstraintsHoldNoAlgebraicUnknownThatCancels) {
+  Reduced r = reduce_text(
+      "model cancelling;\n"
+      "variable x(start = 0), y, z;\n"
+      "equation\n"
+      "  x' = y;\n"
+      "  y' = z;\n"
+      "  c: (x^2 + 1)*(x + 3*z) - (x^2 + 1)*(3*z) = sin(t);\n"
+      "end\n");
+  ASSERT_TRUE(r.system) << r.diagnostics();
+  EXPECT_EQ(labels(r.system->invariants), (std::vector<std::string>{"c", "c'"}));
+  for (const Constraint& h : r.system->invariants) {
+    for (const Unknown& z : r.system->algebraic)
+      EXPECT_FALSE(h.residual.has(z.symbol)) << h.label << ": " << h.residual;
+  }
+}
+
 // ---- the start's conditions (reduction/start_conditions.h) ----
 
 const char* const kPendulumStart =

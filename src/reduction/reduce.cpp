@@ -193,7 +193,11 @@ std::vector<size_t> Reducer::null_space_rows(const ExpressionMatrix& B, int roun
 // Replaces constraint `row` (free of algebraic unknowns) by its time derivative, keeping the
 // original as a hidden constraint.
 bool Reducer::differentiate(size_t row, ReductionRound& round) {
-  const Constraint c = system_.constraints[row];  // a copy: differentiating may append rows
+  Constraint c = system_.constraints[row];  // a copy: differentiating may append rows
+  // Free of the algebraic unknowns (its row of B vanishes), it may still hold them with
+  // coefficients that cancel (59*4500*z - 265500*z, unexpanded). Affine in them, it equals its
+  // value at Z = 0, which the hidden constraint must be: a function of X and t alone.
+  c.residual = substitute_symbols(c.residual, algebraic_at_zero());
   if (!state_columns_.occurs_in(c.residual)) {
     if (is_identically_zero(c.residual)) {
       diags_.error(c.location, "equation '" + c.base_label +

@@ -60,9 +60,14 @@ class Outcome:
 
 def _run(command, timeout, cwd=None):
     """(status, stdout, stderr); status 124 on a timeout. The command runs in a process group of
-    its own, which a timeout ends as a whole (g++ leaves its cc1plus running otherwise)."""
-    process = subprocess.Popen(command, cwd=cwd, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                               text=True, start_new_session=True)
+    its own, which a timeout ends as a whole (g++ leaves its cc1plus running otherwise). A command
+    that cannot be started (a daec being rebuilt meanwhile) is status 126, a failure of this
+    model, not of the run."""
+    try:
+        process = subprocess.Popen(command, cwd=cwd, stdout=subprocess.PIPE,
+                                   stderr=subprocess.PIPE, text=True, start_new_session=True)
+    except OSError as e:
+        return 126, "", f"cannot run {command[0]}: {e}"
     try:
         out, err = process.communicate(timeout=timeout)
         return process.returncode, out, err

@@ -137,39 +137,17 @@ std::string solve_prologue(const Generator& gen, const std::string& on_failure,
                      on_failure);
 }
 
-std::string initial_state(Generator& gen) {
+// `target[i] = value` of each unknown, in terms of the parameters: the start values of X
+// (initial_state) and of Z (initial_algebraic: the dummies' are 0; the values that fixed
+// algebraic unknowns must take), the nominal values of X (state_nominal: 0 where none is given).
+std::string unknown_values(Generator& gen, const char* function, const char* target,
+                           const std::vector<Unknown>& unknowns, ex Unknown::*value) {
   std::vector<Assignment> list;
-  for (size_t i = 0; i < gen.n; ++i) {
-    const Unknown& u = gen.system.states[i];
-    list.push_back({fmt::format("x[{}]", i), u.start, u.name});
-  }
+  for (size_t i = 0; i < unknowns.size(); ++i)
+    list.push_back({fmt::format("{}[{}]", target, i), unknowns[i].*value, unknowns[i].name});
   std::string code = gen.parts.body(
-      {"initial_state", {kP, out("x")}, assignment_statements(gen.symbols(false), list)});
-  return body(code, {"x"});
-}
-
-// The start values of Z as written (the dummies' are 0): the targets of fixed algebraic unknowns.
-std::string initial_algebraic(Generator& gen) {
-  std::vector<Assignment> list;
-  for (size_t c = 0; c < gen.m; ++c) {
-    const Unknown& u = gen.system.algebraic[c];
-    list.push_back({fmt::format("z[{}]", c), u.start, u.name});
-  }
-  std::string code = gen.parts.body(
-      {"initial_algebraic", {kP, out("z")}, assignment_statements(gen.symbols(false), list)});
-  return body(code, {"z"});
-}
-
-// The nominal value of each state (`nominal = ...`), 0 where the model gives none.
-std::string state_nominal(Generator& gen) {
-  std::vector<Assignment> list;
-  for (size_t i = 0; i < gen.n; ++i) {
-    const Unknown& u = gen.system.states[i];
-    list.push_back({fmt::format("s[{}]", i), u.nominal, u.name});
-  }
-  std::string code = gen.parts.body(
-      {"state_nominal", {kP, out("s")}, assignment_statements(gen.symbols(false), list)});
-  return body(code, {"s"});
+      {function, {kP, out(target)}, assignment_statements(gen.symbols(false), list)});
+  return body(code, {target});
 }
 
 // The model's derivative symbols (x', x'') as the generated functions have them: the velocity
@@ -725,9 +703,11 @@ FunctionBodies function_bodies(const ReducedSystem& system,
   bodies.dense_jacobians =
       (n + m) * (n + m) <= kMaxDenseJacobianEntries && k * n <= kMaxDenseJacobianEntries;
   generating("initial_state");
-  bodies.initial_state = initial_state(gen);
-  bodies.initial_algebraic = initial_algebraic(gen);
-  bodies.state_nominal = state_nominal(gen);
+  bodies.initial_state = unknown_values(gen, "initial_state", "x", system.states, &Unknown::start);
+  bodies.initial_algebraic =
+      unknown_values(gen, "initial_algebraic", "z", system.algebraic, &Unknown::start);
+  bodies.state_nominal =
+      unknown_values(gen, "state_nominal", "s", system.states, &Unknown::nominal);
   generating("initial_equations");
   bodies.initial_equations = initial_equations(gen);
   generating("rhs");

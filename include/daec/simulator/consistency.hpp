@@ -138,6 +138,15 @@ void initialize(const Model& model, double t0, std::vector<double>& x,
   std::string at = "at t = " + text::format_number(t0);
   check_start_freedom(model);
   const int status = model.consistent_initialization(t0, x.data(), z_start.data());
+  if (status == 2) {  // a residual is not finite, or rhs fails (then say why)
+    std::vector<double> xdot = buffer(Model::num_states), z = buffer(Model::num_algebraic);
+    if (text::first_not_finite(x.data(), Model::num_states) < 0 &&
+        model.rhs(t0, x.data(), xdot.data(), z.data()) != 0)
+      run_error("consistent initialization failed " + at +
+                    ": the right-hand side cannot be evaluated there: " +
+                    text::rhs_failure(model, t0, x.data()),
+                {start_conditions(model)});
+  }
   if (status != 0) {
     std::vector<std::string> violated;
     std::string c = violated_start_conditions(model, t0, x.data(), z_start.data());

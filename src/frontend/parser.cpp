@@ -72,6 +72,8 @@ class Parser {
   bool parse_variable_decl();
   bool parse_variable_item();
   bool parse_modifier(VariableDecl& decl);
+  bool parse_value_modifier(VariableDecl& decl, const char* keyword, ExprPtr& slot,
+                            SourceLocation& where);
   bool parse_output_decl();
   bool parse_output_item();
   ExprPtr parse_value();
@@ -312,21 +314,26 @@ bool Parser::parse_variable_item() {
   return true;
 }
 
+// `start = value` or `nominal = value` (the keyword is next): into `slot`, where the keyword was
+// into `where`. Given twice is not a syntax error: the declaration is kept, so x stays declared.
+bool Parser::parse_value_modifier(VariableDecl& decl, const char* keyword, ExprPtr& slot,
+                                  SourceLocation& where) {
+  where = consume().location;
+  if (slot) {
+    diags_.error(where, std::string("'") + keyword + "' is given twice for variable '" +
+                            decl.name.name + "'");
+  }
+  if (!expect(TokenKind::Equals, (std::string("after '") + keyword + "'").c_str())) return false;
+  slot = parse_value();
+  return slot != nullptr;
+}
+
 /// modifier = "start" , "=" , value | "fixed" , "=" , ( "true" | "false" )
 ///          | "nominal" , "=" , value ;
 bool Parser::parse_modifier(VariableDecl& decl) {
   const Token& keyword = peek();
-  if (keyword.kind == TokenKind::KwStart) {
-    consume();
-    if (decl.start) {  // not a syntax error: the declaration is kept, so x stays declared
-      diags_.error(keyword.location,
-                   "'start' is given twice for variable '" + decl.name.name + "'");
-    }
-    decl.start_location = keyword.location;
-    if (!expect(TokenKind::Equals, "after 'start'")) return false;
-    decl.start = parse_value();
-    return decl.start != nullptr;
-  }
+  if (keyword.kind == TokenKind::KwStart)
+    return parse_value_modifier(decl, "start", decl.start, decl.start_location);
   if (keyword.kind == TokenKind::KwFixed) {
     consume();
     if (decl.fixed_location.valid()) {  // as for 'start': reported, the declaration is kept
@@ -344,17 +351,8 @@ bool Parser::parse_modifier(VariableDecl& decl) {
                  "expected 'true' or 'false' after 'fixed =', found " + describe(peek()));
     return false;
   }
-  if (keyword.kind == TokenKind::Identifier && keyword.text == "nominal") {
-    consume();
-    if (decl.nominal) {  // as for 'start': reported, the declaration is kept
-      diags_.error(keyword.location,
-                   "'nominal' is given twice for variable '" + decl.name.name + "'");
-    }
-    decl.nominal_location = keyword.location;
-    if (!expect(TokenKind::Equals, "after 'nominal'")) return false;
-    decl.nominal = parse_value();
-    return decl.nominal != nullptr;
-  }
+  if (keyword.kind == TokenKind::Identifier && keyword.text == "nominal")
+    return parse_value_modifier(decl, "nominal", decl.nominal, decl.nominal_location);
   syntax_error(keyword.location,
                "expected 'start', 'fixed' or 'nominal' in the variable's modifiers, found " +
                    describe(keyword));

@@ -3,7 +3,11 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <map>
+#include <numeric>
+
+#include "reduction/equilibration.h"
 
 namespace daec {
 
@@ -19,6 +23,7 @@ constexpr size_t kLargestRefinedBlock = 300;
 std::vector<bool> determined_columns(const std::vector<std::vector<double>>& rows) {
   size_t n = rows.empty() ? 0 : rows[0].size();
   std::vector<std::vector<double>> m = rows;
+  equilibrate(m);  // a column is determined whatever the units of the rows and columns
   double scale = 0;
   for (const auto& row : m)
     for (double v : row) scale = std::max(scale, std::fabs(v));
@@ -51,15 +56,82 @@ std::vector<bool> determined_columns(const std::vector<std::vector<double>>& row
   return determined;
 }
 
+// The rows of order at most `level`, in groups that share no column (connected components of
+// their bipartite graph with the columns).
+std::vector<std::vector<size_t>> row_groups(const std::vector<Constraint>& constraints,
+                                            const std::vector<NumericRow>& values, int level,
+                                            size_t columns) {
+  std::vector<size_t> parent(constraints.size());
+  std::iota(parent.begin(), parent.end(), 0);
+  auto find = [&parent](size_t r) {
+    while (parent[r] != r) r = parent[r] = parent[parent[r]];
+    return r;
+  };
+  std::vector<long> owner(columns, -1);
+  for (size_t r = 0; r < constraints.size(); ++r) {
+    if (constraints[r].order > level) continue;
+    for (const auto& [column, value] : values[r]) {
+      if (owner[column] < 0)
+        owner[column] = static_cast<long>(r);
+      else
+        parent[find(r)] = find(static_cast<size_t>(owner[column]));
+    }
+  }
+  std::vector<std::vector<size_t>> groups(constraints.size());
+  for (size_t r = 0; r < constraints.size(); ++r)
+    if (constraints[r].order <= level) groups[find(r)].push_back(r);
+  groups.erase(std::remove_if(groups.begin(), groups.end(),
+                              [](const std::vector<size_t>& g) { return g.empty(); }),
+               groups.end());
+  return groups;
+}
+
+// direct[j]: the lowest order L such that the rows of order at most L alone determine unknown j
+// (e_j lies in their row space), or INT_MAX. Unlike the block-by-block count below, this sees
+// combinations that cancel unknowns the rows share with other blocks: in x2' + x3' + x1 = cos t,
+// x2' + x3' + x2 = cos t the difference gives x1 = x2 with no differentiation, although each row
+// holds x2' and x3', which need one. Groups larger than kLargestRefinedBlock are left out.
+std::vector<int> directly_determined(const std::vector<Constraint>& constraints, size_t columns,
+                                     const std::vector<NumericRow>& values) {
+  std::vector<int> direct(columns, std::numeric_limits<int>::max());
+  if (values.size() != constraints.size()) return direct;
+  std::vector<int> levels;
+  for (const Constraint& c : constraints) levels.push_back(c.order);
+  std::sort(levels.begin(), levels.end());
+  levels.erase(std::unique(levels.begin(), levels.end()), levels.end());
+  for (int level : levels) {
+    for (const std::vector<size_t>& group : row_groups(constraints, values, level, columns)) {
+      std::vector<int> used;
+      for (size_t r : group)
+        for (const auto& [column, value] : values[r]) used.push_back(column);
+      std::sort(used.begin(), used.end());
+      used.erase(std::unique(used.begin(), used.end()), used.end());
+      if (group.size() > kLargestRefinedBlock || used.size() > kLargestRefinedBlock) continue;
+      std::vector<std::vector<double>> rows;
+      for (size_t r : group) {
+        std::vector<double> dense(used.size(), 0.0);
+        for (const auto& [column, value] : values[r])
+          dense[std::lower_bound(used.begin(), used.end(), column) - used.begin()] = value;
+        rows.push_back(std::move(dense));
+      }
+      std::vector<bool> determined = determined_columns(rows);
+      for (size_t c = 0; c < used.size(); ++c)
+        if (determined[c]) direct[used[c]] = std::min(direct[used[c]], level);
+    }
+  }
+  return direct;
+}
+
 // need[j]: the differentiations that determining algebraic unknown j takes. A block of the
 // block-triangular form determines its unknowns from its rows, each row counting with its order
 // and the needs of the earlier blocks' unknowns it uses; an unknown needs the lowest such order
 // L for which the block's rows up to L determine it (at the random point `values`), at most the
-// block's highest.
+// block's highest, and at most what the rows determine directly (directly_determined).
 std::vector<int> orders_of_unknowns(const std::vector<Constraint>& constraints,
                                     const ExpressionMatrix& A, const BlockTriangularForm& blocks,
                                     const std::vector<NumericRow>& values) {
   std::vector<int> block_of(A.cols(), 0), need(A.cols(), 0);
+  std::vector<int> direct = directly_determined(constraints, A.cols(), values);
   for (int b = 0; b < blocks.block_count(); ++b) {
     for (int i = blocks.block_start[b]; i < blocks.block_start[b + 1]; ++i)
       block_of[blocks.col_order[i]] = b;
@@ -95,7 +167,10 @@ std::vector<int> orders_of_unknowns(const std::vector<Constraint>& constraints,
           if (determined[c]) block_need[c] = *level;
       }
     }
-    for (size_t i = 0; i < size; ++i) need[blocks.col_order[first + i]] = block_need[i];
+    for (size_t i = 0; i < size; ++i) {
+      int column = blocks.col_order[first + i];
+      need[column] = std::min(block_need[i], direct[column]);
+    }
   }
   return need;
 }

@@ -25,7 +25,9 @@ struct DifferentiationIndex {
 /// A block of A determines its unknowns from its rows and the unknowns of the blocks it uses; an
 /// unknown needs the lowest order L such that the rows of order up to L determine it (decided on
 /// `values`, A at a random point; without them, or for a block of more than 300 unknowns, the
-/// block's highest order). Then the derivative of
+/// block's highest order), or lower when the rows of order up to L determine it directly, whatever
+/// blocks they belong to (a combination may cancel the unknowns that tie a row to other blocks).
+/// Then the derivative of
 /// - a state of the model (or a velocity of `x''`), x' = F: what the unknowns and the promoted
 ///   states in F need;
 /// - an algebraic variable that stayed linear (a multiplier): one differentiation more than it;

@@ -7,13 +7,29 @@
 #include <numeric>
 #include <optional>
 
+#include "reduction/equilibration.h"
 #include "reduction/numeric_rank.h"
 
 namespace daec {
 
 namespace {
 
-using Dense = std::vector<std::vector<double>>;
+template <typename T>
+using DenseOf = std::vector<std::vector<T>>;
+using Dense = DenseOf<double>;
+
+double magnitude(double v) { return std::fabs(v); }
+GiNaC::numeric magnitude(const GiNaC::numeric& v) { return GiNaC::abs(v); }
+
+// The dense decisions' thresholds, as fractions of the largest entry times the dimension: below
+// `zero` a reduced row is zero; in doubles a value between `close_zero` and `sure` is a close
+// call, settled again with many digits (reduction/numeric_rank.h).
+struct Thresholds {
+  double zero, close_zero, sure;
+  bool has_close_calls;
+};
+constexpr Thresholds kInDoubles{1e-10, 1e-14, 1e-6, true};
+constexpr Thresholds kWithManyDigits{1e-40, 0.0, 0.0, false};
 
 // Rows of B that share columns, transitively: dependencies never cross these blocks.
 std::vector<std::vector<size_t>> connected_rows(const ExpressionMatrix& B) {
@@ -51,13 +67,15 @@ std::vector<int> columns_of(const ExpressionMatrix& B, const std::vector<size_t>
   return columns;
 }
 
-// B[rows, columns] at `point`, dense; nullopt if an entry is not finite there.
-std::optional<Dense> values_at(const ExpressionMatrix& B, const std::vector<size_t>& rows,
-                               const std::vector<int>& columns, const GiNaC::exmap& point) {
-  Dense values(rows.size(), std::vector<double>(columns.size(), 0.0));
+// B[rows, columns] evaluated entry by entry with `value_of` (an optional<T> of an expression),
+// dense; nullopt if an entry is not finite there.
+template <typename T, typename ValueOf>
+std::optional<DenseOf<T>> values_at(const ExpressionMatrix& B, const std::vector<size_t>& rows,
+                                    const std::vector<int>& columns, ValueOf value_of) {
+  DenseOf<T> values(rows.size(), std::vector<T>(columns.size(), T(0)));
   for (size_t i = 0; i < rows.size(); ++i) {
     for (const MatrixEntry& entry : B.row(rows[i])) {
-      std::optional<double> value = evaluate(entry.value, point);
+      std::optional<T> value = value_of(entry.value);
       if (!value) return std::nullopt;
       auto at = std::lower_bound(columns.begin(), columns.end(), entry.column);
       values[i][at - columns.begin()] = *value;
@@ -66,47 +84,61 @@ std::optional<Dense> values_at(const ExpressionMatrix& B, const std::vector<size
   return values;
 }
 
-double largest(const Dense& values) {
-  double scale = 0;
+template <typename T>
+T largest(const DenseOf<T>& values) {
+  T scale = 0;
   for (const auto& row : values)
-    for (double v : row) scale = std::max(scale, std::fabs(v));
+    for (const T& v : row)
+      if (magnitude(v) > scale) scale = magnitude(v);
   return scale;
 }
 
 // Rows (positions in `values`) in order: each is reduced against the independent ones before it
 // (partial pivoting), tracking the combination; a row that reduces to zero is dependent and its
-// combination names the earlier rows that span it.
-std::vector<std::pair<size_t, std::vector<size_t>>> dependent_rows(const Dense& values) {
+// combination names the earlier rows that span it. Sets `close_call` when a decision lay between
+// the thresholds' `close_zero` and `sure`.
+template <typename T>
+std::vector<std::pair<size_t, std::vector<size_t>>> dependent_rows(const DenseOf<T>& values,
+                                                                   const Thresholds& thresholds,
+                                                                   bool& close_call) {
   size_t m = values.size(), n = m ? values[0].size() : 0;
-  double tolerance =
-      1e-10 * std::max(largest(values), 1e-300) * static_cast<double>(std::max(m, n));
+  T scale = largest(values);
+  if (!(scale > 0)) scale = 1;
+  T size = scale * T(static_cast<double>(std::max(m, n)));
+  T tolerance = T(thresholds.zero) * size;
+  auto is_close = [&](const T& v) {
+    return thresholds.has_close_calls && magnitude(v) > T(thresholds.close_zero) * size &&
+           magnitude(v) < T(thresholds.sure) * scale;
+  };
   struct Pivot {
     size_t column;
-    std::vector<double> reduced, combination;  // reduced = sum combination[k] * values[k]
+    std::vector<T> reduced, combination;  // reduced = sum combination[k] * values[k]
   };
   std::vector<Pivot> pivots;
   std::vector<std::pair<size_t, std::vector<size_t>>> dependent;
   for (size_t i = 0; i < m; ++i) {
-    std::vector<double> w = values[i], t(m, 0.0);
+    std::vector<T> w = values[i], t(m, T(0));
     t[i] = 1;
     for (const Pivot& p : pivots) {
-      double factor = w[p.column] / p.reduced[p.column];
+      T factor = w[p.column] / p.reduced[p.column];
       if (factor == 0) continue;
       for (size_t c = 0; c < n; ++c) w[c] -= factor * p.reduced[c];
       for (size_t k = 0; k < m; ++k) t[k] -= factor * p.combination[k];
     }
     size_t best = 0;
     for (size_t c = 0; c < n; ++c)
-      if (std::fabs(w[c]) > std::fabs(w[best])) best = c;
-    if (n > 0 && std::fabs(w[best]) > tolerance) {
+      if (magnitude(w[c]) > magnitude(w[best])) best = c;
+    if (n > 0 && is_close(w[best])) close_call = true;
+    if (n > 0 && magnitude(w[best]) > tolerance) {
       pivots.push_back({best, std::move(w), std::move(t)});
       continue;
     }
-    double size = 0;
-    for (size_t k = 0; k < i; ++k) size = std::max(size, std::fabs(t[k]));
+    T weight = 0;
+    for (size_t k = 0; k < i; ++k)
+      if (magnitude(t[k]) > weight) weight = magnitude(t[k]);
     std::vector<size_t> basis;
     for (size_t k = 0; k < i; ++k)
-      if (std::fabs(t[k]) > 1e-9 * size) basis.push_back(k);
+      if (magnitude(t[k]) > T(1e-9) * weight) basis.push_back(k);
     dependent.push_back({i, std::move(basis)});
   }
   return dependent;
@@ -114,25 +146,26 @@ std::vector<std::pair<size_t, std::vector<size_t>>> dependent_rows(const Dense& 
 
 // |basis| columns of the block's rows `basis` that make the square matrix nonsingular (complete
 // pivoting), as positions into `values`' columns.
-std::vector<int> independent_columns(const Dense& values, const std::vector<size_t>& basis) {
-  Dense rows;
+template <typename T>
+std::vector<int> independent_columns(const DenseOf<T>& values, const std::vector<size_t>& basis) {
+  DenseOf<T> rows;
   for (size_t k : basis) rows.push_back(values[k]);
   std::vector<int> columns;
   std::vector<bool> used_row(rows.size(), false);
   for (size_t step = 0; step < rows.size(); ++step) {
     size_t pr = 0, pc = 0;
-    double best = -1;
+    T best = -1;
     for (size_t r = 0; r < rows.size(); ++r) {
       if (used_row[r]) continue;
       for (size_t c = 0; c < rows[r].size(); ++c) {
-        if (std::fabs(rows[r][c]) > best) best = std::fabs(rows[r][c]), pr = r, pc = c;
+        if (magnitude(rows[r][c]) > best) best = magnitude(rows[r][c]), pr = r, pc = c;
       }
     }
     used_row[pr] = true;
     columns.push_back(static_cast<int>(pc));
     for (size_t r = 0; r < rows.size(); ++r) {
       if (used_row[r] || rows[r][pc] == 0) continue;
-      double factor = rows[r][pc] / rows[pr][pc];
+      T factor = rows[r][pc] / rows[pr][pc];
       for (size_t c = 0; c < rows[r].size(); ++c) rows[r][c] -= factor * rows[pr][c];
     }
   }
@@ -140,7 +173,9 @@ std::vector<int> independent_columns(const Dense& values, const std::vector<size
   return columns;
 }
 
-int rank_of(const Dense& values, const std::vector<size_t>& rows, const std::vector<int>& columns) {
+// The rank of values[rows, columns]; a close call in doubles is reported through `close_call`.
+int rank_of(const Dense& values, const std::vector<size_t>& rows, const std::vector<int>& columns,
+            bool& close_call) {
   std::vector<NumericRow> numeric;
   for (size_t r : rows) {
     NumericRow row;
@@ -148,41 +183,84 @@ int rank_of(const Dense& values, const std::vector<size_t>& rows, const std::vec
       row.push_back({static_cast<int>(c), values[r][columns[c]]});
     numeric.push_back(std::move(row));
   }
-  return numeric_rank(numeric, columns.size());
+  RankDecision decision = decide_rank(numeric, columns.size());
+  close_call = close_call || decision.close_call;
+  return decision.rank;
+}
+
+int rank_of(const DenseOf<GiNaC::numeric>& values, const std::vector<size_t>& rows,
+            const std::vector<int>& columns, bool&) {
+  std::vector<PreciseRow> precise;
+  for (size_t r : rows) {
+    PreciseRow row;
+    for (size_t c = 0; c < columns.size(); ++c)
+      row.push_back({static_cast<int>(c), values[r][columns[c]]});
+    precise.push_back(std::move(row));
+  }
+  return precise_rank(precise, columns.size());
 }
 
 // Whether at a second point rows `basis` still span `row` through `columns`: B[basis, columns]
 // nonsingular and B[basis + row, all columns] of the same rank.
-bool holds_at(const Dense& values, const std::vector<int>& columns,
-              const std::vector<size_t>& local_basis, size_t local_row) {
+template <typename T>
+bool holds_at(const DenseOf<T>& values, const std::vector<int>& columns,
+              const std::vector<size_t>& local_basis, size_t local_row, bool& close_call) {
   std::vector<int> all(values.empty() ? 0 : values[0].size());
   std::iota(all.begin(), all.end(), 0);
   std::vector<size_t> with_row = local_basis;
   with_row.push_back(local_row);
   int k = static_cast<int>(local_basis.size());
-  return rank_of(values, local_basis, columns) == k && rank_of(values, with_row, all) == k;
+  return rank_of(values, local_basis, columns, close_call) == k &&
+         rank_of(values, with_row, all, close_call) == k;
 }
 
-std::optional<std::vector<RowDependency>> dependencies_at(const ExpressionMatrix& B,
-                                                          const std::vector<size_t>& rows,
-                                                          const GiNaC::exmap& point,
-                                                          const GiNaC::exmap& check) {
-  std::vector<int> columns = columns_of(B, rows);
-  std::optional<Dense> values = values_at(B, rows, columns, point);
-  std::optional<Dense> other = values_at(B, rows, columns, check);
-  if (!values || !other) return std::nullopt;
+// The dependencies of block `rows` from the values at a point and at a check point; nullopt if
+// the check fails or, in doubles, if a decision was a close call (`close_call` set).
+template <typename T>
+std::optional<std::vector<RowDependency>> dependencies_from(
+    const std::vector<size_t>& rows, const std::vector<int>& columns,
+    DenseOf<T> values, const DenseOf<T>& other, const Thresholds& thresholds, bool& close_call) {
   std::vector<RowDependency> found;
-  for (auto& [local_row, local_basis] : dependent_rows(*values)) {
-    std::vector<int> local_columns = independent_columns(*values, local_basis);
+  for (auto& [local_row, local_basis] : dependent_rows(values, thresholds, close_call)) {
+    std::vector<int> local_columns = independent_columns(values, local_basis);
     // A coefficient taken for zero that was not shows at the second point: try other points.
-    if (!holds_at(*other, local_columns, local_basis, local_row)) return std::nullopt;
+    if (!holds_at(other, local_columns, local_basis, local_row, close_call)) return std::nullopt;
     RowDependency d;
     d.row = rows[local_row];
     for (size_t k : local_basis) d.basis.push_back(rows[k]);
     for (int c : local_columns) d.columns.push_back(columns[c]);
     found.push_back(std::move(d));
   }
+  if (close_call) return std::nullopt;
   return found;
+}
+
+// In doubles first (scaled, reduction/equilibration.h); where a decision is a close call, again
+// with many digits at the same (exact) points.
+std::optional<std::vector<RowDependency>> dependencies_at(const ExpressionMatrix& B,
+                                                          const std::vector<size_t>& rows,
+                                                          const GiNaC::exmap& point,
+                                                          const GiNaC::exmap& check) {
+  std::vector<int> columns = columns_of(B, rows);
+  auto in_doubles = [](const GiNaC::exmap& at) {
+    return [&at](const GiNaC::ex& e) { return evaluate(e, at); };
+  };
+  std::optional<Dense> values = values_at<double>(B, rows, columns, in_doubles(point));
+  std::optional<Dense> other = values_at<double>(B, rows, columns, in_doubles(check));
+  if (!values || !other) return std::nullopt;
+  equilibrate(*values);  // decisions independent of the units (the second point: decide_rank)
+  bool close_call = false;
+  auto found = dependencies_from(rows, columns, *values, *other, kInDoubles, close_call);
+  if (!close_call) return found;
+  GiNaC::exmap exact = exact_point(point), exact_check = exact_point(check);
+  auto precisely = [](const GiNaC::exmap& at) {
+    return [&at](const GiNaC::ex& e) { return evaluate_precisely(e, at); };
+  };
+  auto precise = values_at<GiNaC::numeric>(B, rows, columns, precisely(exact));
+  auto precise_other = values_at<GiNaC::numeric>(B, rows, columns, precisely(exact_check));
+  if (!precise || !precise_other) return std::nullopt;
+  bool ignored = false;
+  return dependencies_from(rows, columns, *precise, *precise_other, kWithManyDigits, ignored);
 }
 
 }  // namespace
@@ -194,7 +272,7 @@ std::vector<RowDependency> row_dependencies(const ExpressionMatrix& B,
   for (const std::vector<size_t>& block : connected_rows(B)) {
     std::optional<std::vector<RowDependency>> found;
     for (int attempt = 0; attempt < 5 && !found; ++attempt)
-      found = dependencies_at(B, block, points.next(symbols), points.next(symbols));
+      found = dependencies_at(B, block, points.next(symbols, attempt), points.next(symbols, attempt));
     if (found) all.insert(all.end(), found->begin(), found->end());
   }
   std::sort(all.begin(), all.end(),

@@ -1,6 +1,8 @@
 // Sparse rank-revealing Gaussian elimination.
 #include "reduction/numeric_rank.h"
 
+#include "reduction/equilibration.h"
+
 #include <algorithm>
 #include <cmath>
 #include <functional>
@@ -13,27 +15,49 @@ namespace {
 
 // A pivot is taken among the entries at least this fraction of the column's largest.
 constexpr double kThreshold = 0.1;
+// In doubles, after scaling: a pivot below kSureZero * size is rounding, above kSureNonzero *
+// scale it is there; in between the decision is a close call (RankDecision).
+constexpr double kSureZero = 1e-14, kSureNonzero = 1e-6;
+// With many digits (precise_rank), pivots below this fraction of the largest entry are zero.
+constexpr double kPreciseZero = 1e-40;
+
+double magnitude(double v) { return std::fabs(v); }
+GiNaC::numeric magnitude(const GiNaC::numeric& v) { return GiNaC::abs(v); }
 // Past the last column of a row, in merges.
 constexpr int kEnd = std::numeric_limits<int>::max();
 
+// T is double or GiNaC::numeric (many digits).
+template <typename T>
 class SparseElimination {
  public:
-  SparseElimination(const std::vector<NumericRow>& rows, size_t columns)
-      : rows_(rows),
+  using Row = std::vector<std::pair<int, T>>;
+
+  // Pivots of magnitude at most `zero` are zero; above `sure` they are sure; in between, a close
+  // call (both fractions of the largest entry, times the dimension for rounding).
+  SparseElimination(std::vector<Row> rows, size_t columns, double zero, double sure,
+                    double close_zero)
+      : rows_(std::move(rows)),
         column_rows_(columns),
-        row_done_(rows.size(), false),
+        row_done_(rows_.size(), false),
         column_done_(columns, false) {
-    double scale = 0.0;
+    T scale = 0;
     for (size_t r = 0; r < rows_.size(); ++r) {
-      std::sort(rows_[r].begin(), rows_[r].end());
+      std::sort(rows_[r].begin(), rows_[r].end(), [](const auto& a, const auto& b) {
+        return a.first < b.first;
+      });
       for (const auto& [c, v] : rows_[r]) {
         column_rows_[c].push_back(static_cast<int>(r));
-        scale = std::max(scale, std::fabs(v));
+        if (magnitude(v) > scale) scale = magnitude(v);
       }
     }
-    tolerance_ = 1e-10 * scale * static_cast<double>(std::max(rows_.size(), columns));
+    T size = scale * T(static_cast<double>(std::max(rows_.size(), columns)));
+    tolerance_ = T(zero) * size;
+    sure_ = T(sure) * scale;
+    close_zero_ = T(close_zero) * size;
     for (size_t c = 0; c < columns; ++c) push_column(static_cast<int>(c));
   }
+
+  bool close_call() const { return close_call_; }
 
   int rank() {
     int rank = 0;
@@ -48,7 +72,7 @@ class SparseElimination {
   }
 
  private:
-  using Candidate = std::pair<int, double>;  // (row, value in the pivot column)
+  using Candidate = std::pair<int, T>;  // (row, value in the pivot column)
 
   void push_column(int c) { queue_.push({column_rows_[c].size(), c}); }
 
@@ -60,8 +84,9 @@ class SparseElimination {
     holders.erase(std::unique(holders.begin(), holders.end()), holders.end());
     for (int r : holders) {
       if (row_done_[r]) continue;
-      const NumericRow& row = rows_[r];
-      auto it = std::lower_bound(row.begin(), row.end(), std::make_pair(c, -HUGE_VAL));
+      const Row& row = rows_[r];
+      auto it = std::lower_bound(row.begin(), row.end(), c,
+                                 [](const auto& entry, int column) { return entry.first < column; });
       if (it != row.end() && it->first == c) found.push_back({r, it->second});
     }
     return found;
@@ -70,17 +95,19 @@ class SparseElimination {
   // Eliminates column c; false if its entries are all below the tolerance (no pivot).
   bool eliminate(int c) {
     std::vector<Candidate> found = candidates(c);
-    double largest = 0.0;
+    T largest = 0;
     for (const Candidate& candidate : found)
-      largest = std::max(largest, std::fabs(candidate.second));
+      if (magnitude(candidate.second) > largest) largest = magnitude(candidate.second);
+    if (largest > close_zero_ && largest < sure_) close_call_ = true;
     if (!(largest > tolerance_)) return false;
     int pivot = -1;
+    T threshold = T(kThreshold) * largest;
     for (const auto& [r, v] : found) {
-      if (std::fabs(v) < kThreshold * largest) continue;
+      if (magnitude(v) < threshold) continue;
       if (pivot < 0 || rows_[r].size() < rows_[pivot].size()) pivot = r;
     }
     row_done_[pivot] = true;
-    double pivot_value = 0.0;
+    T pivot_value = 0;
     for (const auto& [r, v] : found) {
       if (r == pivot) pivot_value = v;
     }
@@ -91,10 +118,10 @@ class SparseElimination {
   }
 
   // rows_[r] -= factor * rows_[p], dropping column c (eliminated) and registering fill-in.
-  void subtract(int r, double factor, int p, int c) {
-    const NumericRow& pivot_row = rows_[p];
-    NumericRow& row = rows_[r];
-    NumericRow merged;
+  void subtract(int r, const T& factor, int p, int c) {
+    const Row& pivot_row = rows_[p];
+    Row& row = rows_[r];
+    Row merged;
     merged.reserve(row.size() + pivot_row.size());
     size_t i = 0, j = 0;
     while (i < row.size() || j < pivot_row.size()) {
@@ -117,10 +144,11 @@ class SparseElimination {
     row = std::move(merged);
   }
 
-  std::vector<NumericRow> rows_;
+  std::vector<Row> rows_;
   std::vector<std::vector<int>> column_rows_;  // rows that may hold each column (some stale)
   std::vector<bool> row_done_, column_done_;
-  double tolerance_ = 0.0;
+  T tolerance_ = 0, sure_ = 0, close_zero_ = 0;
+  bool close_call_ = false;
   // Columns by their count of (possibly stale) rows, fewest first, then lowest index.
   std::priority_queue<std::pair<size_t, int>, std::vector<std::pair<size_t, int>>,
                       std::greater<std::pair<size_t, int>>>
@@ -129,8 +157,23 @@ class SparseElimination {
 
 }  // namespace
 
+RankDecision decide_rank(const std::vector<NumericRow>& rows, size_t columns) {
+  std::vector<NumericRow> scaled = rows;
+  equilibrate(scaled, columns);
+  SparseElimination<double> elimination(std::move(scaled), columns, 1e-10, kSureNonzero,
+                                        kSureZero);
+  RankDecision decision;
+  decision.rank = elimination.rank();
+  decision.close_call = elimination.close_call();
+  return decision;
+}
+
 int numeric_rank(const std::vector<NumericRow>& rows, size_t columns) {
-  return SparseElimination(rows, columns).rank();
+  return decide_rank(rows, columns).rank;
+}
+
+int precise_rank(const std::vector<PreciseRow>& rows, size_t columns) {
+  return SparseElimination<GiNaC::numeric>(rows, columns, kPreciseZero, 1.0, 0.0).rank();
 }
 
 }  // namespace daec

@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <map>
 
 #include <fmt/format.h>
 
@@ -23,13 +24,27 @@ ExpressionMatrix jacobian(const std::vector<Constraint>& constraints,
 
 namespace {
 
+// The start values of the states and algebraic unknowns that evaluate to numbers: where the
+// random points of the rank decisions are drawn (RandomPoints).
+std::map<GiNaC::ex, double, GiNaC::ex_is_less> start_centers(const SemiExplicitSystem& system) {
+  GiNaC::exmap parameters = system.context.parameter_values();
+  std::map<GiNaC::ex, double, GiNaC::ex_is_less> centers;
+  for (const auto* unknowns : {&system.states, &system.algebraic}) {
+    for (const Unknown& u : *unknowns) {
+      std::optional<double> start = evaluate(u.start, parameters);
+      if (start) centers[u.symbol] = *start;
+    }
+  }
+  return centers;
+}
+
 class Reducer {
  public:
   Reducer(SemiExplicitSystem system, const ReductionOptions& options, DiagnosticEngine& diags)
       : system_(std::move(system)),
         options_(options),
         diags_(diags),
-        points_(system_.context.parameter_values()),
+        points_(system_.context.parameter_values(), start_centers(system_)),
         state_columns_(system_.states),
         algebraic_columns_(system_.algebraic) {}
 
@@ -112,6 +127,15 @@ bool Reducer::run_round(ReductionRound& round) {
   for (const Unknown& u : system_.algebraic) round.table.columns.push_back(u.name);
   round.structural_rank = structural_rank(round.table.pattern);
   round.rank = round.structural_rank == 0 ? 0 : generic_rank(B, all_symbols(), points_);
+  if (round.rank < 0) {
+    std::vector<size_t> all(B.rows());
+    for (size_t r = 0; r < all.size(); ++r) all[r] = r;
+    report_singular(all,
+                    "no sample point near the start values lies in the domain of every function "
+                    "in their Jacobian with respect to the algebraic unknowns; give start values "
+                    "where the model is defined");
+    return false;
+  }
   if (round.rank == static_cast<int>(n) && B.rows() == n) {
     round.nonsingular = true;
     final_B_ = std::move(B);
@@ -287,7 +311,7 @@ ReducedSystem Reducer::finish() {
 // A at a random point where every entry is finite; empty if five points fail.
 std::vector<NumericRow> Reducer::values_at_random_point(const ExpressionMatrix& A) {
   for (int attempt = 0; attempt < 5; ++attempt) {
-    GiNaC::exmap point = points_.next(all_symbols());
+    GiNaC::exmap point = points_.next(all_symbols(), attempt);
     std::vector<NumericRow> rows;
     bool finite = true;
     for (size_t r = 0; r < A.rows() && finite; ++r) {

@@ -34,16 +34,74 @@ GiNaC::ex derivative(const GiNaC::ex& e, const GiNaC::ex& symbol) {
   return e.diff(GiNaC::ex_to<GiNaC::symbol>(symbol));
 }
 
-GiNaC::exmap RandomPoints::next(const std::vector<GiNaC::ex>& symbols) {
-  std::uniform_real_distribution<double> magnitude(0.5, 1.5);
-  std::bernoulli_distribution negative(0.3);
+GiNaC::exmap RandomPoints::next(const std::vector<GiNaC::ex>& symbols, int attempt) {
+  std::uniform_real_distribution<double> magnitude(0.5, 1.5), near(0.9, 1.1);
+  std::bernoulli_distribution negative(attempt % 2 == 0 ? 0.3 : 0.0);
   GiNaC::exmap point = fixed_;
   for (const GiNaC::ex& s : symbols) {
     if (point.count(s)) continue;
+    auto center = centers_.find(s);
+    if (center != centers_.end() && center->second != 0) {
+      point[s] = center->second * near(generator_);
+      continue;
+    }
     double value = magnitude(generator_);
     point[s] = negative(generator_) ? -value : value;
   }
   return point;
+}
+
+namespace {
+
+// The exact rational a finite double stands for (a double is m * 2^e with an integer m).
+GiNaC::numeric exact_rational(double value) {
+  int exponent = 0;
+  double mantissa = std::frexp(value, &exponent);  // value = mantissa * 2^exponent
+  constexpr int kMantissaBits = 53;
+  auto integer = static_cast<long long>(std::ldexp(mantissa, kMantissaBits));
+  return GiNaC::numeric(integer) * GiNaC::numeric(2).power(exponent - kMantissaBits);
+}
+
+// Sets GiNaC's working precision for as long as it lives.
+class PrecisionScope {
+ public:
+  explicit PrecisionScope(long digits) : saved_(GiNaC::Digits) { GiNaC::Digits = digits; }
+  ~PrecisionScope() { GiNaC::Digits = saved_; }
+  PrecisionScope(const PrecisionScope&) = delete;
+  PrecisionScope& operator=(const PrecisionScope&) = delete;
+
+ private:
+  long saved_;
+};
+
+}  // namespace
+
+GiNaC::exmap exact_point(const GiNaC::exmap& point) {
+  GiNaC::exmap exact;
+  for (const auto& [symbol, value] : point) {
+    const GiNaC::ex* v = &value;
+    if (GiNaC::is_exactly_a<GiNaC::numeric>(*v) && !GiNaC::ex_to<GiNaC::numeric>(*v).is_rational() &&
+        GiNaC::ex_to<GiNaC::numeric>(*v).is_real()) {
+      double d = GiNaC::ex_to<GiNaC::numeric>(*v).to_double();
+      exact[symbol] = std::isfinite(d) ? GiNaC::ex(exact_rational(d)) : value;
+    } else {
+      exact[symbol] = value;
+    }
+  }
+  return exact;
+}
+
+std::optional<GiNaC::numeric> evaluate_precisely(const GiNaC::ex& e, const GiNaC::exmap& exact) {
+  PrecisionScope precision(kPreciseDigits);
+  try {
+    GiNaC::ex value = evaluate_bounded(e, exact);
+    if (!GiNaC::is_a<GiNaC::numeric>(value)) return std::nullopt;
+    const GiNaC::numeric& number = GiNaC::ex_to<GiNaC::numeric>(value);
+    if (!number.is_real()) return std::nullopt;
+    return number;
+  } catch (const std::exception&) {
+    return std::nullopt;
+  }
 }
 
 std::optional<double> evaluate(const GiNaC::ex& e, const GiNaC::exmap& point) {
@@ -62,12 +120,24 @@ std::optional<double> evaluate(const GiNaC::ex& e, const GiNaC::exmap& point) {
   }
 }
 
+std::optional<int> precise_rank_at(const ExpressionMatrix& matrix, const GiNaC::exmap& exact) {
+  std::vector<PreciseRow> values(matrix.rows());
+  for (size_t r = 0; r < matrix.rows(); ++r) {
+    for (const MatrixEntry& entry : matrix.row(r)) {
+      std::optional<GiNaC::numeric> v = evaluate_precisely(entry.value, exact);
+      if (!v) return std::nullopt;
+      values[r].push_back({entry.column, *v});
+    }
+  }
+  return precise_rank(values, matrix.cols());
+}
+
 int generic_rank(const ExpressionMatrix& matrix, const std::vector<GiNaC::ex>& symbols,
                  RandomPoints& points) {
   constexpr int kPoints = 3, kAttempts = 20;
   int best = -1, found = 0;
   for (int attempt = 0; attempt < kAttempts && found < kPoints; ++attempt) {
-    GiNaC::exmap point = points.next(symbols);
+    GiNaC::exmap point = points.next(symbols, attempt);
     std::vector<NumericRow> values(matrix.rows());
     bool finite = true;
     for (size_t r = 0; r < matrix.rows() && finite; ++r) {
@@ -80,7 +150,12 @@ int generic_rank(const ExpressionMatrix& matrix, const std::vector<GiNaC::ex>& s
     }
     if (!finite) continue;
     ++found;
-    best = std::max(best, numeric_rank(values, matrix.cols()));
+    RankDecision decision = decide_rank(values, matrix.cols());
+    if (decision.close_call) {
+      std::optional<int> precise = precise_rank_at(matrix, exact_point(point));
+      if (precise) decision.rank = *precise;
+    }
+    best = std::max(best, decision.rank);
   }
   return best;
 }

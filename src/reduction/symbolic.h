@@ -3,6 +3,8 @@
 // probability one).
 #pragma once
 
+#include <map>
+#include <optional>
 #include <random>
 #include <vector>
 
@@ -30,25 +32,50 @@ GiNaC::ex derivative(const GiNaC::ex& e, const GiNaC::ex& symbol);
 
 /// Random evaluation points for the symbols of a system. The generator is seeded with a fixed
 /// value, so every decision taken on random points is the same from run to run.
+///
+/// A symbol with a nonzero start value (its "center") is drawn within 10% of it, with its sign:
+/// where the model is meant to be evaluated, so inside the domain of sqrt, log and pow (a flow
+/// law with 1/sqrt(lambda) and lambda > 0) and at the magnitudes the model's units give (an
+/// exponential diode law stays in range). Other symbols are drawn in [0.5, 1.5], with random sign
+/// on even attempts and positive on odd ones (a retry after an evaluation outside the domain).
 class RandomPoints {
  public:
-  /// `fixed` maps symbols that keep their value (parameters) to numbers.
-  explicit RandomPoints(GiNaC::exmap fixed) : fixed_(std::move(fixed)) {}
+  /// `fixed` maps symbols that keep their value (parameters) to numbers; `centers` maps symbols
+  /// to their start values (numbers).
+  explicit RandomPoints(GiNaC::exmap fixed, std::map<GiNaC::ex, double, GiNaC::ex_is_less> centers = {})
+      : fixed_(std::move(fixed)), centers_(std::move(centers)) {}
 
-  /// A point assigning `symbols` values in [0.5, 1.5] with random sign, plus the fixed values.
-  GiNaC::exmap next(const std::vector<GiNaC::ex>& symbols);
+  /// A point assigning `symbols` values as above, plus the fixed values.
+  GiNaC::exmap next(const std::vector<GiNaC::ex>& symbols, int attempt = 0);
 
  private:
   GiNaC::exmap fixed_;
+  std::map<GiNaC::ex, double, GiNaC::ex_is_less> centers_;
   std::mt19937_64 generator_{20261202};
 };
 
 /// `e` evaluated at `point` as a double; nullopt if it is not a finite real number there.
 std::optional<double> evaluate(const GiNaC::ex& e, const GiNaC::exmap& point);
 
+/// Decimal digits of the evaluations that settle rank decisions too close to call in doubles.
+constexpr int kPreciseDigits = 60;
+
+/// `point` with each floating-point value replaced by the exact rational it stands for, so that
+/// evaluate_precisely works to its full precision.
+GiNaC::exmap exact_point(const GiNaC::exmap& point);
+
+/// `e` evaluated at an exact point to kPreciseDigits digits; nullopt if it is not a finite real
+/// number there.
+std::optional<GiNaC::numeric> evaluate_precisely(const GiNaC::ex& e, const GiNaC::exmap& exact);
+
 /// The generic rank of `matrix` (entries in `symbols`): the largest numeric rank
-/// (reduction/numeric_rank.h) over a few random points where every entry is finite. Returns -1
-/// if no such point was found.
+/// (reduction/numeric_rank.h) over a few random points where every entry is finite; where a
+/// pivot is too close to call in doubles, the rank at that point is taken again to
+/// kPreciseDigits digits (precise_rank). Returns -1 if no such point was found.
+/// The rank of `matrix` at an exact point (exact_point), its entries evaluated to kPreciseDigits
+/// digits; nullopt if an entry is not finite there.
+std::optional<int> precise_rank_at(const ExpressionMatrix& matrix, const GiNaC::exmap& exact);
+
 int generic_rank(const ExpressionMatrix& matrix, const std::vector<GiNaC::ex>& symbols,
                  RandomPoints& points);
 

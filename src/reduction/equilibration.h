@@ -1,0 +1,23 @@
+// Row and column scaling of a matrix of numbers before a rank decision. A pivot is "zero" when it
+// is small relative to the matrix; without scaling, that judgement depends on the units a model
+// is written in (a row of capacitances in farads, 1e-12, looks like zeros next to a row of ones).
+// Scaled so that every row and column has largest magnitude about one, the decision is the same
+// for every choice of units: multiplying an equation or an unknown by a constant changes nothing.
+#pragma once
+
+#include <cstddef>
+#include <vector>
+
+#include "reduction/numeric_rank.h"
+
+namespace daec {
+
+/// Scales rows and columns in place (Ruiz's iteration, by powers of two so that no digit is
+/// lost) until each nonzero row's and column's largest magnitude lies in [1/2, 2]. Zero rows and
+/// columns stay zero.
+void equilibrate(std::vector<NumericRow>& rows, size_t columns);
+
+/// The same for a dense matrix (rows of equal length).
+void equilibrate(std::vector<std::vector<double>>& dense);
+
+}  // namespace daec

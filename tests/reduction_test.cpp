@@ -2,7 +2,10 @@
 // preprocessing, the reduction loop, the index, and the failures of the loop.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
+
+#include <fmt/format.h>
 
 #include "model/printer.h"
 #include "reduction/first_order.h"
@@ -158,6 +161,59 @@ TEST(Linearity, ProductOfTwoAlgebraicUnknownsIsNonlinearInBoth) {
   ASSERT_TRUE(run->model);
   SemiExplicitSystem system = to_semi_explicit(to_first_order(*run->model));
   EXPECT_EQ(nonlinear_unknowns(system), (std::vector<std::string>{"a", "b"}));
+}
+
+std::vector<std::string> nonlinear_in(const std::string& text) {
+  auto run = test::run(text);
+  EXPECT_TRUE(run->model) << run->diagnostics();
+  if (!run->model) return {};
+  return nonlinear_unknowns(to_semi_explicit(to_first_order(*run->model)));
+}
+
+TEST(Linearity, AffineAsWrittenNeedsNoDerivatives) {
+  // Products with factors free of the unknowns, sums, branches of an `if`: affine.
+  EXPECT_EQ(nonlinear_in("model m; variable x, a, b; equation x' = a*sin(x)*exp(t) + 3*b/(1 + x^2);"
+                         " a = if x > 0 then 2*b + x else -b; b*cos(x) = t; end"),
+            std::vector<std::string>{});
+  // Inside functions and powers, or times another unknown: nonlinear.
+  EXPECT_EQ(nonlinear_in("model m; variable x, a, b, c, d; equation x' = sin(a) + b^2 + c*d;"
+                         " a = x; b = t; c = 1; d = 2; end"),
+            (std::vector<std::string>{"a", "b", "c", "d"}));
+  // Nonlinear as written, affine once expanded: decided symbolically.
+  EXPECT_EQ(nonlinear_in("model m; variable x, a; equation x' = (a + x)^2 - a^2 - 2*a*x; a = t; end"),
+            std::vector<std::string>{});
+  // A nonlinearity too weak for doubles to see is still found.
+  EXPECT_EQ(nonlinear_in("model m; variable x, a; equation x' = a + 1e-30*a^2; a = t; end"),
+            std::vector<std::string>{"a"});
+}
+
+TEST(Linearity, LongTrigonometricExpressionsClassifyQuickly) {
+  // Sixteen algebraic unknowns, each constraint a sum of 24 products of sines and cosines of
+  // several unknowns (a wheel-rail contact has expressions like these): each unknown's
+  // nonlinearity is read off the tree and one derivative evaluated at two points, not decided
+  // by expanding 136 second derivatives per equation.
+  std::string text = "model m;\nvariable ";
+  for (int i = 0; i < 16; ++i) text += (i ? ", x" : "x") + std::to_string(i) + "(start = 0.1)";
+  text += ";\nvariable ";
+  for (int i = 0; i < 16; ++i) text += (i ? ", z" : "z") + std::to_string(i);
+  text += ";\nequation\n";
+  for (int i = 0; i < 16; ++i) text += fmt::format("  x{0}' = z{0} - x{0};\n", i);
+  std::vector<std::string> expected;
+  for (int i = 0; i < 16; ++i) {
+    std::string terms;
+    for (int k = 0; k < 24; ++k) {
+      int a = (i + k) % 16, b = (3 * i + 5 * k + 1) % 16, c = (7 * i + k + 2) % 16;
+      terms += fmt::format(" + {}/7*sin(z{} + x{})*cos(z{} - x{}*x{})*(1 + x{}^2)", k % 9 + 1, a,
+                           b, c, a, b, c);
+    }
+    text += fmt::format("  c{0}: z{0}*(2 + cos(x{0})) + 0.01*(0{1}) = sin(t);\n", i, terms);
+    expected.push_back("z" + std::to_string(i));
+  }
+  text += "end\n";
+  std::vector<std::string> found = nonlinear_in(text);
+  std::sort(found.begin(), found.end());
+  std::sort(expected.begin(), expected.end());
+  EXPECT_EQ(found, expected);
 }
 
 // ---- the index (spec §2.6) ----

@@ -4,12 +4,14 @@
 #include <algorithm>
 #include <cmath>
 #include <map>
+#include <memory>
 
 #include <fmt/format.h>
 
 #include "model/conditions.h"
 #include "reduction/differentiation_index.h"
 #include "reduction/left_null_space.h"
+#include "reduction/manifold_points.h"
 #include "reduction/numeric_rank.h"
 #include "reduction/symbolic.h"
 #include "structure/matching.h"
@@ -52,6 +54,7 @@ class Reducer {
 
  private:
   bool run_round(ReductionRound& round);
+  void sample_on_invariants();
   std::vector<size_t> null_space_rows(const ExpressionMatrix& B, int round);
   bool differentiate(size_t row, ReductionRound& round);
   SourceLocation file_location() const;
@@ -120,6 +123,7 @@ std::optional<ReducedSystem> Reducer::run() {
 bool Reducer::run_round(ReductionRound& round) {
   checkpoint(file_location(),
              fmt::format("computing the rank of the constraints in round {}", round.number));
+  sample_on_invariants();
   ExpressionMatrix B = jacobian(system_.constraints, system_.algebraic);
   size_t n = system_.algebraic.size();
   round.table.pattern = B.pattern();
@@ -170,6 +174,21 @@ bool Reducer::run_round(ReductionRound& round) {
     }
   }
   return false;
+}
+
+// Rank decisions from here on at points where the invariants found so far hold
+// (reduction/manifold_points.h), where there are not too many of them.
+void Reducer::sample_on_invariants() {
+  if (invariants_.empty() || invariants_.size() > kMaxProjectedInvariants ||
+      system_.states.size() > kMaxProjectedStates) {
+    points_.set_projection({});
+    return;
+  }
+  std::vector<GiNaC::ex> residuals, states;
+  for (const Constraint& h : invariants_) residuals.push_back(h.residual);
+  for (const Unknown& x : system_.states) states.push_back(x.symbol);
+  auto projection = std::make_shared<ManifoldProjection>(residuals, states);
+  points_.set_projection([projection](GiNaC::exmap& point) { return projection->project(point); });
 }
 
 void Reducer::report_singular(const std::vector<size_t>& rows, const std::string& why) {

@@ -4,6 +4,8 @@
 #include <algorithm>
 #include <cmath>
 
+#include <cln/real.h>
+
 #include "model/evaluation.h"
 #include "reduction/numeric_rank.h"
 
@@ -48,19 +50,11 @@ GiNaC::exmap RandomPoints::next(const std::vector<GiNaC::ex>& symbols, int attem
     double value = magnitude(generator_);
     point[s] = negative(generator_) ? -value : value;
   }
+  if (projection_) projection_(point);  // where it fails, the point stays where it was drawn
   return point;
 }
 
 namespace {
-
-// The exact rational a finite double stands for (a double is m * 2^e with an integer m).
-GiNaC::numeric exact_rational(double value) {
-  int exponent = 0;
-  double mantissa = std::frexp(value, &exponent);  // value = mantissa * 2^exponent
-  constexpr int kMantissaBits = 53;
-  auto integer = static_cast<long long>(std::ldexp(mantissa, kMantissaBits));
-  return GiNaC::numeric(integer) * GiNaC::numeric(2).power(exponent - kMantissaBits);
-}
 
 // Sets GiNaC's working precision for as long as it lives.
 class PrecisionScope {
@@ -79,14 +73,12 @@ class PrecisionScope {
 GiNaC::exmap exact_point(const GiNaC::exmap& point) {
   GiNaC::exmap exact;
   for (const auto& [symbol, value] : point) {
-    const GiNaC::ex* v = &value;
-    if (GiNaC::is_exactly_a<GiNaC::numeric>(*v) && !GiNaC::ex_to<GiNaC::numeric>(*v).is_rational() &&
-        GiNaC::ex_to<GiNaC::numeric>(*v).is_real()) {
-      double d = GiNaC::ex_to<GiNaC::numeric>(*v).to_double();
-      exact[symbol] = std::isfinite(d) ? GiNaC::ex(exact_rational(d)) : value;
-    } else {
-      exact[symbol] = value;
-    }
+    exact[symbol] = value;
+    if (!GiNaC::is_exactly_a<GiNaC::numeric>(value)) continue;
+    const GiNaC::numeric& number = GiNaC::ex_to<GiNaC::numeric>(value);
+    if (number.is_rational() || !number.is_real()) continue;
+    // A float of any precision is m * 2^e: its exact rational keeps every digit.
+    exact[symbol] = GiNaC::numeric(cln::rational(cln::the<cln::cl_R>(number.to_cl_N())));
   }
   return exact;
 }

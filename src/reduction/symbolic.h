@@ -3,6 +3,7 @@
 // probability one).
 #pragma once
 
+#include <functional>
 #include <map>
 #include <optional>
 #include <random>
@@ -45,10 +46,18 @@ class RandomPoints {
   explicit RandomPoints(GiNaC::exmap fixed, std::map<GiNaC::ex, double, GiNaC::ex_is_less> centers = {})
       : fixed_(std::move(fixed)), centers_(std::move(centers)) {}
 
-  /// A point assigning `symbols` values as above, plus the fixed values.
+  /// A point assigning `symbols` values as above, plus the fixed values, then moved by the
+  /// projection if one is set.
   GiNaC::exmap next(const std::vector<GiNaC::ex>& symbols, int attempt = 0);
 
+  /// Moves each point drawn (onto the constraints known so far, reduction/manifold_points.h);
+  /// returns false, leaving the point, where it cannot. An empty function: no projection.
+  void set_projection(std::function<bool(GiNaC::exmap&)> projection) {
+    projection_ = std::move(projection);
+  }
+
  private:
+  std::function<bool(GiNaC::exmap&)> projection_;
   GiNaC::exmap fixed_;
   std::map<GiNaC::ex, double, GiNaC::ex_is_less> centers_;
   std::mt19937_64 generator_{20261202};

@@ -62,4 +62,30 @@ void equilibrate(std::vector<std::vector<double>>& dense) {
   }
 }
 
+bool has_tiny_entries(const std::vector<NumericRow>& rows, size_t columns) {
+  std::vector<double> row_max(rows.size(), 0.0), column_max(columns, 0.0);
+  for (size_t r = 0; r < rows.size(); ++r) {
+    for (const auto& [c, v] : rows[r]) {
+      row_max[r] = std::max(row_max[r], std::fabs(v));
+      column_max[c] = std::max(column_max[c], std::fabs(v));
+    }
+  }
+  for (size_t r = 0; r < rows.size(); ++r) {
+    for (const auto& [c, v] : rows[r]) {
+      double size = std::fabs(v);
+      if (size != 0 && (size < kTinyEntry * row_max[r] || size < kTinyEntry * column_max[c]))
+        return true;
+    }
+  }
+  return false;
+}
+
+bool has_tiny_entries(const std::vector<std::vector<double>>& dense) {
+  std::vector<NumericRow> rows(dense.size());
+  for (size_t r = 0; r < dense.size(); ++r)
+    for (size_t c = 0; c < dense[r].size(); ++c)
+      if (dense[r][c] != 0) rows[r].push_back({static_cast<int>(c), dense[r][c]});
+  return has_tiny_entries(rows, dense.empty() ? 0 : dense[0].size());
+}
+
 }  // namespace daec

@@ -20,4 +20,14 @@ void equilibrate(std::vector<NumericRow>& rows, size_t columns);
 /// The same for a dense matrix (rows of equal length).
 void equilibrate(std::vector<std::vector<double>>& dense);
 
+/// Below this fraction of the largest entry of its row or its column, a nonzero entry is either
+/// a coefficient in other units (1e-12 F next to 1 ohm) or the rounding left of a cancellation
+/// (1e-20 where the exact value is 0): doubles cannot tell them apart, and scaling would make the
+/// rounding as large as any entry. Decisions on such a matrix are taken with many digits.
+constexpr double kTinyEntry = 1e-12;
+
+/// Whether some nonzero entry is tiny in that sense.
+bool has_tiny_entries(const std::vector<NumericRow>& rows, size_t columns);
+bool has_tiny_entries(const std::vector<std::vector<double>>& dense);
+
 }  // namespace daec

@@ -6,6 +6,7 @@
 #include <map>
 #include <numeric>
 #include <optional>
+#include <type_traits>
 
 #include "reduction/equilibration.h"
 #include "reduction/numeric_rank.h"
@@ -248,10 +249,15 @@ std::optional<std::vector<RowDependency>> dependencies_at(const ExpressionMatrix
   std::optional<Dense> values = values_at<double>(B, rows, columns, in_doubles(point));
   std::optional<Dense> other = values_at<double>(B, rows, columns, in_doubles(check));
   if (!values || !other) return std::nullopt;
+  // An entry far below the others of its row or column may be a coefficient of other units or
+  // the rounding left of a cancellation, which scaling would make as large as any: many digits
+  // tell them apart.
+  bool close_call = has_tiny_entries(*values) || has_tiny_entries(*other);
   equilibrate(*values);  // decisions independent of the units (the second point: decide_rank)
-  bool close_call = false;
-  auto found = dependencies_from(rows, columns, *values, *other, kInDoubles, close_call);
-  if (!close_call) return found;
+  if (!close_call) {
+    auto found = dependencies_from(rows, columns, *values, *other, kInDoubles, close_call);
+    if (!close_call) return found;
+  }
   GiNaC::exmap exact = exact_point(point), exact_check = exact_point(check);
   auto precisely = [](const GiNaC::exmap& at) {
     return [&at](const GiNaC::ex& e) { return evaluate_precisely(e, at); };

@@ -3,6 +3,7 @@
 
 #include <cmath>
 #include <optional>
+#include <type_traits>
 
 #include "reduction/symbolic.h"
 
@@ -23,30 +24,46 @@ T magnitude(const T& v) {
 bool is_finite(double v) { return std::isfinite(v); }
 bool is_finite(const GiNaC::numeric&) { return true; }  // CLN throws rather than make a NaN
 
-// Solves the symmetric positive semidefinite system M y = r by Gaussian elimination with
-// partial pivoting; false if a pivot vanishes.
+// Solves the symmetric positive semidefinite system M y = r (M = J J^T) by symmetric Gaussian
+// elimination with diagonal pivoting; a pivot below `zero` times the largest diagonal entry
+// (a dependent invariant: J J^T singular) leaves its component of y at zero, which still gives
+// a least-squares step for consistent invariants.
 template <typename T>
-bool solve(std::vector<std::vector<T>> m, std::vector<T>& r) {
+void solve(std::vector<std::vector<T>> m, std::vector<T>& r, double zero) {
   size_t n = r.size();
-  for (size_t k = 0; k < n; ++k) {
-    size_t best = k;
-    for (size_t i = k + 1; i < n; ++i)
-      if (magnitude(m[i][k]) > magnitude(m[best][k])) best = i;
-    if (m[best][k] == T(0)) return false;
-    std::swap(m[best], m[k]);
-    std::swap(r[best], r[k]);
-    for (size_t i = k + 1; i < n; ++i) {
+  T largest = 0;
+  for (size_t i = 0; i < n; ++i)
+    if (magnitude(m[i][i]) > largest) largest = magnitude(m[i][i]);
+  T tolerance = T(zero) * largest;
+  std::vector<size_t> order(n);
+  for (size_t i = 0; i < n; ++i) order[i] = i;
+  std::vector<bool> used(n, false), dropped(n, false);
+  for (size_t step = 0; step < n; ++step) {
+    size_t k = n;
+    for (size_t i = 0; i < n; ++i)
+      if (!used[i] && (k == n || magnitude(m[i][i]) > magnitude(m[k][k]))) k = i;
+    used[k] = true;
+    order[step] = k;
+    if (!(magnitude(m[k][k]) > tolerance)) {
+      dropped[k] = true;
+      continue;
+    }
+    for (size_t i = 0; i < n; ++i) {
+      if (used[i] || m[i][k] == T(0)) continue;
       T factor = m[i][k] / m[k][k];
-      if (factor == T(0)) continue;
-      for (size_t j = k; j < n; ++j) m[i][j] -= factor * m[k][j];
+      for (size_t j = 0; j < n; ++j) m[i][j] -= factor * m[k][j];
       r[i] -= factor * r[k];
     }
   }
-  for (size_t k = n; k-- > 0;) {
-    for (size_t j = k + 1; j < n; ++j) r[k] -= m[k][j] * r[j];
+  for (size_t step = n; step-- > 0;) {
+    size_t k = order[step];
+    if (dropped[k]) {
+      r[k] = 0;
+      continue;
+    }
+    for (size_t later = step + 1; later < n; ++later) r[k] -= m[k][order[later]] * r[order[later]];
     r[k] /= m[k][k];
   }
-  return true;
 }
 
 }  // namespace
@@ -96,7 +113,7 @@ static bool step(const std::vector<GiNaC::ex>& invariants,
     for (const auto& [j, v] : J[i]) dense[j] = T(0);
   }
   std::vector<T> y = h;
-  if (!solve(JJt, y)) return false;
+  solve(JJt, y, std::is_same_v<T, double> ? 1e-13 : 1e-50);
   std::vector<T> dx(states.size(), T(0));
   for (size_t i = 0; i < m; ++i)
     for (const auto& [j, v] : J[i]) dx[j] += v * y[i];

@@ -158,13 +158,14 @@ class SparseElimination {
 }  // namespace
 
 RankDecision decide_rank(const std::vector<NumericRow>& rows, size_t columns) {
+  bool tiny = has_tiny_entries(rows, columns);  // before scaling, which would hide them
   std::vector<NumericRow> scaled = rows;
   equilibrate(scaled, columns);
   SparseElimination<double> elimination(std::move(scaled), columns, 1e-10, kSureNonzero,
                                         kSureZero);
   RankDecision decision;
   decision.rank = elimination.rank();
-  decision.close_call = elimination.close_call();
+  decision.close_call = elimination.close_call() || tiny;
   return decision;
 }
 

@@ -19,7 +19,8 @@ using PreciseRow = std::vector<std::pair<int, GiNaC::numeric>>;
 struct RankDecision {
   int rank = 0;
   /// Some pivot lay between what doubles tell apart from zero with confidence (between 1e-14 and
-  /// 1e-6 of the scaled matrix): the rank should be settled with more digits (precise_rank).
+  /// 1e-6 of the scaled matrix), or some entry was tiny next to its row or column
+  /// (reduction/equilibration.h): the rank should be settled with more digits (precise_rank).
   bool close_call = false;
 };
 

@@ -37,14 +37,14 @@ GiNaC::ex derivative(const GiNaC::ex& e, const GiNaC::ex& symbol) {
 }
 
 GiNaC::exmap RandomPoints::next(const std::vector<GiNaC::ex>& symbols, int attempt) {
-  std::uniform_real_distribution<double> magnitude(0.5, 1.5), near(0.9, 1.1);
+  std::uniform_real_distribution<double> magnitude(0.5, 1.5);
   std::bernoulli_distribution negative(attempt % 2 == 0 ? 0.3 : 0.0);
   GiNaC::exmap point = fixed_;
   for (const GiNaC::ex& s : symbols) {
     if (point.count(s)) continue;
     auto center = centers_.find(s);
     if (center != centers_.end() && center->second != 0) {
-      point[s] = center->second * near(generator_);
+      point[s] = center->second * magnitude(generator_);
       continue;
     }
     double value = magnitude(generator_);

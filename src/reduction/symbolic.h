@@ -34,11 +34,12 @@ GiNaC::ex derivative(const GiNaC::ex& e, const GiNaC::ex& symbol);
 /// Random evaluation points for the symbols of a system. The generator is seeded with a fixed
 /// value, so every decision taken on random points is the same from run to run.
 ///
-/// A symbol with a nonzero start value (its "center") is drawn within 10% of it, with its sign:
-/// where the model is meant to be evaluated, so inside the domain of sqrt, log and pow (a flow
-/// law with 1/sqrt(lambda) and lambda > 0) and at the magnitudes the model's units give (an
-/// exponential diode law stays in range). Other symbols are drawn in [0.5, 1.5], with random sign
-/// on even attempts and positive on odd ones (a retry after an evaluation outside the domain).
+/// A symbol with a nonzero start value (its "center") is drawn as the start value times a
+/// factor in [0.5, 1.5]: with its sign and its magnitude, so inside the domain of sqrt, log and
+/// pow (a flow law with 1/sqrt(lambda) and lambda > 0) and at the magnitudes the model's units
+/// give, yet far enough from the start (often a consistent point) to be generic. Other symbols
+/// are drawn in [0.5, 1.5], with random sign on even attempts and positive on odd ones (a retry
+/// after an evaluation outside the domain).
 class RandomPoints {
  public:
   /// `fixed` maps symbols that keep their value (parameters) to numbers; `centers` maps symbols

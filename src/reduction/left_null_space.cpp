@@ -145,29 +145,63 @@ std::vector<std::pair<size_t, std::vector<size_t>>> dependent_rows(const DenseOf
   return dependent;
 }
 
+// Which entries of B[rows, columns] are numbers (the same at every point, so never zero where
+// the solution goes), dense like the values.
+using ConstantMask = std::vector<std::vector<bool>>;
+
+ConstantMask constant_entries(const ExpressionMatrix& B, const std::vector<size_t>& rows,
+                              const std::vector<int>& columns) {
+  ConstantMask mask(rows.size(), std::vector<bool>(columns.size(), false));
+  for (size_t i = 0; i < rows.size(); ++i) {
+    for (const MatrixEntry& entry : B.row(rows[i])) {
+      auto at = std::lower_bound(columns.begin(), columns.end(), entry.column);
+      mask[i][at - columns.begin()] = GiNaC::is_exactly_a<GiNaC::numeric>(entry.value);
+    }
+  }
+  return mask;
+}
+
+// A constant pivot is taken over a larger one varying with the point, down to this fraction of
+// it: the combination's weights are minors of B[basis, columns], and a minor that is a number
+// never vanishes along the solution, where a varying one may (leaving A singular there).
+constexpr double kConstantPreference = 1e-3;
+
 // |basis| columns of the block's rows `basis` that make the square matrix nonsingular (complete
-// pivoting), as positions into `values`' columns.
+// pivoting, preferring entries that stay numbers), as positions into `values`' columns.
 template <typename T>
-std::vector<int> independent_columns(const DenseOf<T>& values, const std::vector<size_t>& basis) {
+std::vector<int> independent_columns(const DenseOf<T>& values, const ConstantMask& constant,
+                                     const std::vector<size_t>& basis) {
   DenseOf<T> rows;
-  for (size_t k : basis) rows.push_back(values[k]);
+  ConstantMask fixed;
+  for (size_t k : basis) rows.push_back(values[k]), fixed.push_back(constant[k]);
   std::vector<int> columns;
   std::vector<bool> used_row(rows.size(), false);
   for (size_t step = 0; step < rows.size(); ++step) {
     size_t pr = 0, pc = 0;
     T best = -1;
+    bool best_fixed = false;
     for (size_t r = 0; r < rows.size(); ++r) {
       if (used_row[r]) continue;
       for (size_t c = 0; c < rows[r].size(); ++c) {
-        if (magnitude(rows[r][c]) > best) best = magnitude(rows[r][c]), pr = r, pc = c;
+        T size = magnitude(rows[r][c]);
+        if (size == 0) continue;
+        bool better = best_fixed == fixed[r][c] ? size > best
+                      : fixed[r][c]              ? size > T(kConstantPreference) * best
+                                                 : size * T(kConstantPreference) > best;
+        if (best < 0 || better) best = size, best_fixed = fixed[r][c], pr = r, pc = c;
       }
     }
+    if (best < 0) break;  // cannot happen for a basis of independent rows
     used_row[pr] = true;
     columns.push_back(static_cast<int>(pc));
     for (size_t r = 0; r < rows.size(); ++r) {
       if (used_row[r] || rows[r][pc] == 0) continue;
       T factor = rows[r][pc] / rows[pr][pc];
-      for (size_t c = 0; c < rows[r].size(); ++c) rows[r][c] -= factor * rows[pr][c];
+      bool factor_fixed = fixed[r][pc] && fixed[pr][pc];
+      for (size_t c = 0; c < rows[r].size(); ++c) {
+        rows[r][c] -= factor * rows[pr][c];
+        fixed[r][c] = fixed[r][c] && (rows[pr][c] == 0 || (factor_fixed && fixed[pr][c]));
+      }
     }
   }
   std::sort(columns.begin(), columns.end());
@@ -219,11 +253,11 @@ bool holds_at(const DenseOf<T>& values, const std::vector<int>& columns,
 // the check fails or, in doubles, if a decision was a close call (`close_call` set).
 template <typename T>
 std::optional<std::vector<RowDependency>> dependencies_from(
-    const std::vector<size_t>& rows, const std::vector<int>& columns,
+    const std::vector<size_t>& rows, const std::vector<int>& columns, const ConstantMask& constant,
     DenseOf<T> values, const DenseOf<T>& other, const Thresholds& thresholds, bool& close_call) {
   std::vector<RowDependency> found;
   for (auto& [local_row, local_basis] : dependent_rows(values, thresholds, close_call)) {
-    std::vector<int> local_columns = independent_columns(values, local_basis);
+    std::vector<int> local_columns = independent_columns(values, constant, local_basis);
     // A coefficient taken for zero that was not shows at the second point: try other points.
     if (!holds_at(other, local_columns, local_basis, local_row, close_call)) return std::nullopt;
     RowDependency d;
@@ -243,6 +277,7 @@ std::optional<std::vector<RowDependency>> dependencies_at(const ExpressionMatrix
                                                           const GiNaC::exmap& point,
                                                           const GiNaC::exmap& check) {
   std::vector<int> columns = columns_of(B, rows);
+  ConstantMask constant = constant_entries(B, rows, columns);
   auto in_doubles = [](const GiNaC::exmap& at) {
     return [&at](const GiNaC::ex& e) { return evaluate(e, at); };
   };
@@ -255,7 +290,7 @@ std::optional<std::vector<RowDependency>> dependencies_at(const ExpressionMatrix
   bool close_call = has_tiny_entries(*values) || has_tiny_entries(*other);
   equilibrate(*values);  // decisions independent of the units (the second point: decide_rank)
   if (!close_call) {
-    auto found = dependencies_from(rows, columns, *values, *other, kInDoubles, close_call);
+    auto found = dependencies_from(rows, columns, constant, *values, *other, kInDoubles, close_call);
     if (!close_call) return found;
   }
   GiNaC::exmap exact = exact_point(point), exact_check = exact_point(check);
@@ -266,7 +301,7 @@ std::optional<std::vector<RowDependency>> dependencies_at(const ExpressionMatrix
   auto precise_other = values_at<GiNaC::numeric>(B, rows, columns, precisely(exact_check));
   if (!precise || !precise_other) return std::nullopt;
   bool ignored = false;
-  return dependencies_from(rows, columns, *precise, *precise_other, kWithManyDigits, ignored);
+  return dependencies_from(rows, columns, constant, *precise, *precise_other, kWithManyDigits, ignored);
 }
 
 }  // namespace

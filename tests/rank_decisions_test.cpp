@@ -64,8 +64,8 @@ TEST(RankDecisions, PreciseRankSeesExactDependence) {
   // Row 2 = row 0 + 1e-20 * row 1 exactly: the three rows have rank 2, rows 0 and 2 alone too
   // (1e-20 is a coefficient, far above the 1e-40 of a zero); proportional rows have rank 1.
   GiNaC::numeric tiny = GiNaC::numeric(10).power(-20);
-  std::vector<PreciseRow> rows = {{{0, 1}, {1, 2}}, {{0, 3}, {1, 7}},
-                                  {{0, 1 + 3 * tiny}, {1, 2 + 7 * tiny}}};
+  std::vector<PreciseRow> rows = {
+      {{0, 1}, {1, 2}}, {{0, 3}, {1, 7}}, {{0, 1 + 3 * tiny}, {1, 2 + 7 * tiny}}};
   EXPECT_EQ(precise_rank(rows, 2), 2);
   std::vector<PreciseRow> square = {rows[0], rows[2]};
   EXPECT_EQ(precise_rank(square, 2), 2);  // 1e-20 is far above the 1e-40 of a zero
@@ -76,8 +76,7 @@ TEST(RankDecisions, PreciseRankSeesExactDependence) {
 TEST(RankDecisions, PointsAreMovedOntoTheInvariants) {
   GiNaC::realsymbol x("x"), y("y"), t("t");
   // The unit circle and a second, dependent copy of it: J J^T is singular.
-  ManifoldProjection projection({x * x + y * y - 1, 2 * (x * x + y * y - 1), x - y * t},
-                                {x, y});
+  ManifoldProjection projection({x * x + y * y - 1, 2 * (x * x + y * y - 1), x - y * t}, {x, y});
   GiNaC::exmap point{{x, 1.3}, {y, 0.4}, {t, GiNaC::numeric(1, 2)}};
   ASSERT_TRUE(projection.project(point));
   std::optional<GiNaC::numeric> circle = evaluate_precisely(x * x + y * y - 1, point);

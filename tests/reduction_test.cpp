@@ -180,8 +180,9 @@ TEST(Linearity, AffineAsWrittenNeedsNoDerivatives) {
                          " a = x; b = t; c = 1; d = 2; end"),
             (std::vector<std::string>{"a", "b", "c", "d"}));
   // Nonlinear as written, affine once expanded: decided symbolically.
-  EXPECT_EQ(nonlinear_in("model m; variable x, a; equation x' = (a + x)^2 - a^2 - 2*a*x; a = t; end"),
-            std::vector<std::string>{});
+  EXPECT_EQ(
+      nonlinear_in("model m; variable x, a; equation x' = (a + x)^2 - a^2 - 2*a*x; a = t; end"),
+      std::vector<std::string>{});
   // A nonlinearity too weak for doubles to see is still found.
   EXPECT_EQ(nonlinear_in("model m; variable x, a; equation x' = a + 1e-30*a^2; a = t; end"),
             std::vector<std::string>{"a"});
@@ -203,8 +204,8 @@ TEST(Linearity, LongTrigonometricExpressionsClassifyQuickly) {
     std::string terms;
     for (int k = 0; k < 24; ++k) {
       int a = (i + k) % 16, b = (3 * i + 5 * k + 1) % 16, c = (7 * i + k + 2) % 16;
-      terms += fmt::format(" + {}/7*sin(z{} + x{})*cos(z{} - x{}*x{})*(1 + x{}^2)", k % 9 + 1, a,
-                           b, c, a, b, c);
+      terms += fmt::format(" + {}/7*sin(z{} + x{})*cos(z{} - x{}*x{})*(1 + x{}^2)", k % 9 + 1, a, b,
+                           c, a, b, c);
     }
     text += fmt::format("  c{0}: z{0}*(2 + cos(x{0})) + 0.01*(0{1}) = sin(t);\n", i, terms);
     expected.push_back("z" + std::to_string(i));
@@ -350,8 +351,8 @@ TEST(Reduction, RingModulatorReducesForEveryDiodeLaw) {
   std::string text = test::read_source_file("tests/data/ring_modulator.dae");
   for (const char* delta : {"delta = 1;", "delta = 5;", "delta = 10;", "delta = 17.7186;"}) {
     for (const char* gamma : {"gamma = 40.67286402e-9", "gamma = 1e-7"}) {
-      Reduced r = reduce_text(replaced(replaced(text, "delta = 17.7186;", delta),
-                                       "gamma = 40.67286402e-9", gamma));
+      Reduced r = reduce_text(
+          replaced(replaced(text, "delta = 17.7186;", delta), "gamma = 40.67286402e-9", gamma));
       EXPECT_EQ(index_of(r), 2) << delta << " " << gamma;
       ASSERT_TRUE(r.system) << r.diagnostics();
       EXPECT_EQ(r.system->differentiations, 2) << delta << " " << gamma;

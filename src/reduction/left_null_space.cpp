@@ -19,8 +19,12 @@ template <typename T>
 using DenseOf = std::vector<std::vector<T>>;
 using Dense = DenseOf<double>;
 
-double magnitude(double v) { return std::fabs(v); }
-GiNaC::numeric magnitude(const GiNaC::numeric& v) { return GiNaC::abs(v); }
+double magnitude(double v) {
+  return std::fabs(v);
+}
+GiNaC::numeric magnitude(const GiNaC::numeric& v) {
+  return GiNaC::abs(v);
+}
 
 // The dense decisions' thresholds, as fractions of the largest entry times the dimension: below
 // `zero` a reduced row is zero; in doubles a value between `close_zero` and `sure` is a close
@@ -186,8 +190,8 @@ std::vector<int> independent_columns(const DenseOf<T>& values, const ConstantMas
         T size = magnitude(rows[r][c]);
         if (size == 0) continue;
         bool better = best_fixed == fixed[r][c] ? size > best
-                      : fixed[r][c]              ? size > T(kConstantPreference) * best
-                                                 : size * T(kConstantPreference) > best;
+                      : fixed[r][c]             ? size > T(kConstantPreference) * best
+                                                : size * T(kConstantPreference) > best;
         if (best < 0 || better) best = size, best_fixed = fixed[r][c], pr = r, pc = c;
       }
     }
@@ -290,7 +294,8 @@ std::optional<std::vector<RowDependency>> dependencies_at(const ExpressionMatrix
   bool close_call = has_tiny_entries(*values) || has_tiny_entries(*other);
   equilibrate(*values);  // decisions independent of the units (the second point: decide_rank)
   if (!close_call) {
-    auto found = dependencies_from(rows, columns, constant, *values, *other, kInDoubles, close_call);
+    auto found =
+        dependencies_from(rows, columns, constant, *values, *other, kInDoubles, close_call);
     if (!close_call) return found;
   }
   GiNaC::exmap exact = exact_point(point), exact_check = exact_point(check);
@@ -301,7 +306,8 @@ std::optional<std::vector<RowDependency>> dependencies_at(const ExpressionMatrix
   auto precise_other = values_at<GiNaC::numeric>(B, rows, columns, precisely(exact_check));
   if (!precise || !precise_other) return std::nullopt;
   bool ignored = false;
-  return dependencies_from(rows, columns, constant, *precise, *precise_other, kWithManyDigits, ignored);
+  return dependencies_from(rows, columns, constant, *precise, *precise_other, kWithManyDigits,
+                           ignored);
 }
 
 }  // namespace
@@ -313,7 +319,8 @@ std::vector<RowDependency> row_dependencies(const ExpressionMatrix& B,
   for (const std::vector<size_t>& block : connected_rows(B)) {
     std::optional<std::vector<RowDependency>> found;
     for (int attempt = 0; attempt < 5 && !found; ++attempt)
-      found = dependencies_at(B, block, points.next(symbols, attempt), points.next(symbols, attempt));
+      found =
+          dependencies_at(B, block, points.next(symbols, attempt), points.next(symbols, attempt));
     if (found) all.insert(all.end(), found->begin(), found->end());
   }
   std::sort(all.begin(), all.end(),

@@ -46,12 +46,13 @@ class AffineScan {
     if (GiNaC::is_exactly_a<GiNaC::numeric>(e) || GiNaC::is_a<GiNaC::constant>(e)) return {};
     if (GiNaC::is_exactly_a<GiNaC::add>(e)) return all_affine(e, 0);
     if (is_if(e)) return all_affine(e, 1);  // the condition: see nonlinear_flags
-    if (is_condition_call(e)) return {};     // piecewise constant (derivative 0)
+    if (is_condition_call(e)) return {};    // piecewise constant (derivative 0)
     if (GiNaC::is_exactly_a<GiNaC::mul>(e)) return product(e);
     // A power (other than a sum's or product's exponent 1, which GiNaC never keeps) or a
     // function: every unknown inside is suspect.
     Occurrence all;
-    for (size_t i = 0; i < e.nops(); ++i) all.present = merged(all.present, (*this)(e.op(i)).present);
+    for (size_t i = 0; i < e.nops(); ++i)
+      all.present = merged(all.present, (*this)(e.op(i)).present);
     all.suspect = all.present;
     return all;
   }

@@ -21,8 +21,12 @@ T magnitude(const T& v) {
   return v < T(0) ? -v : v;
 }
 
-bool is_finite(double v) { return std::isfinite(v); }
-bool is_finite(const GiNaC::numeric&) { return true; }  // CLN throws rather than make a NaN
+bool is_finite(double v) {
+  return std::isfinite(v);
+}
+bool is_finite(const GiNaC::numeric&) {
+  return true;
+}  // CLN throws rather than make a NaN
 
 // Solves the symmetric positive semidefinite system M y = r (M = J J^T) by symmetric Gaussian
 // elimination with diagonal pivoting; a pivot below `zero` times the largest diagonal entry

@@ -30,7 +30,8 @@ class ManifoldProjection {
 
   std::vector<GiNaC::ex> invariants_;
   std::vector<GiNaC::ex> states_;
-  std::vector<std::vector<std::pair<size_t, GiNaC::ex>>> jacobian_;  // per invariant: (state, dh/dx)
+  std::vector<std::vector<std::pair<size_t, GiNaC::ex>>>
+      jacobian_;  // per invariant: (state, dh/dx)
 };
 
 /// Invariants at most this many, states at most kMaxProjectedStates: larger systems are sampled

@@ -21,8 +21,12 @@ constexpr double kSureZero = 1e-14, kSureNonzero = 1e-6;
 // With many digits (precise_rank), pivots below this fraction of the largest entry are zero.
 constexpr double kPreciseZero = 1e-40;
 
-double magnitude(double v) { return std::fabs(v); }
-GiNaC::numeric magnitude(const GiNaC::numeric& v) { return GiNaC::abs(v); }
+double magnitude(double v) {
+  return std::fabs(v);
+}
+GiNaC::numeric magnitude(const GiNaC::numeric& v) {
+  return GiNaC::abs(v);
+}
 // Past the last column of a row, in merges.
 constexpr int kEnd = std::numeric_limits<int>::max();
 
@@ -42,9 +46,8 @@ class SparseElimination {
         column_done_(columns, false) {
     T scale = 0;
     for (size_t r = 0; r < rows_.size(); ++r) {
-      std::sort(rows_[r].begin(), rows_[r].end(), [](const auto& a, const auto& b) {
-        return a.first < b.first;
-      });
+      std::sort(rows_[r].begin(), rows_[r].end(),
+                [](const auto& a, const auto& b) { return a.first < b.first; });
       for (const auto& [c, v] : rows_[r]) {
         column_rows_[c].push_back(static_cast<int>(r));
         if (magnitude(v) > scale) scale = magnitude(v);
@@ -85,8 +88,9 @@ class SparseElimination {
     for (int r : holders) {
       if (row_done_[r]) continue;
       const Row& row = rows_[r];
-      auto it = std::lower_bound(row.begin(), row.end(), c,
-                                 [](const auto& entry, int column) { return entry.first < column; });
+      auto it = std::lower_bound(row.begin(), row.end(), c, [](const auto& entry, int column) {
+        return entry.first < column;
+      });
       if (it != row.end() && it->first == c) found.push_back({r, it->second});
     }
     return found;
@@ -161,8 +165,7 @@ RankDecision decide_rank(const std::vector<NumericRow>& rows, size_t columns) {
   bool tiny = has_tiny_entries(rows, columns);  // before scaling, which would hide them
   std::vector<NumericRow> scaled = rows;
   equilibrate(scaled, columns);
-  SparseElimination<double> elimination(std::move(scaled), columns, 1e-10, kSureNonzero,
-                                        kSureZero);
+  SparseElimination<double> elimination(std::move(scaled), columns, 1e-10, kSureNonzero, kSureZero);
   RankDecision decision;
   decision.rank = elimination.rank();
   decision.close_call = elimination.close_call() || tiny;

@@ -44,7 +44,8 @@ class RandomPoints {
  public:
   /// `fixed` maps symbols that keep their value (parameters) to numbers; `centers` maps symbols
   /// to their start values (numbers).
-  explicit RandomPoints(GiNaC::exmap fixed, std::map<GiNaC::ex, double, GiNaC::ex_is_less> centers = {})
+  explicit RandomPoints(GiNaC::exmap fixed,
+                        std::map<GiNaC::ex, double, GiNaC::ex_is_less> centers = {})
       : fixed_(std::move(fixed)), centers_(std::move(centers)) {}
 
   /// A point assigning `symbols` values as above, plus the fixed values, then moved by the

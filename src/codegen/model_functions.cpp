@@ -257,6 +257,28 @@ std::string rhs(Generator& gen, size_t& operations) {
   return body(code, {"t", "x", "xdot", "z"});
 }
 
+// The tables algebraic_condition reads: each position's diagonal entry in a, the first entry of
+// its row inside its own block (the entries left of it belong to earlier blocks, which do not
+// bear on the block's pivots), whether its pivot can vanish (not a nonzero number of A), and the
+// column position of each stored entry.
+std::string pivot_tables(const LinearSolvePlan& plan) {
+  std::vector<int> diagonal, block_entry, can_vanish(static_cast<size_t>(plan.size), 1);
+  for (int b = 0; b < plan.blocks.block_count(); ++b) {
+    const int begin = plan.blocks.block_start[b], end = plan.blocks.block_start[b + 1];
+    for (int k = begin; k < end; ++k) {
+      diagonal.push_back(plan.index(k, k));
+      auto first = std::lower_bound(plan.storage.begin(), plan.storage.end(), std::pair(k, begin));
+      block_entry.push_back(static_cast<int>(first - plan.storage.begin()));
+    }
+  }
+  for (const PivotStep& step : plan.steps)
+    if (step.fixed_pivot) can_vanish[static_cast<size_t>(step.position)] = 0;
+  std::vector<int> column_of;
+  for (const auto& entry : plan.storage) column_of.push_back(entry.second);
+  return constant_table("kDiagonalAt", diagonal) + constant_table("kBlockEntryStart", block_entry) +
+         constant_table("kPivotCanVanish", can_vanish) + constant_table("kColumnAt", column_of);
+}
+
 // The tables locate_algebraic_failure and rhs read: the storage of A is sorted by row
 // position, so that each position's row is one range of a.
 void solver_tables(const Generator& gen, FunctionBodies& bodies) {
@@ -270,6 +292,7 @@ void solver_tables(const Generator& gen, FunctionBodies& bodies) {
   for (size_t i = 0; i < gen.m; ++i) unknowns.push_back(plan.blocks.col_order[i]);
   bodies.row_start = constant_table("kRowStart", starts);
   bodies.unknown_at = constant_table("kUnknownAt", unknowns);
+  bodies.pivot_tables = pivot_tables(plan);
   bodies.rhs_failure =
       "  if (const int status = locate_algebraic_failure(p, t, x, index)) return status;\n";
 }

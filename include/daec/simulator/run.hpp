@@ -24,6 +24,7 @@
 #include <daec/simulator/output.hpp>
 #include <daec/simulator/plot.hpp>
 #include <daec/simulator/settings.hpp>
+#include <daec/simulator/singular.hpp>
 #include <daec/traits.hpp>
 
 namespace daec::simulator {
@@ -39,7 +40,7 @@ void print_help() {
       "           [--set NAME=VALUE]... [--fix NAME=VALUE]... [--quiet]\n"
       "           [--output FILE] [--method NAME]\n"
       "           [--linear-solver dense|klu|auto] [--plot FILE [--plot-columns a,b]]\n"
-      "           [--events FILE]\n\n"
+      "           [--events FILE] [--on-singular stop|warn]\n\n"
       "  --t-start T0      start time (default %g)\n"
       "  --t-end T         end time, T > T0 (default %g)\n"
       "  --step DT         output step, DT > 0 (default (T - T0)/%d); the last row is at T\n"
@@ -58,6 +59,9 @@ void print_help() {
       "                    rsvg-convert or ImageMagick installed)\n"
       "  --plot-columns C  the columns to draw, comma-separated (default: all)\n"
       "  --events FILE     write each change of a condition (t,condition,value) to FILE\n"
+      "  --on-singular W   at a singular point of the reduced system (A or the constraint\n"
+      "                    Jacobian loses rank, the solution may switch branch): stop with\n"
+      "                    an error naming the instant (the default) or warn and go on\n"
       "  --help            print this help\n"
       "Options take their value as '--opt value' or '--opt=value'.\n\n",
       Model::model_name, kDefaultTStart, kDefaultTEnd, kDefaultStepsPerRun, kDefaultRtol,
@@ -125,8 +129,17 @@ Statistics integrate(Integrator& integrator, const Model& model, const Options& 
   long next = 1;
   double t = options.t_start;
   int stalled = 0;
+  SingularityMonitor<Model> singular(model, options.on_singular);
+  singular.start(t, x);
   while (next < times.count()) {
-    double reached = integrator.step(times[next], x);
+    double reached = t;
+    try {
+      reached = integrator.step(times[next], x);
+    } catch (Failure& failure) {
+      singular.explain(failure);
+      throw;
+    }
+    if (reached > t) singular.check(t, reached, x, integrator);
     stalled = reached > t ? 0 : stalled + 1;
     if (stalled > kMaxStalledSteps)
       integrator.fail(reached, "the step size vanished (" + std::to_string(kMaxStalledSteps) +
@@ -141,6 +154,7 @@ Statistics integrate(Integrator& integrator, const Model& model, const Options& 
       integrator.restart(event.t, event.x);
       reached = event.t;
       x = event.x;
+      singular.start(reached, x);
     }
     t = reached;
     largest = std::max(largest, largest_residual(model, t, x.data()));

@@ -36,7 +36,8 @@ std::vector<std::string> bundled_models() {
 // recording the failure.
 std::string build_checker(const std::string& model, const std::string& dir,
                           const std::string& name_space, const std::string& compiler,
-                          const std::string& daec_arguments = "", int split = 0) {
+                          const std::string& daec_arguments = "", int split = 0,
+                          const std::string& optimization = "") {
   std::string cpp = dir + "/model.cpp";
   CommandResult generated =
       run_daec(shell_quote(model) + " -o " + shell_quote(cpp) + " " + daec_arguments);
@@ -46,6 +47,7 @@ std::string build_checker(const std::string& model, const std::string& dir,
   CompileOptions options;
   options.compiler = compiler;
   options.extra_flags = "-DMODEL_FILE='\"" + cpp + "\"' -DMODEL_NS=" + name_space;
+  if (!optimization.empty()) options.extra_flags += " " + optimization;
   std::vector<std::string> sources{source_dir() + "/tests/data/check_generated_model.cpp"};
   for (int k = 1; k <= split; ++k) sources.push_back(dir + "/model_" + std::to_string(k) + ".cpp");
   CommandResult built = compile_cpp(sources, executable, options);
@@ -62,12 +64,14 @@ void expect_checks_pass(const std::string& executable, const std::string& t0 = "
 
 class BundledModel : public testing::TestWithParam<std::string> {};
 
+// At -O2: g++ finds more (-Warray-bounds on the tables of an empty block or projection) when it
+// inlines and propagates constants.
 TEST_P(BundledModel, CompilesWarningFreeAndChecksOut) {
   const std::string stem = GetParam();
   std::string dir = make_scratch_dir("generated_" + stem);
   for (const char* compiler : {"g++", "clang++"}) {
     std::string checker =
-        build_checker(source_dir() + "/models/" + stem + ".dae", dir, stem, compiler);
+        build_checker(source_dir() + "/models/" + stem + ".dae", dir, stem, compiler, "", 0, "-O2");
     expect_checks_pass(checker, start_time(stem));
   }
 }

@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdlib>
 #include <filesystem>
 #include <string>
 #include <utility>
@@ -87,6 +88,11 @@ TEST(Simulator, PendulumMatchesPublishedSolution) {
   EXPECT_LT(sim.stats.largest_invariant_residual, 1e-8);
   EXPECT_GT(sim.stats.steps, 0);
   EXPECT_GT(sim.stats.projections, 0);
+  // A regular model: no method meets a singular point (nor comes near one) over several swings.
+  for (const char* method : {"radau5", "radau5-dae", "bdf", "ida"}) {
+    SimRun other = run_ok(f.build, std::string("--t-end 10 --method ") + method);
+    EXPECT_FALSE(contains(other.result.err, "singular")) << method << "\n" << other.result.err;
+  }
 }
 
 // The same simulator compiled by clang++, written to a file: the same numbers.
@@ -553,6 +559,63 @@ void expect_failure(const Build& build, const std::string& arguments, int status
   for (const std::string& part : parts)
     EXPECT_TRUE(contains(result.err, part)) << arguments << ": no '" << part << "' in\n"
                                             << result.err;
+}
+
+// --- Singular points ------------------------------------------------------------------------
+
+/// The instant in "the reduced system is singular at t = T" of `err` (NaN if there is none).
+double singular_instant(const std::string& err, const std::string& lead) {
+  const std::string phrase = lead + "the reduced system is singular at t = ";
+  const size_t at = err.find(phrase);
+  if (at == std::string::npos) return std::nan("");
+  return std::strtod(err.c_str() + at + phrase.size(), nullptr);
+}
+
+// tests/data/rhombus_linkage.dae turns at unit angular velocity from its upright position: every
+// link lies on the x axis at t = pi/2, where the reduced system loses rank. Each method stops
+// there, naming the instant, the equations and the unknowns; radau5-dae's step size vanishes just
+// before it, and the failure says why.
+TEST(Simulator, RhombusLinkageStopsAtItsCollinearPosition) {
+  Fixture f = build_or_fail("RhombusLinkageStops", "tests/data/rhombus_linkage.dae");
+  ASSERT_TRUE(f.build.ok);
+  const double collinear = std::acos(-1.0) / 2;
+  for (const char* method : {"radau5", "bdf", "ida"}) {
+    CommandResult run = run_program(f.build.executable, std::string("--t-end 4 --method ") + method);
+    EXPECT_EQ(run.status, 1) << method << "\n" << run.err;
+    EXPECT_NEAR(singular_instant(run.err, "sim: error: "), collinear, 1e-6) << method << "\n"
+                                                                            << run.err;
+    for (const char* part : {"A(X, t) loses rank", "crank''", "coupler''", "lambda1", "lambda3",
+                             "u1_dot", "--on-singular warn"})
+      EXPECT_TRUE(contains(run.err, part)) << method << ": no '" << part << "' in\n" << run.err;
+  }
+  CommandResult dae = run_program(f.build.executable, "--t-end 4 --method radau5-dae");
+  EXPECT_EQ(dae.status, 1) << dae.err;
+  EXPECT_TRUE(contains(dae.err, "the reduced system is nearly singular where the integration "
+                                "stopped")) << dae.err;
+  // Warned instead: the run goes on past the instant (on whichever branch) and ends with 0.
+  CommandResult warned = run_program(f.build.executable, "--t-end 2 --on-singular=warn");
+  EXPECT_EQ(warned.status, 0) << warned.err;
+  EXPECT_NEAR(singular_instant(warned.err, "sim: warning: "), collinear, 1e-6) << warned.err;
+  expect_failure(f.build, "--on-singular ignore", 2, {"--on-singular expects stop or warn"});
+}
+
+// tests/data/double_four_bar.dae: its cranks swing as the pendulum theta'' = -(g/L) cos(theta)
+// from theta = pi/2, theta' = 1, and lie horizontal at theta = pi, at the instant
+// integral from pi/2 to pi of 1/sqrt(1 + 2 (g/L)(1 - sin(theta))) (Simpson's rule here).
+TEST(Simulator, DoubleFourBarStopsWhereItsCranksAreHorizontal) {
+  Fixture f = build_or_fail("DoubleFourBarStops", "tests/data/double_four_bar.dae");
+  ASSERT_TRUE(f.build.ok);
+  const double pi = std::acos(-1.0), g = 9.81;
+  const int n = 20000;
+  const double h = (pi / 2) / n;
+  auto rate = [&](double theta) { return 1 / std::sqrt(1 + 2 * g * (1 - std::sin(theta))); };
+  double sum = rate(pi / 2) + rate(pi);
+  for (int i = 1; i < n; ++i) sum += (i % 2 ? 4 : 2) * rate(pi / 2 + i * h);
+  const double horizontal = sum * h / 3;
+  CommandResult run = run_program(f.build.executable, "--t-end 4");
+  EXPECT_EQ(run.status, 1) << run.err;
+  EXPECT_NEAR(singular_instant(run.err, "sim: error: "), horizontal, 1e-6) << run.err;
+  EXPECT_TRUE(contains(run.err, "crank0''")) << run.err;
 }
 
 TEST(Simulator, CommandLineErrors) {

@@ -121,7 +121,7 @@ using RowSink = std::function<void(const std::vector<double>&)>;
 /// change come from that step, and the method restarts there on the new branch.
 template <typename Model>
 Statistics integrate(Integrator& integrator, const Model& model, const Options& options,
-                     std::vector<double> x, const RowSink& sink, double& largest,
+                     std::vector<double> x, const RowSink& sink, InvariantResiduals& largest,
                      Events<Model>& events) {
   const OutputTimes times(options);
   sink(row_values(model, times[0], x));
@@ -157,7 +157,7 @@ Statistics integrate(Integrator& integrator, const Model& model, const Options& 
       singular.start(reached, x);
     }
     t = reached;
-    largest = std::max(largest, largest_residual(model, t, x.data()));
+    largest.add(largest_residuals(model, t, x.data()));
     for (; next < times.count() && times[next] <= t; ++next) {
       if (times[next] == t) {
         row_state = x;
@@ -242,7 +242,7 @@ int simulate(const Options& options) {
   initialize(model, options.t_start, x, start.z);
   if (!options.quiet)
     report_moved_starts<Model>(start.x, x, options.t_start, options.rtol, options.atol);
-  double largest = largest_residual(model, options.t_start, x.data());
+  InvariantResiduals largest = largest_residuals(model, options.t_start, x.data());
   CsvOutput csv(options.output);
   csv.write(csv_header<Model>());
   RowSink sink = [&](const std::vector<double>& row) {
@@ -263,9 +263,11 @@ int simulate(const Options& options) {
   if (plot.wanted()) plot.write();
   csv.commit();
   events.commit();
-  std::fprintf(stderr, "method %s, linear solver %s, %s, largest invariant residual %.2g\n",
+  std::fprintf(stderr,
+               "method %s, linear solver %s, %s, largest invariant residual %.2g relative to "
+               "its terms (%.2g absolute)\n",
                method.c_str(), linear_solver_name(linear_solver), statistics_text(counts).c_str(),
-               largest);
+               largest.relative, largest.absolute);
   return 0;
 }
 

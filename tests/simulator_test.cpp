@@ -583,12 +583,13 @@ double singular_instant(const std::string& err, const std::string& lead) {
 // before it, and the failure says why.
 TEST(Simulator, RhombusLinkageStopsAtItsCollinearPosition) {
   // The whole simulator at -O2, warning-free (the other tests build at -O1).
-  Fixture f = build_or_fail("RhombusLinkageStops", "tests/data/rhombus_linkage.dae", "g++", "",
-                            "-O2");
+  Fixture f =
+      build_or_fail("RhombusLinkageStops", "tests/data/rhombus_linkage.dae", "g++", "", "-O2");
   ASSERT_TRUE(f.build.ok);
   const double collinear = std::acos(-1.0) / 2;
   for (const char* method : {"radau5", "bdf", "ida"}) {
-    CommandResult run = run_program(f.build.executable, std::string("--t-end 4 --method ") + method);
+    CommandResult run =
+        run_program(f.build.executable, std::string("--t-end 4 --method ") + method);
     EXPECT_EQ(run.status, 1) << method << "\n" << run.err;
     EXPECT_NEAR(singular_instant(run.err, "sim: error: "), collinear, 1e-6) << method << "\n"
                                                                             << run.err;
@@ -598,8 +599,10 @@ TEST(Simulator, RhombusLinkageStopsAtItsCollinearPosition) {
   }
   CommandResult dae = run_program(f.build.executable, "--t-end 4 --method radau5-dae");
   EXPECT_EQ(dae.status, 1) << dae.err;
-  EXPECT_TRUE(contains(dae.err, "the reduced system is nearly singular where the integration "
-                                "stopped")) << dae.err;
+  EXPECT_TRUE(contains(dae.err,
+                       "the reduced system is nearly singular where the integration "
+                       "stopped"))
+      << dae.err;
   // Warned instead: the run goes on past the instant (on whichever branch) and ends with 0.
   CommandResult warned = run_program(f.build.executable, "--t-end 2 --on-singular=warn");
   EXPECT_EQ(warned.status, 0) << warned.err;

@@ -472,9 +472,10 @@ std::string rhs_jacobian_support(Generator& gen, const AlgebraicReach* reach) {
               "// swap r[i] and r[pivot[i]] (e == -1), r[i] *= a[-2 - e] (e <= -2)\n" +
               constant_table("kSolveOpStart", solve.block_start) +
               constant_rows("kSolveOp", solve.ops) +
-              fmt::format("constexpr int kGxEntries = {};\nconstexpr int kReachRuns = {};\n"
-                          "constexpr int kSolveOps = {};\n",
-                          gx.row.size(), runs.size(), solve.ops.size());
+              fmt::format(
+                  "constexpr int kGxEntries = {};\nconstexpr int kReachRuns = {};\n"
+                  "constexpr int kSolveOps = {};\n",
+                  gx.row.size(), runs.size(), solve.ops.size());
     functions = kSolveBlock + replace_first(kAddColumnWithZ, "%s", kAddFxColumn);
   }
   std::string entries = gen.parts.body(

@@ -40,15 +40,15 @@ InvariantResiduals largest_residuals(const Model& model, double t, const double*
   constexpr int k = Model::num_invariants, n = Model::num_states;
   InvariantResiduals result;
   if constexpr (k > 0) {
-    std::vector<double> h = buffer(k), gradient = buffer(k), scale = buffer(k),
-                        nominal = buffer(n), values = buffer(Model::invariants_jacobian_nnz);
+    std::vector<double> h = buffer(k), gradient = buffer(k), scale = buffer(k), nominal = buffer(n),
+                        values = buffer(Model::invariants_jacobian_nnz);
     model.invariants(t, x, h.data());
     model.invariants_jacobian_values(t, x, values.data());
     model.state_nominal(nominal.data());
     for (int j = 0; j < n; ++j) {
       const double weight = std::max(std::fabs(x[j]), nominal[static_cast<size_t>(j)]);
-      for (int e = Model::invariants_jacobian_colptr[j]; e < Model::invariants_jacobian_colptr[j + 1];
-           ++e) {
+      for (int e = Model::invariants_jacobian_colptr[j];
+           e < Model::invariants_jacobian_colptr[j + 1]; ++e) {
         const auto row = static_cast<size_t>(Model::invariants_jacobian_rowval[e]);
         gradient[row] += std::fabs(values[static_cast<size_t>(e)]);
         scale[row] = std::max(scale[row], weight);

@@ -106,9 +106,9 @@ inline std::vector<std::string> parse_columns(const std::string& text) {
 
 inline bool takes_value(const std::string& option) {
   static const char* const kValueOptions[] = {
-      "--t-start", "--t-end",         "--step", "--rtol",         "--atol",   "--set",   "--fix",
-      "--output",  "--linear-solver", "--plot", "--plot-columns", "--method", "--events",
-      "--on-singular"};
+      "--t-start",      "--t-end",  "--step",   "--rtol",          "--atol",
+      "--set",          "--fix",    "--output", "--linear-solver", "--plot",
+      "--plot-columns", "--method", "--events", "--on-singular"};
   for (const char* known : kValueOptions)
     if (option == known) return true;
   return false;

@@ -38,9 +38,9 @@ constexpr size_t kSingularNamesShown = 8;
 
 /// What the model's two condition checks say at one point.
 struct Conditioning {
-  double algebraic = 1.0;  // Model::algebraic_condition
-  int unknown = -1;        // ... its weakest pivot's z
-  int sign = 1;            // sign of det(A), 0 where singular
+  double algebraic = 1.0;   // Model::algebraic_condition
+  int unknown = -1;         // ... its weakest pivot's z
+  int sign = 1;             // sign of det(A), 0 where singular
   double invariants = 1.0;  // Model::invariants_condition
   int invariant = -1;       // ... its weakest pivot's hidden constraint
   bool singular() const {
@@ -91,8 +91,8 @@ std::string singular_matrices(const Conditioning& c, double threshold = kSingula
     }
     what = "A(X, t) loses rank (condition estimate " + estimate(c.algebraic) + ")";
     if (!unknowns.empty())
-      what += ": the equations " + some_names(equations) + " do not determine " +
-              some_names(unknowns);
+      what +=
+          ": the equations " + some_names(equations) + " do not determine " + some_names(unknowns);
   }
   if (!(c.invariants <= threshold)) {
     if (!what.empty()) what += "; ";
@@ -151,9 +151,9 @@ class SingularityMonitor {
   /// point says so: the conditioning at the last step reached.
   void explain(Failure& failure) const {
     if (!(last_.largest() >= kSuspectCondition)) return;
-    failure.notes.push_back("the reduced system is nearly singular where the integration stopped (t = " +
-                            text::format_number(last_t_) + "): " +
-                            singular_matrices<Model>(last_, kSuspectCondition));
+    failure.notes.push_back(
+        "the reduced system is nearly singular where the integration stopped (t = " +
+        text::format_number(last_t_) + "): " + singular_matrices<Model>(last_, kSuspectCondition));
   }
 
  private:
@@ -245,7 +245,7 @@ class SingularityMonitor {
   const Model& model_;
   OnSingular action_;
   std::vector<double> x_;  // scratch for the interpolant
-  Conditioning last_;  // at the end of the last step, last_t_
+  Conditioning last_;      // at the end of the last step, last_t_
   double last_t_ = 0.0;
   double last_warning_ = std::nan("");
 };

@@ -3,11 +3,13 @@
 // the reduced system does not determine the solution: an integrator steps across such a point
 // and goes on along whichever branch its iterations find, and ends with status 0 and a wrong
 // answer. After every step the run asks the model for the conditioning of both matrices
-// (Model::algebraic_condition, Model::invariants_condition) and for the sign of det(A): a change
-// of sign between two steps means a singular point was crossed even where both ends are well
-// conditioned, and it is located by bisection on the method's interpolant. --on-singular stop
-// (the default) ends the run there, naming the instant, the equations and the unknowns; warn
-// reports it on stderr and goes on.
+// (Model::algebraic_condition, Model::invariants_condition) at the ends and the middle of the
+// step, and for the sign of det(A). A change of sign between two steps means a singular point
+// was crossed even where both ends are well conditioned: it is located by bisection on the
+// method's interpolant. A saddle-point system (a linkage with Lagrange multipliers) loses rank
+// without a change of sign: there the estimate peaks within the step, and the peak is followed
+// on the interpolant to its top. --on-singular stop (the default) ends the run there, naming the
+// instant, the equations and the unknowns; warn reports it on stderr and goes on.
 #pragma once
 
 #include <algorithm>

@@ -23,6 +23,7 @@
 #include <daec/simulator/failure.hpp>
 #include <daec/simulator/integrator.hpp>
 #include <daec/simulator/options.hpp>
+#include <daec/traits.hpp>
 
 namespace daec::simulator {
 
@@ -52,11 +53,16 @@ struct Conditioning {
   double largest() const { return std::max(algebraic, invariants); }
 };
 
+/// The checks at (t, x); a model without them (written by hand) is taken as regular everywhere.
 template <typename Model>
 Conditioning conditioning(const Model& model, double t, const std::vector<double>& x) {
   Conditioning c;
-  c.algebraic = model.algebraic_condition(t, x.data(), &c.unknown, &c.sign);
-  c.invariants = model.invariants_condition(t, x.data(), &c.invariant);
+  if constexpr (traits::condition_checks_v<Model>) {
+    c.algebraic = model.algebraic_condition(t, x.data(), &c.unknown, &c.sign);
+    c.invariants = model.invariants_condition(t, x.data(), &c.invariant);
+  } else {
+    (void)model, (void)t, (void)x;
+  }
   return c;
 }
 

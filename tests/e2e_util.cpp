@@ -72,7 +72,7 @@ CommandResult run_program(const std::string& executable, const std::string& argu
 }
 
 Build build_simulator(const std::string& model, const std::string& dir, const std::string& compiler,
-                      const std::string& daec_arguments) {
+                      const std::string& daec_arguments, const std::string& compile_flags) {
   fs::path model_path(model);
   if (model_path.is_relative()) model_path = fs::path(source_dir()) / model_path;
   std::string stem = model_path.stem().string();
@@ -86,7 +86,8 @@ Build build_simulator(const std::string& model, const std::string& dir, const st
     return build;
   }
   build.executable = dir + "/" + stem + "-" + compiler;
-  CommandResult compiled = compile_cpp({cpp}, build.executable, {compiler, true, "", ""});
+  CommandResult compiled =
+      compile_cpp({cpp}, build.executable, {compiler, true, compile_flags, ""});
   build.ok = compiled.status == 0;
   build.log = compiled.out + compiled.err;
   return build;
@@ -149,11 +150,13 @@ std::optional<SimulatorStats> parse_simulator_stats(const std::string& err) {
     int matched = std::sscanf(line.c_str(),
                               "method %63[^,], linear solver %63[^,], steps %ld, rhs evaluations "
                               "%ld, jacobian evaluations %ld, projections %ld, events %ld, "
-                              "largest invariant residual %lg%c",
+                              "largest invariant residual %lg relative to its terms (%lg "
+                              "absolute)%c",
                               method, solver, &stats.steps, &stats.rhs_evaluations,
                               &stats.jacobian_evaluations, &stats.projections, &stats.events,
-                              &stats.largest_invariant_residual, &tail);
-    if (matched != 8) continue;
+                              &stats.largest_invariant_residual,
+                              &stats.largest_absolute_invariant_residual, &tail);
+    if (matched != 9) continue;  // (the line ends after "absolute)": tail is not read)
     stats.method = method;
     stats.linear_solver = solver;
     return stats;

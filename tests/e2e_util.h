@@ -62,9 +62,10 @@ struct Build {
 
 /// `daec <model> --main -o <dir>/<stem>.cpp [daec_arguments]` and compiles the result with
 /// SUNDIALS into <dir>/<stem>-<compiler>. `model` is a path relative to the repository root or
-/// absolute.
+/// absolute. `compile_flags` go after the fixed flags (e.g. "-O2").
 Build build_simulator(const std::string& model, const std::string& dir,
-                      const std::string& compiler = "g++", const std::string& daec_arguments = "");
+                      const std::string& compiler = "g++", const std::string& daec_arguments = "",
+                      const std::string& compile_flags = "");
 
 /// A CSV table of numbers with a header line, as the simulator prints it.
 struct Csv {
@@ -97,7 +98,8 @@ Build build_python_module(const std::string& model, const std::string& module,
 struct SimulatorStats {
   std::string method, linear_solver;
   long steps = 0, rhs_evaluations = 0, jacobian_evaluations = 0, projections = 0, events = 0;
-  double largest_invariant_residual = 0;
+  double largest_invariant_residual = 0;           // relative to the size of its terms
+  double largest_absolute_invariant_residual = 0;  // max |h_i| as it is
 };
 
 /// Finds the statistics line in the simulator's stderr; nullopt if it is missing or malformed.

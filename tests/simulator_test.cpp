@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdlib>
 #include <filesystem>
 #include <string>
 #include <utility>
@@ -24,9 +25,10 @@ struct Fixture {
 };
 
 Fixture build_or_fail(const std::string& test_name, const std::string& model,
-                      const std::string& compiler = "g++", const std::string& daec_args = "") {
+                      const std::string& compiler = "g++", const std::string& daec_args = "",
+                      const std::string& compile_flags = "") {
   Fixture fixture{make_scratch_dir(test_name), {}};
-  fixture.build = build_simulator(model, fixture.dir, compiler, daec_args);
+  fixture.build = build_simulator(model, fixture.dir, compiler, daec_args, compile_flags);
   EXPECT_TRUE(fixture.build.ok) << fixture.build.log;
   return fixture;
 }
@@ -87,6 +89,11 @@ TEST(Simulator, PendulumMatchesPublishedSolution) {
   EXPECT_LT(sim.stats.largest_invariant_residual, 1e-8);
   EXPECT_GT(sim.stats.steps, 0);
   EXPECT_GT(sim.stats.projections, 0);
+  // A regular model: no method meets a singular point (nor comes near one) over several swings.
+  for (const char* method : {"radau5", "radau5-dae", "bdf", "ida"}) {
+    SimRun other = run_ok(f.build, std::string("--t-end 10 --method ") + method);
+    EXPECT_FALSE(contains(other.result.err, "singular")) << method << "\n" << other.result.err;
+  }
 }
 
 // The same simulator compiled by clang++, written to a file: the same numbers.
@@ -507,6 +514,11 @@ except KeyError as failure:
 else:
     raise AssertionError("no KeyError")
 assert m.fixed_names == ["x"], "fix= is for one call"
+estimate, unknown, sign = m.algebraic_condition(0.0, x)
+assert 1 <= estimate < 1e8 and sign in (1, -1), (estimate, sign)
+assert unknown is None or unknown in m.algebraic_names, unknown
+estimate, invariant = m.invariants_condition(0.0, x)
+assert 1 <= estimate < 1e8 and (invariant is None or invariant in m.invariant_names), invariant
 print("ok")
 )");
   CommandResult run = run_command(shell_quote(kPython) + " " + shell_quote(dir + "/check.py") +
@@ -553,6 +565,84 @@ void expect_failure(const Build& build, const std::string& arguments, int status
   for (const std::string& part : parts)
     EXPECT_TRUE(contains(result.err, part)) << arguments << ": no '" << part << "' in\n"
                                             << result.err;
+}
+
+// --- Singular points ------------------------------------------------------------------------
+
+/// The instant in "the reduced system is singular at t = T" of `err` (NaN if there is none).
+double singular_instant(const std::string& err, const std::string& lead) {
+  const std::string phrase = lead + "the reduced system is singular at t = ";
+  const size_t at = err.find(phrase);
+  if (at == std::string::npos) return std::nan("");
+  return std::strtod(err.c_str() + at + phrase.size(), nullptr);
+}
+
+// tests/data/rhombus_linkage.dae turns at unit angular velocity from its upright position: every
+// link lies on the x axis at t = pi/2, where the reduced system loses rank. Each method stops
+// there, naming the instant, the equations and the unknowns; radau5-dae's step size vanishes just
+// before it, and the failure says why.
+TEST(Simulator, RhombusLinkageStopsAtItsCollinearPosition) {
+  // The whole simulator at -O2, warning-free (the other tests build at -O1).
+  Fixture f =
+      build_or_fail("RhombusLinkageStops", "tests/data/rhombus_linkage.dae", "g++", "", "-O2");
+  ASSERT_TRUE(f.build.ok);
+  const double collinear = std::acos(-1.0) / 2;
+  for (const char* method : {"radau5", "bdf", "ida"}) {
+    CommandResult run =
+        run_program(f.build.executable, std::string("--t-end 4 --method ") + method);
+    EXPECT_EQ(run.status, 1) << method << "\n" << run.err;
+    EXPECT_NEAR(singular_instant(run.err, "sim: error: "), collinear, 1e-6) << method << "\n"
+                                                                            << run.err;
+    for (const char* part : {"A(X, t) loses rank", "crank''", "coupler''", "lambda1", "lambda3",
+                             "u1_dot", "--on-singular warn"})
+      EXPECT_TRUE(contains(run.err, part)) << method << ": no '" << part << "' in\n" << run.err;
+  }
+  CommandResult dae = run_program(f.build.executable, "--t-end 4 --method radau5-dae");
+  EXPECT_EQ(dae.status, 1) << dae.err;
+  EXPECT_TRUE(contains(dae.err,
+                       "the reduced system is nearly singular where the integration "
+                       "stopped"))
+      << dae.err;
+  // Warned instead: the run goes on past the instant (on whichever branch) and ends with 0.
+  CommandResult warned = run_program(f.build.executable, "--t-end 2 --on-singular=warn");
+  EXPECT_EQ(warned.status, 0) << warned.err;
+  EXPECT_NEAR(singular_instant(warned.err, "sim: warning: "), collinear, 1e-6) << warned.err;
+  expect_failure(f.build, "--on-singular ignore", 2, {"--on-singular expects stop or warn"});
+}
+
+// tests/data/double_four_bar.dae: its cranks swing as the pendulum theta'' = -(g/L) cos(theta)
+// from theta = pi/2, theta' = 1, and lie horizontal at theta = pi, at the instant
+// integral from pi/2 to pi of 1/sqrt(1 + 2 (g/L)(1 - sin(theta))) (Simpson's rule here).
+TEST(Simulator, DoubleFourBarStopsWhereItsCranksAreHorizontal) {
+  Fixture f = build_or_fail("DoubleFourBarStops", "tests/data/double_four_bar.dae");
+  ASSERT_TRUE(f.build.ok);
+  const double pi = std::acos(-1.0), g = 9.81;
+  const int n = 20000;
+  const double h = (pi / 2) / n;
+  auto rate = [&](double theta) { return 1 / std::sqrt(1 + 2 * g * (1 - std::sin(theta))); };
+  double sum = rate(pi / 2) + rate(pi);
+  for (int i = 1; i < n; ++i) sum += (i % 2 ? 4 : 2) * rate(pi / 2 + i * h);
+  const double horizontal = sum * h / 3;
+  CommandResult run = run_program(f.build.executable, "--t-end 4");
+  EXPECT_EQ(run.status, 1) << run.err;
+  EXPECT_NEAR(singular_instant(run.err, "sim: error: "), horizontal, 1e-6) << run.err;
+  EXPECT_TRUE(contains(run.err, "crank0''")) << run.err;
+}
+
+// tests/data/opamp_cascade.dae (index 11): v[10] = (R C)^10 times the tenth derivative of
+// sin(t), -1e30 sin(t). Its hidden constraints have terms of 1e30, so their residuals are of
+// 1e14 and more as they are, and at rounding level relative to those terms: the statistic
+// reports them so.
+TEST(Simulator, OpampCascadeReportsResidualsRelativeToTheirTerms) {
+  Fixture f =
+      build_or_fail("OpampCascadeResiduals", "tests/data/opamp_cascade.dae", "clang++", "", "-O2");
+  ASSERT_TRUE(f.build.ok);
+  SimRun sim = run_ok(f.build, "--quiet");
+  ASSERT_EQ(sim.csv.rows.size(), 101u);
+  EXPECT_LT(largest_error(sim.csv, "v[10]", [](double t) { return -1e30 * std::sin(t); }), 1e22);
+  EXPECT_LT(largest_error(sim.csv, "v[1]", [](double t) { return -1e3 * std::cos(t); }), 1e-5);
+  EXPECT_GT(sim.stats.largest_absolute_invariant_residual, 1e6) << sim.result.err;
+  EXPECT_LT(sim.stats.largest_invariant_residual, 1e-12) << sim.result.err;
 }
 
 TEST(Simulator, CommandLineErrors) {

@@ -127,6 +127,24 @@ struct Binding {
     return h;
   }
 
+  /// Model::algebraic_condition: (estimate, the unknown of the weakest pivot or None, sign).
+  static py::tuple algebraic_condition(const Model& model, double t, const Array& x) {
+    int unknown = -1, sign = 0;
+    const double estimate = model.algebraic_condition(t, state(x), &unknown, &sign);
+    py::object name = py::none();
+    if (unknown >= 0) name = py::str(Model::algebraic_names[unknown]);
+    return py::make_tuple(estimate, name, sign);
+  }
+
+  /// Model::invariants_condition: (estimate, the hidden constraint of the weakest pivot or None).
+  static py::tuple invariants_condition(const Model& model, double t, const Array& x) {
+    int invariant = -1;
+    const double estimate = model.invariants_condition(t, state(x), &invariant);
+    py::object name = py::none();
+    if (invariant >= 0) name = py::str(Model::invariant_names[invariant]);
+    return py::make_tuple(estimate, name);
+  }
+
   static constexpr int c = traits::num_conditions_v<Model>;
 
   /// The switching functions g_k = a - b of the model's relations (empty without conditions).
@@ -366,6 +384,11 @@ void bind(py::module_& module, const char* name = "Model") {
       .def("invariants", &B::invariants, py::arg("t"), py::arg("x"),
            "the hidden constraints h(t, X), zero on the solution")
       .def("invariants_jacobian", &B::invariants_jacobian, py::arg("t"), py::arg("x"), "dh/dX")
+      .def("algebraic_condition", &B::algebraic_condition, py::arg("t"), py::arg("x"),
+           "(condition estimate of A, the unknown of its weakest pivot or None, sign of det A): "
+           "infinite where the reduced system is singular")
+      .def("invariants_condition", &B::invariants_condition, py::arg("t"), py::arg("x"),
+           "(condition estimate of dh/dX, the hidden constraint of its weakest pivot or None)")
       .def(
           "project",
           [](const Model& model, double t, const Array& x) {

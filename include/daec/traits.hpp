@@ -57,8 +57,19 @@ template <typename Model>
 struct has_parameter_bindings<Model, std::void_t<decltype(Model::parameter_bindings)>>
     : std::true_type {};
 
+/// Whether the model has the singular-point checks (algebraic_condition, invariants_condition):
+/// every model daec generates has them; a hand-written model may not.
+template <typename Model, typename = void>
+struct has_condition_checks : std::false_type {};
+template <typename Model>
+struct has_condition_checks<Model, std::void_t<decltype(&Model::algebraic_condition),
+                                               decltype(&Model::invariants_condition)>>
+    : std::true_type {};
+
 template <typename Model>
 constexpr bool dense_jacobians_v = has_dense_jacobians<Model>::value;
+template <typename Model>
+constexpr bool condition_checks_v = has_condition_checks<Model>::value;
 template <typename Model>
 constexpr bool sparse_rhs_jacobian_v = sparse_rhs_jacobian_usable<Model>::value;
 template <typename Model>

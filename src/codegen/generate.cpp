@@ -175,12 +175,26 @@ std::string algebraic_solver(const ReducedSystem& s, const std::optional<LinearS
       {"lu_entries", std::to_string(plan->storage.size())},
       {"row_start", bodies.row_start},
       {"unknown_at", bodies.unknown_at},
+      {"pivot_tables", bodies.pivot_tables},
       {"factor", bodies.factor},
       {"solve", bodies.solve},
       {"evaluate", bodies.evaluate_algebraic},
   };
   return render_template("algebraic_solver.cpp.in", embedded_template("algebraic_solver.cpp.in"),
                          values);
+}
+
+// The body of Model::algebraic_condition: the pivots of A's factorisation, or nothing to solve.
+std::string algebraic_condition(bool has_algebraic) {
+  if (!has_algebraic) {
+    return "  (void)t;\n  (void)x;\n  if (unknown != nullptr) *unknown = -1;\n"
+           "  if (sign != nullptr) *sign = 1;\n  return 1.0;";
+  }
+  return "  int position = -1, determinant_sign = 0;\n"
+         "  const double ratio = smallest_pivot_ratio(p, t, x, &position, &determinant_sign);\n"
+         "  if (unknown != nullptr) *unknown = position >= 0 ? kUnknownAt[position] : -1;\n"
+         "  if (sign != nullptr) *sign = determinant_sign;\n"
+         "  return ratio > 0.0 ? 1.0 / ratio : std::numeric_limits<double>::infinity();";
 }
 
 // For each algebraic unknown, the block of A Z = b it is solved in (0-based, in solving order)
@@ -408,6 +422,7 @@ GeneratedCode generate_code(const ReducedSystem& s, const CodegenOptions& option
       {"sparse_patterns", sparse_patterns(bodies)},
       {"expression_helpers", std::string(embedded_template("expression_helpers.cpp.in"))},
       {"rhs_failure", bodies.rhs_failure},
+      {"algebraic_condition", algebraic_condition(plan.has_value())},
       {"algebraic_solver", paragraph(algebraic_solver(s, plan, bodies))},
       {"rhs_jacobian_support", paragraph(bodies.rhs_jacobian_support)},
       {"projection_tables", bodies.projection_tables},

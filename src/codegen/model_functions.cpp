@@ -257,6 +257,28 @@ std::string rhs(Generator& gen, size_t& operations) {
   return body(code, {"t", "x", "xdot", "z"});
 }
 
+// The tables algebraic_condition reads: each position's diagonal entry in a, the first entry of
+// its row inside its own block (the entries left of it belong to earlier blocks, which do not
+// bear on the block's pivots), whether its pivot can vanish (not a nonzero number of A), and the
+// column position of each stored entry.
+std::string pivot_tables(const LinearSolvePlan& plan) {
+  std::vector<int> diagonal, block_entry, can_vanish(static_cast<size_t>(plan.size), 1);
+  for (int b = 0; b < plan.blocks.block_count(); ++b) {
+    const int begin = plan.blocks.block_start[b], end = plan.blocks.block_start[b + 1];
+    for (int k = begin; k < end; ++k) {
+      diagonal.push_back(plan.index(k, k));
+      auto first = std::lower_bound(plan.storage.begin(), plan.storage.end(), std::pair(k, begin));
+      block_entry.push_back(static_cast<int>(first - plan.storage.begin()));
+    }
+  }
+  for (const PivotStep& step : plan.steps)
+    if (step.fixed_pivot) can_vanish[static_cast<size_t>(step.position)] = 0;
+  std::vector<int> column_of;
+  for (const auto& entry : plan.storage) column_of.push_back(entry.second);
+  return constant_table("kDiagonalAt", diagonal) + constant_table("kBlockEntryStart", block_entry) +
+         constant_table("kPivotCanVanish", can_vanish) + constant_table("kColumnAt", column_of);
+}
+
 // The tables locate_algebraic_failure and rhs read: the storage of A is sorted by row
 // position, so that each position's row is one range of a.
 void solver_tables(const Generator& gen, FunctionBodies& bodies) {
@@ -270,6 +292,7 @@ void solver_tables(const Generator& gen, FunctionBodies& bodies) {
   for (size_t i = 0; i < gen.m; ++i) unknowns.push_back(plan.blocks.col_order[i]);
   bodies.row_start = constant_table("kRowStart", starts);
   bodies.unknown_at = constant_table("kUnknownAt", unknowns);
+  bodies.pivot_tables = pivot_tables(plan);
   bodies.rhs_failure =
       "  if (const int status = locate_algebraic_failure(p, t, x, index)) return status;\n";
 }
@@ -350,22 +373,34 @@ BlockedEntries dF_dZ_by_block(const Generator& gen) {
 }
 
 // The code that adds column j of d(X')/dX to w when A Z = b is empty: dF/dX alone.
+// Loops over a table that is empty (its one placeholder entry) are discarded by `if constexpr`:
+// g++ -O2 otherwise warns (-Warray-bounds) about the indices they would read.
 const char* const kAddFxColumn =
-    "  for (int k = kFxStart[j]; k < kFxStart[j + 1]; ++k) w[kFxRow[k]] += fx[k];\n";
+    "  (void)j;\n"
+    "  (void)w;\n"
+    "  if constexpr (kFxEntries > 0) {\n"
+    "    for (int k = kFxStart[j]; k < kFxStart[j + 1]; ++k) w[kFxRow[k]] += fx[k];\n"
+    "  } else {\n"
+    "    (void)fx;\n"
+    "  }\n";
 
 // solve_A restricted to one block, by the table of its operations (see SolveOperations).
 const char* const kSolveBlock =
     "// solve_A restricted to block b, by the table of its operations.\n"
     "void solve_block(int b, const double* a, const int* pivot, double* r) {\n"
-    "  for (int o = kSolveOpStart[b]; o < kSolveOpStart[b + 1]; ++o) {\n"
-    "    const int i = kSolveOp[o][0], e = kSolveOp[o][1], j = kSolveOp[o][2];\n"
-    "    if (e >= 0) {\n"
-    "      r[i] -= a[e] * r[j];\n"
-    "    } else if (e == -1) {\n"
-    "      std::swap(r[i], r[pivot[i]]);\n"
-    "    } else {\n"
-    "      r[i] *= a[-2 - e];\n"
+    "  if constexpr (kSolveOps > 0) {\n"
+    "    for (int o = kSolveOpStart[b]; o < kSolveOpStart[b + 1]; ++o) {\n"
+    "      const int i = kSolveOp[o][0], e = kSolveOp[o][1], j = kSolveOp[o][2];\n"
+    "      if (e >= 0) {\n"
+    "        r[i] -= a[e] * r[j];\n"
+    "      } else if (e == -1) {\n"
+    "        std::swap(r[i], r[pivot[i]]);\n"
+    "      } else {\n"
+    "        r[i] *= a[-2 - e];\n"
+    "      }\n"
     "    }\n"
+    "  } else {\n"
+    "    (void)b, (void)a, (void)pivot, (void)r;\n"
     "  }\n"
     "}\n\n";
 
@@ -375,17 +410,21 @@ const char* const kAddColumnWithZ =
     "void add_rhs_jacobian_column(int j, const double* a, const int* pivot, const double* fx,\n"
     "                             const double* gx, const double* fz, double* dz, double* w) {\n"
     "%s"
-    "  if (kGxStart[j] == kGxStart[j + 1]) return;  // Z does not depend on x[j]\n"
-    "  for (int k = kGxStart[j]; k < kGxStart[j + 1]; ++k) dz[kGxPosition[k]] = gx[k];\n"
-    "  for (int e = kReachStart[j]; e < kReachStart[j + 1]; ++e) {\n"
-    "    for (int b = kReach[e][0]; b < kReach[e][1]; ++b) solve_block(b, a, pivot, dz);\n"
-    "  }\n"
-    "  for (int e = kReachStart[j]; e < kReachStart[j + 1]; ++e) {\n"
-    "    for (int b = kReach[e][0]; b < kReach[e][1]; ++b) {\n"
-    "      for (int k = kFzBlockStart[b]; k < kFzBlockStart[b + 1]; ++k)\n"
-    "        w[kFzRow[k]] += fz[k] * dz[kFzPosition[k]];\n"
-    "      for (int i = kBlockStart[b]; i < kBlockStart[b + 1]; ++i) dz[i] = 0.0;\n"
+    "  if constexpr (kGxEntries > 0 && kReachRuns > 0) {\n"
+    "    if (kGxStart[j] == kGxStart[j + 1]) return;  // Z does not depend on x[j]\n"
+    "    for (int k = kGxStart[j]; k < kGxStart[j + 1]; ++k) dz[kGxPosition[k]] = gx[k];\n"
+    "    for (int e = kReachStart[j]; e < kReachStart[j + 1]; ++e) {\n"
+    "      for (int b = kReach[e][0]; b < kReach[e][1]; ++b) solve_block(b, a, pivot, dz);\n"
     "    }\n"
+    "    for (int e = kReachStart[j]; e < kReachStart[j + 1]; ++e) {\n"
+    "      for (int b = kReach[e][0]; b < kReach[e][1]; ++b) {\n"
+    "        for (int k = kFzBlockStart[b]; k < kFzBlockStart[b + 1]; ++k)\n"
+    "          w[kFzRow[k]] += fz[k] * dz[kFzPosition[k]];\n"
+    "        for (int i = kBlockStart[b]; i < kBlockStart[b + 1]; ++i) dz[i] = 0.0;\n"
+    "      }\n"
+    "    }\n"
+    "  } else {  // Z depends on no state\n"
+    "    (void)a, (void)pivot, (void)gx, (void)fz, (void)dz, (void)&solve_block;\n"
     "  }\n"
     "}\n";
 
@@ -400,7 +439,8 @@ std::string rhs_jacobian_support(Generator& gen, const AlgebraicReach* reach) {
   ColumnEntries fx = by_columns(gen.dF_dX);
   std::vector<Assignment> list = array_assignments("fx", fx.value);
   std::string tables = "// d(X')/dX: dF/dX by columns\n" + constant_table("kFxStart", fx.start) +
-                       constant_table("kFxRow", fx.row);
+                       constant_table("kFxRow", fx.row) +
+                       fmt::format("constexpr int kFxEntries = {};\n", fx.row.size());
   std::vector<CodeParameter> parameters{kP, kT, kX, out("fx")};
   std::string functions;
   if (gen.m == 0) {
@@ -431,7 +471,11 @@ std::string rhs_jacobian_support(Generator& gen, const AlgebraicReach* reach) {
               "// solve_A by operations {i, e, j}: r[i] -= a[e] * r[j] (e >= 0),\n"
               "// swap r[i] and r[pivot[i]] (e == -1), r[i] *= a[-2 - e] (e <= -2)\n" +
               constant_table("kSolveOpStart", solve.block_start) +
-              constant_rows("kSolveOp", solve.ops);
+              constant_rows("kSolveOp", solve.ops) +
+              fmt::format(
+                  "constexpr int kGxEntries = {};\nconstexpr int kReachRuns = {};\n"
+                  "constexpr int kSolveOps = {};\n",
+                  gx.row.size(), runs.size(), solve.ops.size());
     functions = kSolveBlock + replace_first(kAddColumnWithZ, "%s", kAddFxColumn);
   }
   std::string entries = gen.parts.body(
@@ -627,7 +671,8 @@ std::string projection_tables(const ColumnPattern& h) {
                      plan.factor.nonzeros(), plan.products.size()) +
          constant_rows("kGramProduct", plan.products) +
          constant_table("kGramRowStart", plan.row_start) +
-         constant_rows("kGramRowEntry", plan.row_entries);
+         constant_rows("kGramRowEntry", plan.row_entries) +
+         fmt::format("constexpr int kGramRowEntries = {};\n", plan.row_entries.size());
 }
 
 std::string outputs(Generator& gen) {

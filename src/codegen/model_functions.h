@@ -31,9 +31,10 @@ struct FunctionBodies {
   std::string rhs_jacobian, rhs_jacobian_values, residual_jacobian, residual_jacobian_values,
       invariants_jacobian, invariants_jacobian_values;
   /// Namespace-scope code: A Z = b (evaluate_A_b, factor_A, solve_A bodies and the tables
-  /// kRowStart, kUnknownAt), the support of the rhs Jacobians (tables and helpers), and the
+  /// kRowStart, kUnknownAt, and kDiagonalAt, kBlockEntryStart, kPivotCanVanish that
+  /// algebraic_condition reads), the support of the rhs Jacobians (tables and helpers), and the
   /// tables of the projection's Gram matrix.
-  std::string evaluate_algebraic, factor, solve, row_start, unknown_at;
+  std::string evaluate_algebraic, factor, solve, row_start, unknown_at, pivot_tables;
   std::string rhs_jacobian_support, projection_tables;
   /// The patterns of the sparse Jacobians (spec §4.1).
   std::optional<ColumnPattern> rhs_pattern;

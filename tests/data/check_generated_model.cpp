@@ -238,6 +238,24 @@ void check_parameters(const Model& model) {
   expect(status == -1, "set_parameter nullptr", status, -1);
 }
 
+// The singular-point checks at a regular point (every bundled model's start is one): finite
+// estimates of at least 1, well below where the simulator stops, a nonzero sign of det(A), and
+// the weakest pivot's unknown and hidden constraint in range.
+void check_conditioning(const Model& model, double t, const Vector& x) {
+  int unknown = -2, sign = 0, invariant = -2;
+  const double a = model.algebraic_condition(t, x.data(), &unknown, &sign);
+  expect(a >= 1.0 && a < 1e8, "algebraic_condition", a, 1.0);
+  expect(sign == 1 || sign == -1, "algebraic_condition sign", sign, 1.0);
+  // -1 also where every pivot is a number of A (the 1 of a dummy's equation), which cannot vanish.
+  expect(unknown >= -1 && unknown < M, "algebraic_condition unknown", unknown, 0);
+  const double h = model.invariants_condition(t, x.data(), &invariant);
+  expect(h >= 1.0 && h < 1e8, "invariants_condition", h, 1.0);
+  expect(invariant >= (K > 0 ? 0 : -1) && invariant < K, "invariants_condition invariant",
+         invariant, 0);
+  expect(model.algebraic_condition(t, x.data(), nullptr, nullptr) == a,
+         "algebraic_condition without outputs", a, a);
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -250,6 +268,7 @@ int main(int argc, char** argv) {
   expect(status == 0, "consistent_initialization status", status, 0);
   expect_on_manifold(model, t, x, "invariant after consistent_initialization");
   check_point(model, t, x);
+  check_conditioning(model, t, x);
   // Off the manifold too: rhs and the Jacobians are defined for any state where A is regular.
   Vector off = x;
   for (int i = 0; i < N; ++i) off[i] += 0.01 * std::sin(1.0 + i);

@@ -1,5 +1,5 @@
 // The hidden constraints during a run: consistent initialization at T0 (naming the constraints
-// left violated when it fails) and the largest invariant residual, measured after every step.
+// left violated when it fails) and the largest invariant residuals, measured after every step.
 #pragma once
 
 #include <algorithm>
@@ -17,21 +17,59 @@ namespace daec::simulator {
 // Invariants with a larger residual are named when consistent initialization fails.
 constexpr double kViolationThreshold = 1e-10;
 
-/// max |h_i(t, x)|; fails if an invariant is not finite.
-template <typename Model>
-double largest_residual(const Model& model, double t, const double* x) {
-  std::vector<double> h = buffer(Model::num_invariants);
-  model.invariants(t, x, h.data());
-  double largest = 0.0;
-  for (int i = 0; i < Model::num_invariants; ++i) {
-    double value = h[static_cast<size_t>(i)];
-    if (!std::isfinite(value))
-      run_error("the invariant " + text::quoted(Model::invariant_names[i]) + " is " +
-                text::format_number(value) + " at t = " + text::format_number(t) +
-                text::domain_hint("the constraint"));
-    largest = std::max(largest, std::fabs(value));
+/// The largest invariant residuals seen: as they are, and each relative to the size of its terms.
+struct InvariantResiduals {
+  double absolute = 0.0;  // max |h_i|
+  double relative = 0.0;  // max |h_i| / size_i (see largest_residuals)
+  void add(const InvariantResiduals& more) {
+    absolute = std::max(absolute, more.absolute);
+    relative = std::max(relative, more.relative);
   }
-  return largest;
+};
+
+/// The invariants' residuals at (t, x); fails if an invariant is not finite. A residual alone
+/// cannot be judged: a hidden constraint differentiated ten times through gains of 1e3 has
+/// terms of 1e30. So each |h_i| is also divided by the size of its terms, the norm of its
+/// gradient times the scale of the states it involves:
+///   size_i = (sum_j |dh_i/dx_j|) max_j max(|x_j|, s_j)   (j over the states h_i involves,
+/// s_j the state's nominal value, 0 where the model gives none), at least the first-order size
+/// sum_j |dh_i/dx_j| |x_j| of its terms, and not 0 where some of them are (a velocity constraint
+/// x u + y v at rest); h_i is taken as it is where the size is 0 (h_i depends on t alone).
+template <typename Model>
+InvariantResiduals largest_residuals(const Model& model, double t, const double* x) {
+  constexpr int k = Model::num_invariants, n = Model::num_states;
+  InvariantResiduals result;
+  if constexpr (k > 0) {
+    std::vector<double> h = buffer(k), gradient = buffer(k), scale = buffer(k), nominal = buffer(n),
+                        values = buffer(Model::invariants_jacobian_nnz);
+    model.invariants(t, x, h.data());
+    model.invariants_jacobian_values(t, x, values.data());
+    model.state_nominal(nominal.data());
+    for (int j = 0; j < n; ++j) {
+      const double weight = std::max(std::fabs(x[j]), nominal[static_cast<size_t>(j)]);
+      for (int e = Model::invariants_jacobian_colptr[j];
+           e < Model::invariants_jacobian_colptr[j + 1]; ++e) {
+        const auto row = static_cast<size_t>(Model::invariants_jacobian_rowval[e]);
+        gradient[row] += std::fabs(values[static_cast<size_t>(e)]);
+        scale[row] = std::max(scale[row], weight);
+      }
+    }
+    for (int i = 0; i < k; ++i) {
+      const double value = h[static_cast<size_t>(i)];
+      if (!std::isfinite(value))
+        run_error("the invariant " + text::quoted(Model::invariant_names[i]) + " is " +
+                  text::format_number(value) + " at t = " + text::format_number(t) +
+                  text::domain_hint("the constraint"));
+      const double size = gradient[static_cast<size_t>(i)] * scale[static_cast<size_t>(i)];
+      result.absolute = std::max(result.absolute, std::fabs(value));
+      const double relative =
+          size > 0.0 && std::isfinite(size) ? std::fabs(value) / size : std::fabs(value);
+      result.relative = std::max(result.relative, relative);
+    }
+  } else {
+    (void)model, (void)t, (void)x;
+  }
+  return result;
 }
 
 /// "rod = 0.25, rod' = 1.5": the invariants left violated (all of them if none stands out,

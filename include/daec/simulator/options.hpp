@@ -33,6 +33,9 @@ struct Setting {
 
 enum class LinearSolver { automatic, dense, klu };
 
+/// What the run does at a singular point of the reduced system (singular.hpp).
+enum class OnSingular { stop, warn };
+
 struct Options {
   double t_start = kDefaultTStart;
   double t_end = kDefaultTEnd;
@@ -43,6 +46,7 @@ struct Options {
   std::string output = "-";
   std::string method;  // "": the model's default
   LinearSolver linear_solver = LinearSolver::automatic;
+  OnSingular on_singular = OnSingular::stop;
   std::string plot;                       // --plot FILE ("" none)
   std::vector<std::string> plot_columns;  // --plot-columns a,b,c (empty: every column)
   std::string events;                     // --events FILE ("" none): the switches of conditions
@@ -79,6 +83,12 @@ inline LinearSolver parse_linear_solver(const std::string& text) {
   usage_error("--linear-solver expects dense, klu or auto, got '" + text + "'");
 }
 
+inline OnSingular parse_on_singular(const std::string& text) {
+  if (text == "stop") return OnSingular::stop;
+  if (text == "warn") return OnSingular::warn;
+  usage_error("--on-singular expects stop or warn, got '" + text + "'");
+}
+
 /// "a,b,c" as its items; an empty item is an error.
 inline std::vector<std::string> parse_columns(const std::string& text) {
   std::vector<std::string> columns;
@@ -96,8 +106,9 @@ inline std::vector<std::string> parse_columns(const std::string& text) {
 
 inline bool takes_value(const std::string& option) {
   static const char* const kValueOptions[] = {
-      "--t-start", "--t-end",         "--step", "--rtol",         "--atol",   "--set",   "--fix",
-      "--output",  "--linear-solver", "--plot", "--plot-columns", "--method", "--events"};
+      "--t-start",      "--t-end",  "--step",   "--rtol",          "--atol",
+      "--set",          "--fix",    "--output", "--linear-solver", "--plot",
+      "--plot-columns", "--method", "--events", "--on-singular"};
   for (const char* known : kValueOptions)
     if (option == known) return true;
   return false;
@@ -112,6 +123,7 @@ inline void apply_option(Options& options, const std::string& option, const std:
   if (option == "--set" || option == "--fix")
     options.settings.push_back(parse_setting(option, value));
   if (option == "--linear-solver") options.linear_solver = parse_linear_solver(value);
+  if (option == "--on-singular") options.on_singular = parse_on_singular(value);
   if (option == "--plot-columns") options.plot_columns = parse_columns(value);
   if (option == "--method") {
     if (value.empty()) usage_error("--method expects a method name or 'list'");

@@ -24,6 +24,7 @@
 #include <daec/simulator/output.hpp>
 #include <daec/simulator/plot.hpp>
 #include <daec/simulator/settings.hpp>
+#include <daec/simulator/singular.hpp>
 #include <daec/traits.hpp>
 
 namespace daec::simulator {
@@ -39,7 +40,7 @@ void print_help() {
       "           [--set NAME=VALUE]... [--fix NAME=VALUE]... [--quiet]\n"
       "           [--output FILE] [--method NAME]\n"
       "           [--linear-solver dense|klu|auto] [--plot FILE [--plot-columns a,b]]\n"
-      "           [--events FILE]\n\n"
+      "           [--events FILE] [--on-singular stop|warn]\n\n"
       "  --t-start T0      start time (default %g)\n"
       "  --t-end T         end time, T > T0 (default %g)\n"
       "  --step DT         output step, DT > 0 (default (T - T0)/%d); the last row is at T\n"
@@ -58,6 +59,9 @@ void print_help() {
       "                    rsvg-convert or ImageMagick installed)\n"
       "  --plot-columns C  the columns to draw, comma-separated (default: all)\n"
       "  --events FILE     write each change of a condition (t,condition,value) to FILE\n"
+      "  --on-singular W   at a singular point of the reduced system (A or the constraint\n"
+      "                    Jacobian loses rank, the solution may switch branch): stop with\n"
+      "                    an error naming the instant (the default) or warn and go on\n"
       "  --help            print this help\n"
       "Options take their value as '--opt value' or '--opt=value'.\n\n",
       Model::model_name, kDefaultTStart, kDefaultTEnd, kDefaultStepsPerRun, kDefaultRtol,
@@ -117,7 +121,7 @@ using RowSink = std::function<void(const std::vector<double>&)>;
 /// change come from that step, and the method restarts there on the new branch.
 template <typename Model>
 Statistics integrate(Integrator& integrator, const Model& model, const Options& options,
-                     std::vector<double> x, const RowSink& sink, double& largest,
+                     std::vector<double> x, const RowSink& sink, InvariantResiduals& largest,
                      Events<Model>& events) {
   const OutputTimes times(options);
   sink(row_values(model, times[0], x));
@@ -125,8 +129,17 @@ Statistics integrate(Integrator& integrator, const Model& model, const Options& 
   long next = 1;
   double t = options.t_start;
   int stalled = 0;
+  SingularityMonitor<Model> singular(model, options.on_singular);
+  singular.start(t, x);
   while (next < times.count()) {
-    double reached = integrator.step(times[next], x);
+    double reached = t;
+    try {
+      reached = integrator.step(times[next], x);
+    } catch (Failure& failure) {
+      singular.explain(failure);
+      throw;
+    }
+    if (reached > t) singular.check(t, reached, x, integrator);
     stalled = reached > t ? 0 : stalled + 1;
     if (stalled > kMaxStalledSteps)
       integrator.fail(reached, "the step size vanished (" + std::to_string(kMaxStalledSteps) +
@@ -141,9 +154,10 @@ Statistics integrate(Integrator& integrator, const Model& model, const Options& 
       integrator.restart(event.t, event.x);
       reached = event.t;
       x = event.x;
+      singular.start(reached, x);
     }
     t = reached;
-    largest = std::max(largest, largest_residual(model, t, x.data()));
+    largest.add(largest_residuals(model, t, x.data()));
     for (; next < times.count() && times[next] <= t; ++next) {
       if (times[next] == t) {
         row_state = x;
@@ -228,7 +242,7 @@ int simulate(const Options& options) {
   initialize(model, options.t_start, x, start.z);
   if (!options.quiet)
     report_moved_starts<Model>(start.x, x, options.t_start, options.rtol, options.atol);
-  double largest = largest_residual(model, options.t_start, x.data());
+  InvariantResiduals largest = largest_residuals(model, options.t_start, x.data());
   CsvOutput csv(options.output);
   csv.write(csv_header<Model>());
   RowSink sink = [&](const std::vector<double>& row) {
@@ -249,9 +263,11 @@ int simulate(const Options& options) {
   if (plot.wanted()) plot.write();
   csv.commit();
   events.commit();
-  std::fprintf(stderr, "method %s, linear solver %s, %s, largest invariant residual %.2g\n",
+  std::fprintf(stderr,
+               "method %s, linear solver %s, %s, largest invariant residual %.2g relative to "
+               "its terms (%.2g absolute)\n",
                method.c_str(), linear_solver_name(linear_solver), statistics_text(counts).c_str(),
-               largest);
+               largest.relative, largest.absolute);
   return 0;
 }
 

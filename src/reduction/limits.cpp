@@ -43,6 +43,19 @@ void report_limit(const LimitExceeded& e, const SourceFile* file, DiagnosticEngi
   diags.error(location, e.what());
 }
 
+void report_expression_failure(const std::exception& e, const SourceLocation& fallback,
+                               DiagnosticEngine& diags) {
+  std::string detail = e.what();
+  // GiNaC prefixes the function that threw ("power::eval(): division by zero").
+  size_t prefix_end = detail.find("(): ");
+  if (prefix_end != std::string::npos) detail.erase(0, prefix_end + 4);
+  SourceLocation location = current_stage_location();
+  if (!location.valid()) location = fallback;
+  std::string stage = current_stage().empty() ? "reducing the model" : current_stage();
+  diags.error(location, fmt::format("the model's expressions are undefined while {} ({})", stage,
+                                    detail));
+}
+
 void checkpoint(const SourceLocation& location, const std::string& description) {
   enter_stage(location, description);
   check_time();

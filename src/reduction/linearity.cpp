@@ -4,6 +4,7 @@
 #include "model/conditions.h"
 #include "reduction/expression_matrix.h"
 #include "reduction/symbolic.h"
+#include "support/watchdog.h"
 
 namespace daec {
 
@@ -30,10 +31,15 @@ static void mark_nonlinear(const GiNaC::ex& e, const std::vector<Unknown>& algeb
 static std::vector<bool> nonlinear_flags(const SemiExplicitSystem& system) {
   SymbolColumns columns(system.algebraic);
   std::vector<bool> nonlinear(system.algebraic.size(), false);
-  for (const StateEquation& f : system.differential)
+  // The stage names each equation: what GiNaC throws from one is reported there.
+  for (const StateEquation& f : system.differential) {
+    enter_stage(f.location, "classifying the algebraic variables");
     mark_nonlinear(f.rhs, system.algebraic, columns, nonlinear);
-  for (const Constraint& g : system.constraints)
+  }
+  for (const Constraint& g : system.constraints) {
+    enter_stage(g.location, "classifying the algebraic variables");
     mark_nonlinear(g.residual, system.algebraic, columns, nonlinear);
+  }
   return nonlinear;
 }
 

@@ -333,6 +333,42 @@ TEST_F(Cli, NamespaceMustBeUsable) {
   EXPECT_EQ(0, daec("decay.dae --namespace models::decay_v2").status);
 }
 
+// An empty value would otherwise mean the option was not given at all.
+TEST_F(Cli, EmptyNamesAreUsageErrors) {
+  write("decay.dae", kGoodModel);
+  expect_usage_error("decay.dae --namespace ''", "--namespace needs a namespace");
+  expect_usage_error("decay.dae --python-module ''", "--python-module needs a module name");
+  expect_usage_error("decay.dae --output-dir ''", "--output-dir needs a directory name");
+  EXPECT_EQ((std::vector<std::string>{"decay.dae"}), files());
+}
+
+// The text of a model is read up to --max-input-size bytes: an endless input (/dev/zero, a pipe
+// that never closes its end) stops there with an error instead of filling the memory.
+TEST_F(Cli, InputsLargerThanTheLimitAreRefused) {
+  const std::string limit =
+      "it is larger than the input size limit of 67,108,864 bytes (raise it with "
+      "--max-input-size)\n";
+  CommandResult r = daec("/dev/zero --check");
+  EXPECT_EQ(2, r.status);
+  EXPECT_EQ("daec: error: cannot read '/dev/zero': " + limit, r.err);
+  r = daec("- --check < /dev/zero");
+  EXPECT_EQ(2, r.status);
+  EXPECT_EQ("daec: error: cannot read standard input: " + limit, r.err);
+  write("decay.dae", kGoodModel);
+  r = daec("decay.dae --check --max-input-size 50");
+  EXPECT_EQ(2, r.status);
+  EXPECT_EQ(
+      "daec: error: cannot read 'decay.dae': it is larger than the input size limit of 50 bytes "
+      "(raise it with --max-input-size)\n",
+      r.err);
+  EXPECT_EQ(0, daec("decay.dae --check --max-input-size " +
+                    std::to_string(std::string(kGoodModel).size()))
+                   .status);
+  EXPECT_EQ(0, daec("- --check --max-input-size 0 < decay.dae").status);
+  expect_usage_error("decay.dae --max-input-size -1",
+                     "--max-input-size must not be negative (0: no limit)");
+}
+
 TEST_F(Cli, HeaderNamesOneFile) {
   write("decay.dae", kGoodModel);
   CommandResult r = daec("decay.dae decay.dae --header x.h");

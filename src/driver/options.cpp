@@ -164,10 +164,14 @@ std::optional<Options> parse_options(int argc, const char* const argv[], std::st
             .run(),
         vm);
     po::notify(vm);
-    // An empty DIR would silently mean "no batch" (output_dir empty), so it is refused.
-    if (vm.count("output-dir") && options.output_dir.empty()) {
-      error = "--output-dir needs a directory name";
-      return std::nullopt;
+    // An empty value would silently mean the option was not given (no batch, no module, the
+    // default namespace), so it is refused.
+    for (const char* name : {"output-dir", "python-module", "namespace"}) {
+      if (vm.count(name) && vm[name].as<std::string>().empty()) {
+        error = std::string("--") + name + " needs a " +
+                (name[0] == 'o' ? "directory name" : name[0] == 'p' ? "module name" : "namespace");
+        return std::nullopt;
+      }
     }
   } catch (const po::error& e) {
     error = e.what();

@@ -333,6 +333,16 @@ TEST_F(Cli, NamespaceMustBeUsable) {
   EXPECT_EQ(0, daec("decay.dae --namespace models::decay_v2").status);
 }
 
+// Control characters of a description would reach the terminal as escape sequences: --check shows
+// them as spaces, as the source lines under a diagnostic do.
+TEST_F(Cli, CheckPrintsNoControlCharacters) {
+  write("d.dae",
+        "model d \"a\x1b[31m b\x0c" "c\";\nvariable x(start = 1);\nequation\n  x' = -x;\nend\n");
+  CommandResult r = daec("d.dae --check");
+  EXPECT_EQ(0, r.status) << r.err;
+  EXPECT_EQ(0u, r.out.find("model d \"a [31m b c\": 1 variable")) << r.out;
+}
+
 // An empty value would otherwise mean the option was not given at all.
 TEST_F(Cli, EmptyNamesAreUsageErrors) {
   write("decay.dae", kGoodModel);
@@ -345,13 +355,15 @@ TEST_F(Cli, EmptyNamesAreUsageErrors) {
 // The text of a model is read up to --max-input-size bytes: an endless input (/dev/zero, a pipe
 // that never closes its end) stops there with an error instead of filling the memory.
 TEST_F(Cli, InputsLargerThanTheLimitAreRefused) {
+  // The default (64 MiB) is read in about a second; a smaller limit keeps the test quick.
+  EXPECT_NE(daec("--help").out.find("67108864, 64 MiB"), std::string::npos);
   const std::string limit =
-      "it is larger than the input size limit of 67,108,864 bytes (raise it with "
+      "it is larger than the input size limit of 100,000 bytes (raise it with "
       "--max-input-size)\n";
-  CommandResult r = daec("/dev/zero --check");
+  CommandResult r = daec("/dev/zero --check --max-input-size 100000");
   EXPECT_EQ(2, r.status);
   EXPECT_EQ("daec: error: cannot read '/dev/zero': " + limit, r.err);
-  r = daec("- --check < /dev/zero");
+  r = daec("- --check --max-input-size 100000 < /dev/zero");
   EXPECT_EQ(2, r.status);
   EXPECT_EQ("daec: error: cannot read standard input: " + limit, r.err);
   write("decay.dae", kGoodModel);

@@ -331,6 +331,15 @@ TEST_F(Cli, NamespaceMustBeUsable) {
               r.err);
   }
   EXPECT_EQ(0, daec("decay.dae --namespace models::decay_v2").status);
+  // A compiler built-in (g++ refuses `namespace isnan` under -Werror) as a keyword is.
+  write("isnan.dae", "model isnan;\nvariable x(start = 1);\nequation\n  x' = -x;\nend\n");
+  CommandResult r = daec("isnan.dae -o -");
+  EXPECT_EQ(0, r.status) << r.err;
+  EXPECT_NE(r.out.find("namespace isnan_model {"), std::string::npos);
+  EXPECT_EQ(r.out.find("namespace isnan {"), std::string::npos);
+  expect_usage_error("decay.dae --namespace isnan",
+                     "--namespace 'isnan' is not a usable C++ namespace (identifiers separated by "
+                     "'::', none a C++ keyword or reserved name)");
 }
 
 // Control characters of a description would reach the terminal as escape sequences: --check shows

@@ -31,6 +31,23 @@ size_t tree_size(const GiNaC::ex& e, size_t stop_above) {
   while (!pending.empty() && count <= stop_above) {
     GiNaC::ex node = std::move(pending.back());
     pending.pop_back();
+    if (GiNaC::is_exactly_a<GiNaC::mul>(node)) {
+      // A sign is free: -x counts as x, and -(a - b) as b - a. Which factor or term carries a
+      // sign is GiNaC's choice, made by an order of terms that changes from run to run (it
+      // hashes addresses): counting it would make the limit's decision vary.
+      size_t signs = 0;
+      for (size_t i = 0; i < node.nops(); ++i) {
+        const GiNaC::ex& factor = node.op(i);
+        if (GiNaC::is_exactly_a<GiNaC::numeric>(factor) &&
+            GiNaC::abs(GiNaC::ex_to<GiNaC::numeric>(factor)).is_equal(1)) {
+          ++signs;
+        } else {
+          pending.push_back(factor);
+        }
+      }
+      if (node.nops() - signs != 1) ++count;  // a product of one factor is that factor
+      continue;
+    }
     ++count;
     for (size_t i = 0; i < node.nops(); ++i) pending.push_back(node.op(i));
   }

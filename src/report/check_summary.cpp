@@ -54,7 +54,7 @@ static void append_dependency_table(std::string& out, const Classification& c) {
   for (const DependencyRow& row : c.rows) {
     std::string line = fmt::format("  {:<{}} |", row.label, label_width);
     for (size_t k = 0; k < widths.size(); ++k) {
-      line += fmt::format(" {:<{}}", row.contains[k] ? "1" : "0", widths[k]);
+      line += fmt::format(" {:<{}}", row.contains(k) ? "1" : "0", widths[k]);
     }
     while (!line.empty() && line.back() == ' ') line.pop_back();
     out += line + "\n";

@@ -7,8 +7,10 @@
 #         equations make 4.5 MB)
 #   dae   one loop over N, x[i]' = -y[i]; y[i] = 2*x[i] (2N unknowns, half of them algebraic, the
 #         model sized by -D N=...)
-# For each: wall time and peak memory of `daec --check` and of `daec -o /dev/null`, from
-# /usr/bin/time. Writes the table to stdout; bench/CHECK_COST.md holds the last run's.
+# For each: CPU time (user + system: daec runs in one thread, and on a shared machine the wall time
+# stretches with the load), wall time and peak memory of `daec --check` and of
+# `daec -o /dev/null`, from /usr/bin/time. Writes the table to stdout; bench/CHECK_COST.md holds
+# the last run's.
 #   bench/check_cost.sh                  N = 20000 40000 200000 (about 15 minutes on this machine)
 #   SIZES="2000 20000" bench/check_cost.sh
 # Environment: SIZES, DAEC (default build/daec).
@@ -44,15 +46,15 @@ make_ode() {
     print "end" }' > "$work/ode.dae"
 }
 
-# "seconds MB" of one daec run (its status must be 0).
+# "CPU s | wall s | MB" of one daec run (its status must be 0).
 measure() {
-  /usr/bin/time -f '%e %M' -o "$work/time.txt" "$DAEC" "$@" > /dev/null 2> "$work/err.txt" ||
+  /usr/bin/time -f '%U %S %e %M' -o "$work/time.txt" "$DAEC" "$@" > /dev/null 2> "$work/err.txt" ||
     { echo "check_cost.sh: daec $* failed:" >&2; cat "$work/err.txt" >&2; exit 1; }
-  awk '{ printf "%.2f s | %d MB", $1, $2 / 1024 }' "$work/time.txt"
+  awk '{ printf "%.2f s | %.2f s | %d MB", $1 + $2, $3, $4 / 1024 }' "$work/time.txt"
 }
 
-echo "| family | N | --check time | --check peak | -o time | -o peak |"
-echo "| --- | ---: | ---: | ---: | ---: | ---: |"
+echo "| family | N | --check CPU | wall | peak | -o CPU | wall | peak |"
+echo "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |"
 for n in $SIZES; do
   make_ode "$n"
   echo "| ode | $n | $(measure "$work/ode.dae" --check) | $(measure "$work/ode.dae" -o /dev/null) |"

@@ -346,7 +346,8 @@ TEST_F(Cli, NamespaceMustBeUsable) {
 // them as spaces, as the source lines under a diagnostic do.
 TEST_F(Cli, CheckPrintsNoControlCharacters) {
   write("d.dae",
-        "model d \"a\x1b[31m b\x0c" "c\";\nvariable x(start = 1);\nequation\n  x' = -x;\nend\n");
+        "model d \"a\x1b[31m b\x0c"
+        "c\";\nvariable x(start = 1);\nequation\n  x' = -x;\nend\n");
   CommandResult r = daec("d.dae --check");
   EXPECT_EQ(0, r.status) << r.err;
   EXPECT_EQ(0u, r.out.find("model d \"a [31m b c\": 1 variable")) << r.out;

@@ -64,10 +64,9 @@ TEST_F(Limits, ExpressionSizeStopsTheDifferentiationOfAConstraint) {
   CommandResult r = daec("boom.dae -o boom.cpp --max-expression-size 1000");
   EXPECT_EQ(1, r.status);
   EXPECT_EQ("", r.out);
-  EXPECT_EQ(
-      size_limit_error(11, "differentiating constraint " + quoted_c(3) + " in round 4", "1,353",
-                       "1,000"),
-      r.err);
+  EXPECT_EQ(size_limit_error(11, "differentiating constraint " + quoted_c(3) + " in round 4",
+                             "1,353", "1,000"),
+            r.err);
   EXPECT_EQ(std::vector<std::string>{"boom.dae"}, files());  // no output, no temporary
 }
 
@@ -93,10 +92,10 @@ TEST_F(Limits, ExpressionSizeStopsTheJacobiansOfCodeGeneration) {
   EXPECT_EQ(0, daec("boom.dae --check --max-expression-size 2000").status);
   CommandResult r = daec("boom.dae -o boom.cpp --header boom.h --max-expression-size 2000");
   EXPECT_EQ(1, r.status);
-  EXPECT_EQ(size_limit_error(
-                8, "differentiating equation " + quoted_c(4) + " for the Jacobian dg/dX", "5,125",
-                "2,000"),
-            r.err);
+  EXPECT_EQ(
+      size_limit_error(8, "differentiating equation " + quoted_c(4) + " for the Jacobian dg/dX",
+                       "5,125", "2,000"),
+      r.err);
   EXPECT_EQ(std::vector<std::string>{"boom.dae"}, files());
 }
 
@@ -140,10 +139,9 @@ TEST_F(Limits, BatchReportsAnExplodingModelAmongGoodOnes) {
   EXPECT_EQ(1, r.status);
   EXPECT_NE(std::string::npos, r.out.find("] FAILED boom.dae\n")) << r.out;
   EXPECT_NE(std::string::npos, r.out.find("converted 2 of 3 models in ")) << r.out;
-  EXPECT_EQ(
-      size_limit_error(11, "differentiating constraint " + quoted_c(3) + " in round 4", "1,353",
-                       "1,000"),
-      r.err);
+  EXPECT_EQ(size_limit_error(11, "differentiating constraint " + quoted_c(3) + " in round 4",
+                             "1,353", "1,000"),
+            r.err);
   EXPECT_EQ((std::vector<std::string>{"pendulum.cpp", "rlc_circuit.cpp"}), files("out"));
 }
 
@@ -204,6 +202,15 @@ TEST_F(Limits, RunningOutOfMemoryIsReportedWithTheStage) {
       "  c: x1\\*exp\\(x1\\) = sin\\(t\\);\n  \\^\n");
   EXPECT_TRUE(std::regex_match(r.err, expected)) << r.err;
   EXPECT_EQ(std::vector<std::string>{"bomb.dae"}, files());
+}
+
+// Reading an endless input with too little memory for the input size limit is an error, not an
+// abort (std::bad_alloc from the growing text was status 134).
+TEST_F(Limits, RunningOutOfMemoryWhileReadingIsAnError) {
+  CommandResult r = daec::test::run_command("cd '" + dir_.string() + "' && ulimit -v 40000 && '" +
+                                            daec::test::daec_binary() + "' - --check < /dev/zero");
+  EXPECT_EQ(2, r.status);
+  EXPECT_EQ("daec: error: cannot read standard input: out of memory while reading it\n", r.err);
 }
 #endif
 

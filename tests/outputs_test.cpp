@@ -209,10 +209,12 @@ TEST_F(Outputs, InterruptRemovesTheTemporaries) {
         "cd '" + dir_.string() + "' && { env --default-signal=INT '" + daec::test::daec_binary() +
         "' decay.dae -o x.cpp --header fifo.h & pid=$!; } && "
         "for i in $(seq 1000); do ls x.cpp.tmp.* >/dev/null 2>&1 && break; sleep 0.01; done && "
-        "kill -" + signal_name + " $pid; wait $pid; echo \"status $?\"");
-    EXPECT_EQ("status " + std::to_string(128 + (signal_name[0] == 'I'   ? SIGINT
-                                                 : signal_name[0] == 'T' ? SIGTERM
-                                                                         : SIGHUP)) +
+        "kill -" +
+        signal_name + " $pid; wait $pid; echo \"status $?\"");
+    EXPECT_EQ("status " +
+                  std::to_string(128 + (signal_name[0] == 'I'   ? SIGINT
+                                        : signal_name[0] == 'T' ? SIGTERM
+                                                                : SIGHUP)) +
                   "\n",
               r.out)
         << signal_name << ": " << r.err;

@@ -1276,14 +1276,15 @@ TEST(Sema, TheLargestDoubleIsOneValueEverywhere) {
 
 // The nearest double of an exact number, subnormal numbers included (CLN flushes those to 0).
 TEST(Sema, NearestDoubleKeepsSubnormalNumbers) {
-  for (const char* text : {"1e-310", "4.9406564584124654e-324", "2.2250738585072009e-308",
-                           "1.5e-323", "3e-320"}) {
+  for (const char* text :
+       {"1e-310", "4.9406564584124654e-324", "2.2250738585072009e-308", "1.5e-323", "3e-320"}) {
     GiNaC::numeric exact = GiNaC::ex_to<GiNaC::numeric>(daec::exact_number(text));
     EXPECT_EQ(daec::nearest_double(exact), std::strtod(text, nullptr)) << text;
     EXPECT_EQ(daec::nearest_double(-exact), -std::strtod(text, nullptr)) << text;
   }
   // Half the smallest step rounds to even (0); a little more rounds up.
-  GiNaC::numeric half_step = GiNaC::numeric(1) / GiNaC::pow(GiNaC::numeric(2), GiNaC::numeric(1075));
+  GiNaC::numeric half_step =
+      GiNaC::numeric(1) / GiNaC::pow(GiNaC::numeric(2), GiNaC::numeric(1075));
   EXPECT_EQ(daec::nearest_double(half_step), 0.0);
   EXPECT_EQ(daec::beyond_double(half_step), "it is too small for a double (underflows to 0)");
   EXPECT_EQ(daec::nearest_double(half_step * GiNaC::numeric(3, 2)), 4.9406564584124654e-324);

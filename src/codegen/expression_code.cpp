@@ -200,7 +200,8 @@ std::string ExpressionCompiler::emit_product(const ex& e) {
     }
   }
   std::string code;
-  if (!coefficient.is_equal(1) || numerator.empty()) code = double_literal(nearest_double(coefficient));
+  if (!coefficient.is_equal(1) || numerator.empty())
+    code = double_literal(nearest_double(coefficient));
   for (const std::string& factor : numerator) {
     if (!code.empty()) ++operations_;
     code += (code.empty() ? "" : "*") + parenthesize(factor);

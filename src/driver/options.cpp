@@ -169,7 +169,9 @@ std::optional<Options> parse_options(int argc, const char* const argv[], std::st
     for (const char* name : {"output-dir", "python-module", "namespace"}) {
       if (vm.count(name) && vm[name].as<std::string>().empty()) {
         error = std::string("--") + name + " needs a " +
-                (name[0] == 'o' ? "directory name" : name[0] == 'p' ? "module name" : "namespace");
+                (name[0] == 'o'   ? "directory name"
+                 : name[0] == 'p' ? "module name"
+                                  : "namespace");
         return std::nullopt;
       }
     }

@@ -167,9 +167,9 @@ static std::optional<size_t> add_code(const SourceFile& file, const Model& model
                                       const ReducedSystem& reduced, const Options& options,
                                       std::vector<PendingFile>& files, std::ostream& err) {
   std::string path = code_output_path(file.path(), options);
-  CodegenOptions codegen{options.name_space,   options.main,   options.python_module,
-                         file.name(),          options.max_expression_size,
-                         options.part_cost,    options.split,  base_name(path)};
+  CodegenOptions codegen{
+      options.name_space,          options.main,      options.python_module, file.name(),
+      options.max_expression_size, options.part_cost, options.split,         base_name(path)};
   GeneratedCode code;
   try {
     code = generate_code(reduced, codegen);

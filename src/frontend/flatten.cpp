@@ -150,9 +150,9 @@ bool Flattener::take_elements(const NameToken& name, const std::vector<long>& sh
   if (budget_.exhausted()) return false;
   if (fits && budget_.take(count)) return true;
   // A scalar counts as one element: the one that passes a limit reached by the arrays before it.
-  std::string what = shape.empty() ? "'" + name.name + "' (one element)"
-                                   : "array '" + name.name + "' of " + shape_text(shape) +
-                                         " elements";
+  std::string what = shape.empty()
+                         ? "'" + name.name + "' (one element)"
+                         : "array '" + name.name + "' of " + shape_text(shape) + " elements";
   lowering_.error(name.location, what + " takes the model past the limit of " +
                                      grouped_digits(budget_.limit()) +
                                      " array elements and loop iterations (see docs/limits.md)");

@@ -69,8 +69,8 @@ void report_expression_failure(const std::exception& e, const SourceLocation& fa
   SourceLocation location = current_stage_location();
   if (!location.valid()) location = fallback;
   std::string stage = current_stage().empty() ? "reducing the model" : current_stage();
-  diags.error(location, fmt::format("the model's expressions are undefined while {} ({})", stage,
-                                    detail));
+  diags.error(location,
+              fmt::format("the model's expressions are undefined while {} ({})", stage, detail));
 }
 
 void checkpoint(const SourceLocation& location, const std::string& description) {

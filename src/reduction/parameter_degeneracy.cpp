@@ -18,8 +18,7 @@ static size_t first_row_holding(const ExpressionMatrix& matrix, const GiNaC::ex&
 
 std::vector<RankLoweringParameter> rank_lowering_parameters(const ExpressionMatrix& matrix,
                                                             const std::vector<GiNaC::ex>& symbols,
-                                                            const ModelContext& context,
-                                                            int rank) {
+                                                            const ModelContext& context, int rank) {
   std::vector<RankLoweringParameter> found;
   GiNaC::exmap values = context.parameter_values();
   for (const Parameter& p : context.parameters) {

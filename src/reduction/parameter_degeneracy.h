@@ -27,7 +27,6 @@ struct RankLoweringParameter {
 /// rank at the parameters' values. In the order of the parameters' declarations.
 std::vector<RankLoweringParameter> rank_lowering_parameters(const ExpressionMatrix& matrix,
                                                             const std::vector<GiNaC::ex>& symbols,
-                                                            const ModelContext& context,
-                                                            int rank);
+                                                            const ModelContext& context, int rank);
 
 }  // namespace daec

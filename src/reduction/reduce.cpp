@@ -9,8 +9,8 @@
 
 #include "model/conditions.h"
 #include "model/printer.h"
-#include "reduction/differentiation_index.h"
 #include "reduction/contradiction.h"
+#include "reduction/differentiation_index.h"
 #include "reduction/left_null_space.h"
 #include "reduction/numeric_rank.h"
 #include "reduction/parameter_degeneracy.h"

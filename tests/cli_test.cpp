@@ -331,6 +331,64 @@ TEST_F(Cli, NamespaceMustBeUsable) {
               r.err);
   }
   EXPECT_EQ(0, daec("decay.dae --namespace models::decay_v2").status);
+  // A compiler built-in (g++ refuses `namespace isnan` under -Werror) as a keyword is.
+  write("isnan.dae", "model isnan;\nvariable x(start = 1);\nequation\n  x' = -x;\nend\n");
+  CommandResult r = daec("isnan.dae -o -");
+  EXPECT_EQ(0, r.status) << r.err;
+  EXPECT_NE(r.out.find("namespace isnan_model {"), std::string::npos);
+  EXPECT_EQ(r.out.find("namespace isnan {"), std::string::npos);
+  expect_usage_error("decay.dae --namespace isnan",
+                     "--namespace 'isnan' is not a usable C++ namespace (identifiers separated by "
+                     "'::', none a C++ keyword or reserved name)");
+}
+
+// Control characters of a description would reach the terminal as escape sequences: --check shows
+// them as spaces, as the source lines under a diagnostic do.
+TEST_F(Cli, CheckPrintsNoControlCharacters) {
+  write("d.dae",
+        "model d \"a\x1b[31m b\x0c"
+        "c\";\nvariable x(start = 1);\nequation\n  x' = -x;\nend\n");
+  CommandResult r = daec("d.dae --check");
+  EXPECT_EQ(0, r.status) << r.err;
+  EXPECT_EQ(0u, r.out.find("model d \"a [31m b c\": 1 variable")) << r.out;
+}
+
+// An empty value would otherwise mean the option was not given at all.
+TEST_F(Cli, EmptyNamesAreUsageErrors) {
+  write("decay.dae", kGoodModel);
+  expect_usage_error("decay.dae --namespace ''", "--namespace needs a namespace");
+  expect_usage_error("decay.dae --python-module ''", "--python-module needs a module name");
+  expect_usage_error("decay.dae --output-dir ''", "--output-dir needs a directory name");
+  EXPECT_EQ((std::vector<std::string>{"decay.dae"}), files());
+}
+
+// The text of a model is read up to --max-input-size bytes: an endless input (/dev/zero, a pipe
+// that never closes its end) stops there with an error instead of filling the memory.
+TEST_F(Cli, InputsLargerThanTheLimitAreRefused) {
+  // The default (64 MiB) is read in about a second; a smaller limit keeps the test quick.
+  EXPECT_NE(daec("--help").out.find("67108864, 64 MiB"), std::string::npos);
+  const std::string limit =
+      "it is larger than the input size limit of 100,000 bytes (raise it with "
+      "--max-input-size)\n";
+  CommandResult r = daec("/dev/zero --check --max-input-size 100000");
+  EXPECT_EQ(2, r.status);
+  EXPECT_EQ("daec: error: cannot read '/dev/zero': " + limit, r.err);
+  r = daec("- --check --max-input-size 100000 < /dev/zero");
+  EXPECT_EQ(2, r.status);
+  EXPECT_EQ("daec: error: cannot read standard input: " + limit, r.err);
+  write("decay.dae", kGoodModel);
+  r = daec("decay.dae --check --max-input-size 50");
+  EXPECT_EQ(2, r.status);
+  EXPECT_EQ(
+      "daec: error: cannot read 'decay.dae': it is larger than the input size limit of 50 bytes "
+      "(raise it with --max-input-size)\n",
+      r.err);
+  EXPECT_EQ(0, daec("decay.dae --check --max-input-size " +
+                    std::to_string(std::string(kGoodModel).size()))
+                   .status);
+  EXPECT_EQ(0, daec("- --check --max-input-size 0 < decay.dae").status);
+  expect_usage_error("decay.dae --max-input-size -1",
+                     "--max-input-size must not be negative (0: no limit)");
 }
 
 TEST_F(Cli, HeaderNamesOneFile) {

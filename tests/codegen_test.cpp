@@ -55,6 +55,23 @@ TEST(Codegen, LiteralsKeepFullPrecision) {
   EXPECT_EQ(compile(f, {GiNaC::numeric(1, 3) * f.x}), "out = 0.33333333333333331*x[0];\n");
 }
 
+// Exact numbers below 2.2e-308 are emitted as the subnormal double nearest to them, not as 0.
+TEST(Codegen, SubnormalLiteralsAreNotZero) {
+  Fixture f;
+  GiNaC::numeric tiny = GiNaC::numeric(1) / GiNaC::pow(GiNaC::numeric(10), GiNaC::numeric(310));
+  EXPECT_EQ(compile(f, {tiny * f.x + tiny}),
+            "out = 9.9999999999999694e-311*x[0] + 9.9999999999999694e-311;\n");
+}
+
+// A complex coefficient (log(-2) = log 2 + I pi) has no real code: an error, never a formula
+// with the imaginary unit dropped.
+TEST(Codegen, ComplexCoefficientsAreRefused) {
+  Fixture f;
+  EXPECT_THROW(compile(f, {GiNaC::I * GiNaC::Pi * f.x}), std::invalid_argument);
+  EXPECT_THROW(compile(f, {GiNaC::log(GiNaC::numeric(-2)) * f.x}), std::invalid_argument);
+  EXPECT_THROW(compile(f, {f.x + GiNaC::I}), std::invalid_argument);
+}
+
 TEST(Codegen, ConjugateOfARealQuantityIsItself) {
   Fixture f;
   ex squared = GiNaC::pow(GiNaC::abs(GiNaC::log(f.x)), 2);  // GiNaC: log(x)*conjugate(log(x))

@@ -337,6 +337,18 @@ TEST(Flatten, BudgetIsAnOption) {
             "               ^\n");
 }
 
+// A scalar that passes the limit reached by the arrays before it is named as one element, not
+// as an array of an empty count.
+TEST(Flatten, ScalarPastTheBudgetIsOneElement) {
+  FlattenOptions options;
+  options.max_elements = 10;
+  EXPECT_EQ(diagnostics_of("model m;\nvariable x[10], y;\nequation\nend\n", options),
+            "test.dae:2:17: error: 'y' (one element) takes the model past the limit of 10 "
+            "array elements and loop iterations (see docs/limits.md)\n"
+            "variable x[10], y;\n"
+            "                ^\n");
+}
+
 // ---- the array models against their scalar form ----
 
 // The generated code of `text` (with `options`), as the daec command writes it for `source`.

@@ -926,6 +926,44 @@ TEST(Lexer, CrLfSourceLinePrintedWithoutCarriageReturn) {
             "    ^\n");
 }
 
+// A lone CR (old Mac OS files) ends a line as LF and CR LF do: lines are counted as an editor
+// shows them, in the lexer's locations, in location_at and in the line printed under a message.
+TEST(Lexer, LoneCarriageReturnEndsALine) {
+  auto lexed = lex_text("model m;\rvariable x; // c\r\r\nend @\r");
+  EXPECT_EQ(lexed->dump(),
+            "KwModel 'model' 1:1\n"
+            "Identifier 'm' 1:7\n"
+            "Semicolon ';' 1:8\n"
+            "KwVariable 'variable' 2:1\n"
+            "Identifier 'x' 2:10\n"
+            "Semicolon ';' 2:11\n"
+            "KwEnd 'end' 4:1\n"
+            "Invalid '@' 4:5\n"
+            "EndOfFile '' 5:1\n");
+  EXPECT_EQ(lexed->diags.str(),
+            "test.dae:4:5: error: unexpected character '@'\n"
+            "end @\n"
+            "    ^\n");
+  SourceLocation at = lexed->file->location_at(lexed->file->text().find('@'));
+  EXPECT_EQ(4, at.line);
+  EXPECT_EQ(5, at.column);
+}
+
+// A UTF-8 byte order mark (some Windows editors write one) is not part of the model.
+TEST(Lexer, ByteOrderMarkIsDropped) {
+  auto lexed = lex_text("\xEF\xBB\xBFmodel m; @");
+  EXPECT_EQ(lexed->dump(),
+            "KwModel 'model' 1:1\n"
+            "Identifier 'm' 1:7\n"
+            "Semicolon ';' 1:8\n"
+            "Invalid '@' 1:10\n"
+            "EndOfFile '' 1:11\n");
+  EXPECT_EQ(lexed->diags.str(),
+            "test.dae:1:10: error: unexpected character '@'\n"
+            "model m; @\n"
+            "         ^\n");
+}
+
 // ---- encoding ----
 
 TEST(Lexer, EncodingCheckAcceptsUtf8) {

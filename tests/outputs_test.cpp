@@ -199,6 +199,30 @@ TEST_F(Outputs, FifoIsWrittenInPlace) {
   EXPECT_TRUE(fs::is_fifo(dir_ / "fifo"));
 }
 
+// Interrupted while writing, daec removes its temporary files and ends by the signal. Here it
+// waits in open(2) for a reader of the FIFO header, with the code's temporary already written.
+// (A shell starts background commands with SIGINT ignored, which env --default-signal undoes.)
+TEST_F(Outputs, InterruptRemovesTheTemporaries) {
+  for (const char* signal_name : {"INT", "TERM", "HUP"}) {
+    ASSERT_EQ(0, ::mkfifo((dir_ / "fifo.h").c_str(), 0644));
+    CommandResult r = daec::test::run_command(
+        "cd '" + dir_.string() + "' && { env --default-signal=INT '" + daec::test::daec_binary() +
+        "' decay.dae -o x.cpp --header fifo.h & pid=$!; } && "
+        "for i in $(seq 1000); do ls x.cpp.tmp.* >/dev/null 2>&1 && break; sleep 0.01; done && "
+        "kill -" +
+        signal_name + " $pid; wait $pid; echo \"status $?\"");
+    EXPECT_EQ("status " +
+                  std::to_string(128 + (signal_name[0] == 'I'   ? SIGINT
+                                        : signal_name[0] == 'T' ? SIGTERM
+                                                                : SIGHUP)) +
+                  "\n",
+              r.out)
+        << signal_name << ": " << r.err;
+    EXPECT_EQ((std::vector<std::string>{"decay.dae", "fifo.h"}), files()) << signal_name;
+    fs::remove(dir_ / "fifo.h");
+  }
+}
+
 TEST_F(Outputs, DirectoryAsOutputIsRefused) {
   fs::create_directory(dir_ / "sub");
   for (const char* path : {"sub", "sub/"}) {

@@ -531,6 +531,73 @@ TEST(Reduction, RoundLimitNamesSingularConstraints) {
             "  ^\n");
   options.max_rounds = 5;
   EXPECT_EQ(index_of(reduce_text(chain(6), options)), 6);
+  options.max_rounds = 1;
+  EXPECT_NE(reduce_text(chain(6), options).diagnostics().find("after 1 round of index reduction"),
+            std::string::npos);
+}
+
+// Two constraints on one mass whose derivatives agree: their combination reduces to 0 = 0 in both
+// cases, and the constraints as written tell the contradiction (two radii) from the repetition.
+constexpr const char* kTwoCircles =
+    "model circles;\n"
+    "variable x(start = 1), y, u, v(start = 0), lambda, mu;\n"
+    "equation\n"
+    "  x' = u; y' = v;\n"
+    "  u' = -lambda*x - mu*x;\n"
+    "  v' = -lambda*y - mu*y - 9.81;\n"
+    "  c1: x^2 + y^2 = 1;\n"
+    "  c2: {};\n"
+    "end\n";
+
+TEST(Reduction, ContradictingConstraintsAreNotCalledRedundant) {
+  Reduced contradicting = reduce_text(fmt::format(fmt::runtime(kTwoCircles), "x^2 + y^2 = 4"));
+  EXPECT_FALSE(contradicting.system);
+  EXPECT_EQ(
+      "test.dae:8:3: error: equations 'c1', 'c2' contradict one another: a combination of them "
+      "reduces to -3 = 0 (the equations are inconsistent: no state satisfies them all)\n"
+      "  c2: x^2 + y^2 = 4;\n"
+      "  ^\n",
+      contradicting.diagnostics());
+  // Scaled: the combination's coefficients are constant but not 1.
+  Reduced scaled = reduce_text(fmt::format(fmt::runtime(kTwoCircles), "3*x^2 + 3*y^2 = 12"));
+  EXPECT_NE(scaled.diagnostics().find("contradict one another"), std::string::npos)
+      << scaled.diagnostics();
+  Reduced repeated = reduce_text(fmt::format(fmt::runtime(kTwoCircles), "x^2 + y^2 = 1"));
+  EXPECT_FALSE(repeated.system);
+  EXPECT_NE(repeated.diagnostics().find("error: equation 'comb(c1'',c2'')' is redundant: after "
+                                        "eliminating the other equations it reduces to 0 = 0"),
+            std::string::npos)
+      << repeated.diagnostics();
+}
+
+// A parameter whose value makes a coefficient of the constraints vanish is named: the reduction
+// follows that value (here it differentiates c), which a user who set b = 0 to drop a term may
+// not expect.
+TEST(Reduction, ParameterValuesThatMakeConstraintsSingularAreNamed) {
+  const char* model =
+      "model bz;\n"
+      "parameter b = {}, k = 2;\n"
+      "variable x(start = 1), y, z;\n"
+      "equation\n"
+      "  x' = -x + z;\n"
+      "  y = k*x;\n"
+      "  c: b*z + x = y;\n"
+      "end\n";
+  Reduced vanishing = reduce_text(fmt::format(fmt::runtime(model), "0"));
+  EXPECT_EQ(index_of(vanishing), 2);
+  EXPECT_EQ(
+      "test.dae:7:3: warning: the value of parameter 'b' (0) makes the constraints singular in "
+      "the algebraic unknowns (rank 1; other values give 2): the index and the generated code "
+      "follow this value, and do not hold for values of 'b' that give the larger rank\n"
+      "  c: b*z + x = y;\n"
+      "  ^\n"
+      "test.dae:2:11: note: 'b' is declared here\n"
+      "parameter b = 0, k = 2;\n"
+      "          ^\n",
+      vanishing.diagnostics());
+  Reduced regular = reduce_text(fmt::format(fmt::runtime(model), "0.5"));
+  EXPECT_EQ(index_of(regular), 1);
+  EXPECT_EQ("", regular.diagnostics());
 }
 
 // ---- conditions (spec §1.1) ----
@@ -804,6 +871,30 @@ TEST(Reduction, DivisionByZeroAtStartValuesIsReportedWithoutLeaking) {
       "  sqrt(x) = 0;\n"
       "  ^\n",
       r.diagnostics());
+}
+
+// What GiNaC throws from a model's expressions (here a division by zero in the derivative of 0^x,
+// which the front end refuses but a substitution could make) is an error at the equation, never
+// a crash.
+TEST(Reduction, GiNaCFailuresAreErrorsAtTheEquation) {
+  auto run = test::run(
+      "model g;\n"
+      "variable x(start = 1), y;\n"
+      "equation\n"
+      "  x' = -y;\n"
+      "  c: y = 2^x;\n"
+      "end\n");
+  ASSERT_TRUE(run->model) << run->diagnostics();
+  Equation& c = run->model->equations.at(1);
+  ASSERT_TRUE(GiNaC::is_a<GiNaC::power>(c.rhs));
+  c.rhs = GiNaC::pow(GiNaC::ex(0), c.rhs.op(1));
+  EXPECT_FALSE(reduce_model(*run->model, {}, run->diags));
+  EXPECT_EQ(
+      "test.dae:5:3: error: the model's expressions are undefined while classifying the "
+      "algebraic variables (division by zero)\n"
+      "  c: y = 2^x;\n"
+      "  ^\n",
+      run->diagnostics());
 }
 
 TEST(Reduction, EvaluationRefusesWhatGiNaCWouldThrowOrExplodeOn) {

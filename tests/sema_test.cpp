@@ -3,9 +3,12 @@
 #include <gtest/gtest.h>
 
 #include <chrono>
+#include <cstdlib>
 #include <string>
 
+#include "frontend/constants.h"
 #include "frontend/sema.h"
+#include "model/evaluation.h"
 #include "test_util.h"
 
 namespace {
@@ -1189,8 +1192,8 @@ TEST(Sema, ConstantsOfEquationsMustFitADouble) {
   // Literals are combined exactly: 1e308*1e308 is 1e616, which the generated code could only
   // hold as infinity.
   EXPECT_EQ(
-      "test.dae:4:3: error: equation 'big' holds a constant too large for a double (its numbers "
-      "combine to more than about 1.8e308)\n"
+      "test.dae:4:3: error: equation 'big': its numbers, combined exactly, give a constant too "
+      "large for a double\n"
       "  big: x' = 1e308*1e308*x;\n"
       "  ^\n",
       diagnostics_quickly("model m;\n"
@@ -1203,6 +1206,90 @@ TEST(Sema, ConstantsOfEquationsMustFitADouble) {
                                     "equation\n"
                                     "  x' = 1e308*1e-308*x + 1e308;\n"
                                     "end\n"));
+  // A constant nonzero but below the smallest double would become 0 in the generated code.
+  EXPECT_EQ(
+      "test.dae:4:3: error: equation 'tiny': its numbers, combined exactly, give a constant too "
+      "small for a double (underflows to 0)\n"
+      "  tiny: x' = 10^-400 + x;\n"
+      "  ^\n",
+      diagnostics_quickly("model m;\n"
+                          "variable x;\n"
+                          "equation\n"
+                          "  tiny: x' = 10^-400 + x;\n"
+                          "end\n"));
+}
+
+// A base that is not positive with an exponent that is not a number has no real derivative (it
+// holds log of the base): refused where it is written, however the power is spelled.
+TEST(Sema, PowersOfBasesThatAreNotPositiveNeedNumericExponents) {
+  const std::string zero =
+      "error: 0 raised to an exponent that is not a number is undefined where the exponent is "
+      "not positive, and its derivative holds log(0) (write the value it stands for, e.g. with "
+      "if)\n";
+  EXPECT_EQ("test.dae:4:11: " + zero + "  c: y = 0^x + pow(0, t) + (1 - 1)^(2*x);\n" +
+                "          ^\n" + "test.dae:4:16: " + zero +
+                "  c: y = 0^x + pow(0, t) + (1 - 1)^(2*x);\n" + "               ^\n" +
+                "test.dae:4:35: " + zero + "  c: y = 0^x + pow(0, t) + (1 - 1)^(2*x);\n" +
+                "                                  ^\n",
+            diagnostics_quickly("model g;\nvariable x(start = 1), y;\nequation\n"
+                                "  c: y = 0^x + pow(0, t) + (1 - 1)^(2*x);\n"
+                                "  x' = -y;\nend\n"));
+  EXPECT_EQ(
+      "test.dae:4:11: error: a negative base (-2) raised to an exponent that is not a number is "
+      "not real except at integer exponents, and its derivative holds the logarithm of a "
+      "negative number (use abs() or write the sign apart)\n"
+      "  y = (-2)^x + (-pi)^t;\n"
+      "          ^\n"
+      "test.dae:4:21: error: a negative base (-pi) raised to an exponent that is not a number is "
+      "not real except at integer exponents, and its derivative holds the logarithm of a "
+      "negative number (use abs() or write the sign apart)\n"
+      "  y = (-2)^x + (-pi)^t;\n"
+      "                    ^\n",
+      diagnostics_quickly("model g;\nvariable x(start = 1), y;\nequation\n"
+                          "  y = (-2)^x + (-pi)^t;\n  x' = -x;\nend\n"));
+  // Numeric exponents are evaluated (and checked) as before; positive bases are fine.
+  EXPECT_EQ("", diagnostics_quickly("model g;\nvariable x(start = 1), y;\nequation\n"
+                                    "  y = (-2)^3*x + 0^2 + 2^x + pi^t;\n  x' = -x;\nend\n"));
+}
+
+// A literal that rounds to the largest double is that double, in a parameter's value and in an
+// equation alike; one that rounds past it is refused alike.
+TEST(Sema, TheLargestDoubleIsOneValueEverywhere) {
+  EXPECT_EQ("", diagnostics_quickly("model m;\n"
+                                    "parameter a = 1.7976931348623158e308;\n"
+                                    "variable x;\n"
+                                    "equation\n"
+                                    "  x' = -a*x + 1.7976931348623158e308;\n"
+                                    "end\n"));
+  EXPECT_EQ(
+      "test.dae:2:11: error: value of parameter 'a' cannot be evaluated: it is too large for a "
+      "double\n"
+      "parameter a = 1.7976931348623157e308*1.0000000000000002;\n"
+      "          ^\n",
+      diagnostics_quickly("model m;\n"
+                          "parameter a = 1.7976931348623157e308*1.0000000000000002;\n"
+                          "variable x;\n"
+                          "equation\n"
+                          "  x' = -a*x;\n"
+                          "end\n"));
+}
+
+// The nearest double of an exact number, subnormal numbers included (CLN flushes those to 0).
+TEST(Sema, NearestDoubleKeepsSubnormalNumbers) {
+  for (const char* text :
+       {"1e-310", "4.9406564584124654e-324", "2.2250738585072009e-308", "1.5e-323", "3e-320"}) {
+    GiNaC::numeric exact = GiNaC::ex_to<GiNaC::numeric>(daec::exact_number(text));
+    EXPECT_EQ(daec::nearest_double(exact), std::strtod(text, nullptr)) << text;
+    EXPECT_EQ(daec::nearest_double(-exact), -std::strtod(text, nullptr)) << text;
+  }
+  // Half the smallest step rounds to even (0); a little more rounds up.
+  GiNaC::numeric half_step =
+      GiNaC::numeric(1) / GiNaC::pow(GiNaC::numeric(2), GiNaC::numeric(1075));
+  EXPECT_EQ(daec::nearest_double(half_step), 0.0);
+  EXPECT_EQ(daec::beyond_double(half_step), "it is too small for a double (underflows to 0)");
+  EXPECT_EQ(daec::nearest_double(half_step * GiNaC::numeric(3, 2)), 4.9406564584124654e-324);
+  EXPECT_EQ(daec::nearest_double(half_step * 3), 2 * 4.9406564584124654e-324);  // 1.5 steps: even
+  EXPECT_EQ(daec::beyond_double(GiNaC::numeric(0)), "");
 }
 
 // ---- initial equations and nominal values ----

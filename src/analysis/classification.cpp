@@ -1,6 +1,8 @@
 // Building the classification and the dependency table.
 #include "analysis/classification.h"
 
+#include <algorithm>
+#include <map>
 #include <set>
 
 #include "model/conditions.h"
@@ -18,14 +20,19 @@ Classification classify(const Model& model) {
                                                 variable.derivatives[order - 1], v, order});
     }
   }
+  std::map<GiNaC::ex, size_t, GiNaC::ex_is_less> column_of;
+  for (size_t k = 0; k < result.columns.size(); ++k) column_of[result.columns[k].symbol] = k;
   for (const Equation& equation : model.equations) {
     // An unknown that occurs only in a condition (y = if x > 0 then 1 else 2) is not contained:
     // the equation's incidence is the union of its branches.
-    SymbolSet present = value_symbols(equation.residual());
     DependencyRow row{equation.label, {}};
-    for (const DependencyColumn& column : result.columns) {
-      row.contains.push_back(present.count(column.symbol) > 0);
+    for (const GiNaC::ex& symbol : value_symbols(equation.residual())) {
+      auto column = column_of.find(symbol);
+      if (column != column_of.end()) {
+        row.columns.push_back(column->second);
+      }
     }
+    std::sort(row.columns.begin(), row.columns.end());
     result.rows.push_back(std::move(row));
   }
   return result;

@@ -3,6 +3,7 @@
 // derivatives each equation contains.
 #pragma once
 
+#include <algorithm>
 #include <string>
 #include <vector>
 
@@ -20,9 +21,15 @@ struct DependencyColumn {
   int order;  ///< 0 for the variable itself
 };
 
+/// One equation's row, sparse: a model of n scalar equations has n^2 cells, of which each row
+/// holds a few (a dense row made --check quadratic in time and memory).
 struct DependencyRow {
   std::string label;
-  std::vector<bool> contains;  ///< one entry per column
+  std::vector<size_t> columns;  ///< the columns the equation contains, ascending
+
+  bool contains(size_t column) const {
+    return std::binary_search(columns.begin(), columns.end(), column);
+  }
 };
 
 struct Classification {

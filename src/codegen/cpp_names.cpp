@@ -121,6 +121,9 @@ static const std::set<std::string>& unsafe_names() {
   // every global name and macro of the headers the generated code includes (sin, printf, exit,
   // CVode, realtype, NULL, linux, ...), listed by scripts/list_global_names.sh
 #include "codegen/global_names.inc"
+  // the compilers' built-in functions that no header declares (isnan, cabs, fesetround, ...),
+  // which g++ refuses as namespace names; listed by scripts/list_builtin_names.sh
+#include "codegen/builtin_names.inc"
   };
   static const std::set<std::string> names(std::begin(listed), std::end(listed));
   return names;

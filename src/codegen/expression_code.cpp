@@ -9,6 +9,7 @@
 #include <stdexcept>
 
 #include "model/conditions.h"
+#include "model/evaluation.h"
 #include "model/functions.h"
 
 namespace daec {
@@ -147,7 +148,7 @@ std::string ExpressionCompiler::emit_uncached(const ex& e) {
   if (is_a<numeric>(e)) {
     const numeric& n = ex_to<numeric>(e);
     if (!n.is_real()) throw std::invalid_argument("complex constant in generated code");
-    return double_literal(GiNaC::abs(n).to_double());
+    return double_literal(nearest_double(GiNaC::abs(n)));
   }
   if (is_a<GiNaC::symbol>(e)) {
     auto it = symbols_.find(e);
@@ -187,6 +188,9 @@ std::string ExpressionCompiler::emit_product(const ex& e) {
   std::vector<std::string> numerator, denominator;
   for (const ex& factor : ordered_operands(e)) {
     if (is_a<numeric>(factor)) {
+      // abs would turn I*pi into pi: the imaginary unit must fail here as anywhere else.
+      if (!ex_to<numeric>(factor).is_real())
+        throw std::invalid_argument("complex constant in generated code");
       coefficient *= GiNaC::abs(ex_to<numeric>(factor));
     } else if (is_a<GiNaC::power>(factor) && is_a<numeric>(factor.op(1)) &&
                ex_to<numeric>(factor.op(1)).is_negative()) {
@@ -196,7 +200,8 @@ std::string ExpressionCompiler::emit_product(const ex& e) {
     }
   }
   std::string code;
-  if (!coefficient.is_equal(1) || numerator.empty()) code = double_literal(coefficient.to_double());
+  if (!coefficient.is_equal(1) || numerator.empty())
+    code = double_literal(nearest_double(coefficient));
   for (const std::string& factor : numerator) {
     if (!code.empty()) ++operations_;
     code += (code.empty() ? "" : "*") + parenthesize(factor);

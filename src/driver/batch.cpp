@@ -78,7 +78,7 @@ void close_pipes(int pipes[][2], int count) {
   ModelOutcome outcome;
   try {
     std::string error;
-    std::unique_ptr<SourceFile> file = SourceFile::load(path, error);
+    std::unique_ptr<SourceFile> file = SourceFile::load(path, error, options.max_input_size);
     if (file) {
       // The model's one-line summary is dropped: the parent's progress line takes its place.
       std::ostringstream summary;

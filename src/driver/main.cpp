@@ -191,7 +191,7 @@ int main(int argc, char** argv) {
   if (!options->output_dir.empty()) return daec::run_batch(*options, std::cout, std::cerr);
   std::vector<std::unique_ptr<daec::SourceFile>> files;
   for (const std::string& input : options->inputs) {
-    auto file = daec::SourceFile::load(input, error);
+    auto file = daec::SourceFile::load(input, error, options->max_input_size);
     if (!file) {
       // Still a usage error (status 2), but --help would not help with a missing file.
       std::string what = input == "-" ? "standard input" : "'" + input + "'";

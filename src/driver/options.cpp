@@ -18,6 +18,7 @@ namespace daec {
 struct GivenLimits {
   long long max_expression_size = static_cast<long long>(kDefaultMaxExpressionSize);
   long long time_limit = kDefaultTimeLimit;
+  long long max_input_size = static_cast<long long>(kDefaultMaxInputBytes);
 };
 
 static po::options_description visible_options(Options& o, std::string& dummies,
@@ -77,6 +78,10 @@ static po::options_description visible_options(Options& o, std::string& dummies,
       std::to_string(kDefaultMaxExpressionSize) +
       ", thousands of times what the bundled models and the 128-link benchmark chain need; "
       "0: no limit)").c_str())
+    ("max-input-size", po::value(&limits.max_input_size)->value_name("BYTES"),
+     ("stop with an error when a model file or standard input holds more than BYTES bytes "
+      "(default " + std::to_string(kDefaultMaxInputBytes) +
+      ", 64 MiB, over ten times a model of 200,000 equations; 0: no limit)").c_str())
     ("time-limit", po::value(&limits.time_limit)->value_name("SECONDS"),
      ("stop with an error when one model has taken SECONDS seconds (default " +
       std::to_string(kDefaultTimeLimit) +
@@ -122,6 +127,7 @@ static std::string check_limits(const GivenLimits& limits, Options& options) {
     return "--max-expression-size must not be negative (0: no limit)";
   }
   if (limits.time_limit < 0) return "--time-limit must not be negative (0: no limit)";
+  if (limits.max_input_size < 0) return "--max-input-size must not be negative (0: no limit)";
   // A year is limit enough, and larger values could overflow the timer.
   constexpr long long kYear = 366LL * 24 * 3600;
   if (limits.time_limit > kYear) {
@@ -129,6 +135,7 @@ static std::string check_limits(const GivenLimits& limits, Options& options) {
   }
   options.max_expression_size = static_cast<size_t>(limits.max_expression_size);
   options.time_limit = static_cast<int>(limits.time_limit);
+  options.max_input_size = static_cast<size_t>(limits.max_input_size);
   return {};
 }
 
@@ -157,10 +164,16 @@ std::optional<Options> parse_options(int argc, const char* const argv[], std::st
             .run(),
         vm);
     po::notify(vm);
-    // An empty DIR would silently mean "no batch" (output_dir empty), so it is refused.
-    if (vm.count("output-dir") && options.output_dir.empty()) {
-      error = "--output-dir needs a directory name";
-      return std::nullopt;
+    // An empty value would silently mean the option was not given (no batch, no module, the
+    // default namespace), so it is refused.
+    for (const char* name : {"output-dir", "python-module", "namespace"}) {
+      if (vm.count(name) && vm[name].as<std::string>().empty()) {
+        error = std::string("--") + name + " needs a " +
+                (name[0] == 'o'   ? "directory name"
+                 : name[0] == 'p' ? "module name"
+                                  : "namespace");
+        return std::nullopt;
+      }
     }
   } catch (const po::error& e) {
     error = e.what();

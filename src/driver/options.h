@@ -8,6 +8,7 @@
 #include "codegen/generate.h"
 #include "frontend/flatten.h"
 #include "reduction/reduce.h"
+#include "support/source.h"
 
 namespace daec {
 
@@ -38,6 +39,8 @@ struct Options {
   int max_rounds = 10;
   /// Nodes an expression may reach while reducing or generating code; 0: no limit.
   size_t max_expression_size = kDefaultMaxExpressionSize;
+  /// Bytes a model's text may have (--max-input-size); 0: no limit.
+  size_t max_input_size = kDefaultMaxInputBytes;
   /// Seconds one model may take; 0: no limit.
   int time_limit = kDefaultTimeLimit;
   /// -D NAME=VALUE (--define), in command-line order: parameter values replaced before the model

@@ -163,13 +163,13 @@ bool writes_to_stdout(const std::string& input, const Options& options) {
 
 // Generates the code (and the header) into `files`. Returns the rhs operation count, or nullopt
 // after reporting a failure.
-static std::optional<size_t> add_code(const SourceFile& file, const ReducedSystem& reduced,
-                                      const Options& options, std::vector<PendingFile>& files,
-                                      std::ostream& err) {
+static std::optional<size_t> add_code(const SourceFile& file, const Model& model,
+                                      const ReducedSystem& reduced, const Options& options,
+                                      std::vector<PendingFile>& files, std::ostream& err) {
   std::string path = code_output_path(file.path(), options);
-  CodegenOptions codegen{options.name_space,   options.main,   options.python_module,
-                         file.name(),          options.max_expression_size,
-                         options.part_cost,    options.split,  base_name(path)};
+  CodegenOptions codegen{
+      options.name_space,          options.main,      options.python_module, file.name(),
+      options.max_expression_size, options.part_cost, options.split,         base_name(path)};
   GeneratedCode code;
   try {
     code = generate_code(reduced, codegen);
@@ -181,8 +181,9 @@ static std::optional<size_t> add_code(const SourceFile& file, const ReducedSyste
   } catch (const std::bad_alloc&) {
     throw;  // reported by process_model, naming the stage
   } catch (const std::exception& e) {
-    err << "daec: internal error while generating code for " << file.name() << ": " << e.what()
-        << "\n";
+    DiagnosticEngine diags;
+    report_expression_failure(e, model.location, diags);
+    diags.print(err);
     return std::nullopt;
   }
   files.push_back({path, std::move(code.source)});
@@ -237,7 +238,7 @@ static bool run_model(const SourceFile& file, const Options& options, std::ostre
   add_reports(*model, *reduced, options, files);
   std::optional<size_t> rhs_operations;
   if (generates_code(options)) {
-    rhs_operations = add_code(file, *reduced, options, files, err);
+    rhs_operations = add_code(file, *model, *reduced, options, files, err);
     if (!rhs_operations) return false;
   }
   // The work is done: writing the files is not stopped half way by the time limit.
@@ -252,6 +253,15 @@ static bool run_model(const SourceFile& file, const Options& options, std::ostre
   return true;
 }
 
+// Where the current stage is, for a failure that has no better place: a stage about the whole
+// model (reading it, classifying its variables) points at the start of the file, so that every
+// message keeps the FILE:LINE:COL form.
+static SourceLocation stage_location(const SourceFile& file) {
+  SourceLocation location = current_stage_location();
+  if (!location.valid()) location = file.location_at(0);
+  return location;
+}
+
 bool process_model(const SourceFile& file, const Options& options, std::ostream& out,
                    std::ostream& err, ModelOutcome* outcome) {
   WatchdogArmed watchdog(file.name(), options.time_limit);
@@ -261,11 +271,20 @@ bool process_model(const SourceFile& file, const Options& options, std::ostream&
   } catch (const std::bad_alloc&) {
     // What was allocated for the stage has been freed while unwinding: reporting can allocate.
     run.print(err);
-    SourceLocation location = current_stage_location();
-    if (!location.file) location.file = &file;
+    SourceLocation location = stage_location(file);
     DiagnosticEngine diags;
     diags.error(location, "out of memory while " + current_stage() +
                               " (a lower --max-expression-size stops such a model sooner)");
+    diags.print(err);
+    return false;
+  } catch (const std::exception& e) {
+    // A defect of daec's, still told in the diagnostics' form, at the place it was working on.
+    run.print(err);
+    SourceLocation location = stage_location(file);
+    DiagnosticEngine diags;
+    std::string stage = current_stage().empty() ? "" : " while " + current_stage();
+    diags.error(location, "internal error" + stage + ": " + e.what() +
+                              " (a defect of daec: please report it with the model)");
     diags.print(err);
     return false;
   }

@@ -8,6 +8,7 @@
 
 #include "model/conditions.h"
 #include "model/evaluation.h"
+#include "model/printer.h"
 
 namespace daec {
 
@@ -109,6 +110,40 @@ void check_power_size(const ex& base, const ex& exponent) {
   if (size > kMaxConstantBits) throw ConstantTooLarge();
 }
 
+// The sign of a constant `e` (no symbols): -1, 0 or 1; 2 when it is not a real constant or cannot
+// be evaluated.
+static int constant_sign(const ex& e) {
+  if (e.is_zero()) return 0;
+  for (auto it = e.preorder_begin(); it != e.preorder_end(); ++it) {
+    if (GiNaC::is_a<GiNaC::symbol>(*it)) return 2;
+  }
+  try {
+    ex value = e.evalf();
+    if (!GiNaC::is_exactly_a<GiNaC::numeric>(value)) return 2;
+    const GiNaC::numeric& n = GiNaC::ex_to<GiNaC::numeric>(value);
+    if (!n.is_real()) return 2;
+    return n.is_zero() ? 0 : n.is_negative() ? -1 : 1;
+  } catch (const std::exception&) {
+    return 2;
+  }
+}
+
+void check_variable_power(const ex& base, const ex& exponent) {
+  if (GiNaC::is_exactly_a<GiNaC::numeric>(exponent)) return;
+  int sign = constant_sign(base);
+  if (sign == 0) {
+    throw PowerWithoutRealValue(
+        "0 raised to an exponent that is not a number is undefined where the exponent is not "
+        "positive, and its derivative holds log(0) (write the value it stands for, e.g. with if)");
+  }
+  if (sign < 0) {
+    throw PowerWithoutRealValue("a negative base (" + to_dae(base) +
+                                ") raised to an exponent that is not a number is not real except "
+                                "at integer exponents, and its derivative holds the logarithm of "
+                                "a negative number (use abs() or write the sign apart)");
+  }
+}
+
 bool is_number_literal(const std::string& text) {
   size_t i = text.empty() || (text[0] != '-' && text[0] != '+') ? 0 : 1;
   size_t digits = 0;
@@ -160,6 +195,7 @@ ex substitute_values(const ex& value, const GiNaC::exmap& values) {
 
 std::string describe_failure(const std::exception& e, std::string& detail) {
   if (dynamic_cast<const ConstantTooLarge*>(&e)) return e.what();
+  if (dynamic_cast<const PowerWithoutRealValue*>(&e)) return e.what();
   detail = e.what();
   if (detail.find("division by zero") != std::string::npos) return "division by zero";
   size_t prefix_end = detail.find("(): ");
@@ -178,8 +214,9 @@ std::optional<std::string> to_finite_double(const ex& value, const GiNaC::exmap&
     if (!GiNaC::is_a<GiNaC::numeric>(numeric_value)) return "it is not a constant";
     const GiNaC::numeric& number = GiNaC::ex_to<GiNaC::numeric>(numeric_value);
     if (!number.is_real()) return "it is not a real number";
-    out = number.to_double();
-    if (!std::isfinite(out)) return "it is too large for a double";
+    std::string beyond = beyond_double(number);
+    if (!beyond.empty()) return beyond;
+    out = nearest_double(number);
     return std::nullopt;
   } catch (const ValueOutOfRange& e) {
     return e.what();
@@ -190,14 +227,13 @@ std::optional<std::string> to_finite_double(const ex& value, const GiNaC::exmap&
   }
 }
 
-bool holds_number_beyond_double(const ex& e) {
-  static const GiNaC::numeric largest(std::numeric_limits<double>::max());
+std::string number_beyond_double(const ex& e) {
   for (auto it = e.preorder_begin(); it != e.preorder_end(); ++it) {
     if (!GiNaC::is_a<GiNaC::numeric>(*it)) continue;
-    const GiNaC::numeric& number = GiNaC::ex_to<GiNaC::numeric>(*it);
-    if (number.is_real() && GiNaC::abs(number) > largest) return true;
+    std::string beyond = beyond_double(GiNaC::ex_to<GiNaC::numeric>(*it));
+    if (!beyond.empty()) return beyond;
   }
-  return false;
+  return {};
 }
 
 bool has_imaginary_part(const ex& e) {

@@ -28,6 +28,18 @@ double numeric_bits(const GiNaC::numeric& n);
 /// (10^10^10, sqrt(2)^(10^10)).
 void check_power_size(const GiNaC::ex& base, const GiNaC::ex& exponent);
 
+/// Thrown for a power that has no real value or no derivative: its message is the whole
+/// diagnostic.
+struct PowerWithoutRealValue : std::domain_error {
+  using std::domain_error::domain_error;
+};
+
+/// Throws PowerWithoutRealValue for a constant base that is not positive raised to an exponent
+/// that is not a number: (-2)^x is real only at integer x and 0^x is undefined at x <= 0, and the
+/// derivative of either holds the logarithm of the base (log(-2) = log 2 + i pi, log 0), which
+/// no real formula in the Jacobians could carry.
+void check_variable_power(const GiNaC::ex& base, const GiNaC::ex& exponent);
+
 /// The exact value of a number literal as the lexer accepts it (`2`, `0.5`, `1e-3`), optionally
 /// signed (`-2.5`, for -D). Throws ConstantTooLarge for exponents no computation could use.
 GiNaC::ex exact_number(const std::string& text);
@@ -49,9 +61,9 @@ std::optional<std::string> to_finite_double(const GiNaC::ex& value, const GiNaC:
 /// plain one; otherwise returns "" and sets `detail` to GiNaC's text without its prefix.
 std::string describe_failure(const std::exception& e, std::string& detail);
 
-/// Whether `e` holds a number no double can hold (sema computes with literals exactly, so
-/// `1e308*1e308*x` is 1e616*x).
-bool holds_number_beyond_double(const GiNaC::ex& e);
+/// Why `e` holds a number no double can stand for (sema computes with literals exactly, so
+/// `1e308*1e308*x` is 1e616*x and `10^-400*x` is not 0), as beyond_double words it; "" if none.
+std::string number_beyond_double(const GiNaC::ex& e);
 
 /// Whether the evaluation of the node `e` produced an imaginary number: `e` itself or one of its
 /// direct operands (sqrt(-4) is 2*I, log(-1) is I*pi); its operands were checked before.

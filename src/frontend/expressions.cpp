@@ -665,6 +665,7 @@ std::optional<ExpressionLowering::Value> ExpressionLowering::lower_call(const Ex
       [&] {
         check_defined(expr.text, *arguments);
         if (is_pow) check_power_size((*arguments)[0], (*arguments)[1]);
+        if (is_pow) check_variable_power((*arguments)[0], (*arguments)[1]);
         return function->build(*arguments);
       },
       expr.text);
@@ -679,6 +680,7 @@ std::optional<ExpressionLowering::Value> ExpressionLowering::lower_power(const E
   return checked(expr.location, [&] {
     check_defined("pow", {base, exponent});
     check_power_size(base, exponent);
+    check_variable_power(base, exponent);
     return GiNaC::pow(base, exponent);
   });
 }

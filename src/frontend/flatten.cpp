@@ -149,8 +149,11 @@ bool Flattener::take_elements(const NameToken& name, const std::vector<long>& sh
   }
   if (budget_.exhausted()) return false;
   if (fits && budget_.take(count)) return true;
-  lowering_.error(name.location, "array '" + name.name + "' of " + shape_text(shape) +
-                                     " elements takes the model past the limit of " +
+  // A scalar counts as one element: the one that passes a limit reached by the arrays before it.
+  std::string what = shape.empty()
+                         ? "'" + name.name + "' (one element)"
+                         : "array '" + name.name + "' of " + shape_text(shape) + " elements";
+  lowering_.error(name.location, what + " takes the model past the limit of " +
                                      grouped_digits(budget_.limit()) +
                                      " array elements and loop iterations (see docs/limits.md)");
   budget_.take(budget_.limit() + 1);  // nothing more is expanded after this
@@ -385,10 +388,14 @@ void Flattener::expand_equation(size_t index, const std::vector<Binding>& bindin
   std::optional<ex> lhs = lowering_.number(*decl.lhs, context);
   std::optional<ex> rhs = lowering_.number(*decl.rhs, context);
   if (!lhs || !rhs) return;
-  if (holds_number_beyond_double(*lhs) || holds_number_beyond_double(*rhs)) {
+  std::string beyond = number_beyond_double(*lhs);
+  if (beyond.empty()) beyond = number_beyond_double(*rhs);
+  if (!beyond.empty()) {
+    // The numbers of an equation are exact: written separately they may combine to a constant
+    // that no double holds, which the generated code could not carry.
     lowering_.error(decl.location, "equation '" + *label +
-                                       "' holds a constant too large for a double (its numbers "
-                                       "combine to more than about 1.8e308)");
+                                       "': its numbers, combined exactly, give a constant " +
+                                       beyond.substr(6));  // without "it is "
     return;
   }
   std::string noun = decl.initial ? "initial equation '" : "equation '";

@@ -66,8 +66,9 @@ class Lexer {
 
   // Moves one byte forward, keeping line and column (in code points) current.
   void advance() {
+    bool line_break = ends_line(text_, pos_);
     unsigned char c = static_cast<unsigned char>(text_[pos_++]);
-    if (c == '\n') {
+    if (line_break) {
       ++line_;
       column_ = 1;
     } else if ((c & 0xC0) != 0x80) {  // columns count code points, not continuation bytes
@@ -103,7 +104,7 @@ void Lexer::skip_whitespace_and_comments() {
     if (c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == '\v') {
       advance();
     } else if (c == '/' && peek(1) == '/') {
-      while (!at_end() && peek() != '\n') advance_code_point();
+      while (!at_end() && peek() != '\n' && peek() != '\r') advance_code_point();
     } else if (c == '/' && peek(1) == '*') {
       SourceLocation start = here();
       advance();

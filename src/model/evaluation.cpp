@@ -3,6 +3,7 @@
 
 #include <cmath>
 #include <complex>
+#include <limits>
 
 #include "model/conditions.h"
 
@@ -25,6 +26,35 @@ void check_defined(const std::string& function, const GiNaC::exvector& args) {
   if (function == "tanh" && ex(GiNaC::cosh(x)).is_zero()) throw std::domain_error("simple pole");
   if (function == "atan" && (x - GiNaC::I).is_zero()) throw std::domain_error("logarithmic pole");
   if (function == "atan" && (x + GiNaC::I).is_zero()) throw std::domain_error("logarithmic pole");
+}
+
+double nearest_double(const numeric& n) {
+  static const numeric kSmallestNormal = numeric(1) / GiNaC::pow(numeric(2), numeric(1022));
+  static const numeric kScale = GiNaC::pow(numeric(2), numeric(1074));  // 1 / the smallest step
+  if (!n.is_rational() || n.is_zero() || GiNaC::abs(n) >= kSmallestNormal) return n.to_double();
+  // A multiple of 2^-1074 below 2^-1022: the nearest integer to |n| 2^1074, exactly.
+  numeric scaled = GiNaC::abs(n) * kScale;
+  numeric p = scaled.numer(), q = scaled.denom();
+  numeric whole = GiNaC::iquo(p, q);
+  numeric twice_rest = 2 * (p - whole * q);
+  if (twice_rest > q || (twice_rest == q && whole.is_odd())) whole += 1;
+  double magnitude = std::ldexp(whole.to_double(), -1074);
+  return n.is_negative() ? -magnitude : magnitude;
+}
+
+GiNaC::ex from_double(double d) {
+  if (d == 0 || !std::isfinite(d) || std::fabs(d) >= std::numeric_limits<double>::min()) return d;
+  // A subnormal double is an integer multiple of 2^-1074, the integer below 2^52.
+  auto steps = static_cast<long>(std::ldexp(d, 1074));
+  return numeric(steps) / GiNaC::pow(numeric(2), numeric(1074));
+}
+
+std::string beyond_double(const numeric& n) {
+  if (!n.is_real()) return {};
+  double d = nearest_double(n);
+  if (std::isinf(d)) return "it is too large for a double";
+  if (d == 0 && !n.is_zero()) return "it is too small for a double (underflows to 0)";
+  return {};
 }
 
 namespace {

@@ -21,6 +21,19 @@ struct ValueOutOfRange : std::runtime_error {
 /// Far beyond a double (whose largest value is about e^709.8) yet quick for CLN.
 constexpr double kMaxLogMagnitude = 1e5;
 
+/// The double nearest to the real number `n` (ties to even), subnormal numbers included: CLN's
+/// own conversion flushes exact numbers below 2^-1022 (2.2e-308) to 0, which would turn a
+/// parameter of 1e-310 into 0. Infinite beyond the largest double, as a conversion rounds.
+double nearest_double(const GiNaC::numeric& n);
+
+/// `d` as a GiNaC number. GiNaC's own conversion throws (CLN: "floating point underflow") for a
+/// subnormal double such as 1e-310, which becomes the exact rational it stands for instead.
+GiNaC::ex from_double(double d);
+
+/// Whether a real number `n` has no double to stand for it: it rounds to an infinity, or it is
+/// not 0 and rounds to 0. Returns the reason, worded like ValueOutOfRange's, or "".
+std::string beyond_double(const GiNaC::numeric& n);
+
 /// Throws, with GiNaC's wording, for the arguments at which GiNaC's own evaluation would throw
 /// (pow(0, -1), log(0), tan's poles...). `function` is a built-in name; "pow" also stands for ^.
 void check_defined(const std::string& function, const GiNaC::exvector& args);

@@ -22,6 +22,7 @@
 #include <sstream>
 
 #include "model/conditions.h"
+#include "model/evaluation.h"
 
 namespace daec {
 
@@ -179,7 +180,7 @@ Printed Printer::print_numeric(const numeric& n) {
     return {out.str(), kSum};
   }
   char buffer[40];
-  std::snprintf(buffer, sizeof buffer, "%.17g", n.to_double());
+  std::snprintf(buffer, sizeof buffer, "%.17g", nearest_double(n));
   std::string text = buffer;
   return {text, text[0] == '-' ? kUnary : kAtom};
 }

@@ -31,6 +31,23 @@ size_t tree_size(const GiNaC::ex& e, size_t stop_above) {
   while (!pending.empty() && count <= stop_above) {
     GiNaC::ex node = std::move(pending.back());
     pending.pop_back();
+    if (GiNaC::is_exactly_a<GiNaC::mul>(node)) {
+      // A sign is free: -x counts as x, and -(a - b) as b - a. Which factor or term carries a
+      // sign is GiNaC's choice, made by an order of terms that changes from run to run (it
+      // hashes addresses): counting it would make the limit's decision vary.
+      size_t signs = 0;
+      for (size_t i = 0; i < node.nops(); ++i) {
+        const GiNaC::ex& factor = node.op(i);
+        if (GiNaC::is_exactly_a<GiNaC::numeric>(factor) &&
+            GiNaC::abs(GiNaC::ex_to<GiNaC::numeric>(factor)).is_equal(1)) {
+          ++signs;
+        } else {
+          pending.push_back(factor);
+        }
+      }
+      if (node.nops() - signs != 1) ++count;  // a product of one factor is that factor
+      continue;
+    }
     ++count;
     for (size_t i = 0; i < node.nops(); ++i) pending.push_back(node.op(i));
   }
@@ -41,6 +58,19 @@ void report_limit(const LimitExceeded& e, const SourceFile* file, DiagnosticEngi
   SourceLocation location = e.location();
   if (!location.file) location.file = file;
   diags.error(location, e.what());
+}
+
+void report_expression_failure(const std::exception& e, const SourceLocation& fallback,
+                               DiagnosticEngine& diags) {
+  std::string detail = e.what();
+  // GiNaC prefixes the function that threw ("power::eval(): division by zero").
+  size_t prefix_end = detail.find("(): ");
+  if (prefix_end != std::string::npos) detail.erase(0, prefix_end + 4);
+  SourceLocation location = current_stage_location();
+  if (!location.valid()) location = fallback;
+  std::string stage = current_stage().empty() ? "reducing the model" : current_stage();
+  diags.error(location,
+              fmt::format("the model's expressions are undefined while {} ({})", stage, detail));
 }
 
 void checkpoint(const SourceLocation& location, const std::string& description) {

@@ -35,6 +35,13 @@ class LimitExceeded : public std::runtime_error {
 /// and is reported against `file`.
 void report_limit(const LimitExceeded& e, const SourceFile* file, DiagnosticEngine& diags);
 
+/// Reports `e`, thrown by GiNaC from a model's expressions (a division by zero met while
+/// substituting, the pole of log(0) in a derivative), as an error at the current stage's location,
+/// or at `fallback` for a stage that concerns the whole model: every expression a model can write
+/// ends as a diagnostic, never as a crash.
+void report_expression_failure(const std::exception& e, const SourceLocation& fallback,
+                               DiagnosticEngine& diags);
+
 /// The number of nodes of `e` as a tree: a subexpression counts as often as it occurs, shared or
 /// not, because that is what differentiating, substituting or printing `e` walks. Counting stops
 /// once the count exceeds `stop_above`, so that checking a limit costs no more than the limit.

@@ -15,6 +15,7 @@
 #include "model/conditions.h"
 #include "reduction/expression_matrix.h"
 #include "reduction/symbolic.h"
+#include "support/watchdog.h"
 
 namespace daec {
 
@@ -181,8 +182,15 @@ std::vector<bool> nonlinear_flags(const SemiExplicitSystem& system) {
       if (in_conditions.count(system.algebraic[i].symbol)) nonlinear[i] = true;
     test.mark(e, nonlinear);
   };
-  for (const StateEquation& f : system.differential) mark(f.rhs);
-  for (const Constraint& g : system.constraints) mark(g.residual);
+  // The stage names each equation: what GiNaC throws from one is reported there.
+  for (const StateEquation& f : system.differential) {
+    enter_stage(f.location, "classifying the algebraic variables");
+    mark(f.rhs);
+  }
+  for (const Constraint& g : system.constraints) {
+    enter_stage(g.location, "classifying the algebraic variables");
+    mark(g.residual);
+  }
   return nonlinear;
 }
 

@@ -1,6 +1,8 @@
 // Running the reduction stages in order.
 #include "reduction/pipeline.h"
 
+#include <new>
+
 #include "reduction/first_order.h"
 #include "reduction/limits.h"
 #include "reduction/linearity.h"
@@ -33,6 +35,11 @@ std::optional<ReducedSystem> reduce_model(const Model& model, const ReductionOpt
     return run_stages(model, options, diags);
   } catch (const LimitExceeded& e) {
     report_limit(e, model.location.file, diags);
+    return std::nullopt;
+  } catch (const std::bad_alloc&) {
+    throw;  // reported by the driver, naming the stage
+  } catch (const std::exception& e) {
+    report_expression_failure(e, model.location, diags);
     return std::nullopt;
   }
 }

@@ -9,12 +9,16 @@
 #include <fmt/format.h>
 
 #include "model/conditions.h"
+#include "model/printer.h"
+#include "reduction/contradiction.h"
 #include "reduction/differentiation_index.h"
 #include "reduction/left_null_space.h"
 #include "reduction/manifold_points.h"
 #include "reduction/numeric_rank.h"
+#include "reduction/parameter_degeneracy.h"
 #include "reduction/symbolic.h"
 #include "structure/matching.h"
+#include "support/text.h"
 
 namespace daec {
 
@@ -64,6 +68,9 @@ class Reducer {
   std::vector<GiNaC::ex> all_symbols() const;
   GiNaC::exmap algebraic_at_zero() const;
   void report_singular(const std::vector<size_t>& rows, const std::string& why);
+  void warn_rank_lowering_parameters(const ExpressionMatrix& B, int rank);
+  std::string contradiction_of(const ExpressionMatrix& B, const RowDependency& dependency,
+                               const std::vector<size_t>& rows) const;
   void check_start_values(const ReducedSystem& result);
   std::vector<NumericRow> values_at_random_point(const ExpressionMatrix& A);
   ReducedSystem finish();
@@ -77,6 +84,9 @@ class Reducer {
   ExpressionMatrix final_B_;
   SymbolColumns state_columns_;      ///< states by symbol
   SymbolColumns algebraic_columns_;  ///< algebraic unknowns by symbol (dummies join as made)
+  /// Combinations whose constraints as written contradict one another, by label: the error to
+  /// report when the combination reduces to 0 = 0.
+  std::map<std::string, std::string> contradictions_;
 };
 
 std::vector<GiNaC::ex> Reducer::all_symbols() const {
@@ -140,6 +150,7 @@ bool Reducer::run_round(ReductionRound& round) {
                     "where the model is defined");
     return false;
   }
+  if (round.rank < round.structural_rank) warn_rank_lowering_parameters(B, round.rank);
   if (round.rank == static_cast<int>(n) && B.rows() == n) {
     round.nonsingular = true;
     final_B_ = std::move(B);
@@ -162,9 +173,10 @@ bool Reducer::run_round(ReductionRound& round) {
     return false;
   }
   if (round.number > options_.max_rounds) {
-    report_singular(rows, "they are still singular after " + std::to_string(options_.max_rounds) +
-                              " rounds of index reduction (raise --max-rounds if the model "
-                              "really has a higher index)");
+    report_singular(rows, "they are still singular after " +
+                              count_of(static_cast<size_t>(options_.max_rounds), "round") +
+                              " of index reduction (raise --max-rounds if the model really has "
+                              "a higher index)");
     return false;
   }
   for (size_t row : rows) {
@@ -189,6 +201,47 @@ void Reducer::sample_on_invariants() {
   for (const Unknown& x : system_.states) states.push_back(x.symbol);
   auto projection = std::make_shared<ManifoldProjection>(residuals, states);
   points_.set_projection([projection](GiNaC::exmap& point) { return projection->project(point); });
+}
+
+// The error for the constraints `rows` of `dependency` if they contradict one another (see
+// reduction/contradiction.h), or "". Only rows differentiated the same number of times, at least
+// once, are compared through the constraints they were as written.
+std::string Reducer::contradiction_of(const ExpressionMatrix& B, const RowDependency& dependency,
+                                      const std::vector<size_t>& rows) const {
+  int level = system_.constraints[rows.front()].level;
+  if (level < 1) return {};
+  std::vector<GiNaC::ex> originals(system_.constraints.size(), 0);
+  std::string names;
+  for (size_t k : rows) {
+    const Constraint& c = system_.constraints[k];
+    if (c.level != level) return {};
+    auto original = std::find_if(invariants_.begin(), invariants_.end(), [&](const Constraint& i) {
+      return i.base_label == c.base_label && i.level == 0;
+    });
+    if (original == invariants_.end()) return {};
+    originals[k] = original->residual;
+    names += (names.empty() ? "'" : ", '") + c.base_label + "'";
+  }
+  std::optional<GiNaC::numeric> constant = contradicting_constant(B, dependency, originals);
+  if (!constant) return {};
+  return "equations " + names + " contradict one another: a combination of them reduces to " +
+         to_dae(*constant) + " = 0 (the equations are inconsistent: no state satisfies them all)";
+}
+
+// Constraints singular only at the parameters' values: the reduction follows those values, which
+// the user should know (a parameter set to 0 to "switch off" a term changes the index).
+void Reducer::warn_rank_lowering_parameters(const ExpressionMatrix& B, int rank) {
+  for (const RankLoweringParameter& found :
+       rank_lowering_parameters(B, all_symbols(), system_.context, rank)) {
+    const Parameter& p = *found.parameter;
+    diags_.warning(system_.constraints[found.row].location,
+                   fmt::format("the value of parameter '{}' ({}) makes the constraints singular "
+                               "in the algebraic unknowns (rank {}; other values give {}): the "
+                               "index and the generated code follow this value, and do not hold "
+                               "for values of '{}' that give the larger rank",
+                               p.name, p.value, rank, found.free_rank, p.name));
+    diags_.note(p.location, "'" + p.name + "' is declared here");
+  }
 }
 
 void Reducer::report_singular(const std::vector<size_t>& rows, const std::string& why) {
@@ -221,10 +274,12 @@ std::vector<size_t> Reducer::null_space_rows(const ExpressionMatrix& B, int roun
       label += (label.empty() ? "" : ",") + system_.constraints[k].label;
       order = std::max(order, system_.constraints[k].order);
     }
+    std::string contradiction = contradiction_of(B, dependency, rows);
     Constraint& target = system_.constraints[dependency.row];
     target.residual = dependency_combination(B, dependency, residuals);
     check_expression(target.residual, options_.max_expression_size);
     target.base_label = "comb(" + label + ")";
+    if (!contradiction.empty()) contradictions_[target.base_label] = contradiction;
     target.label = target.base_label;
     target.level = 0;
     target.order = order;
@@ -242,7 +297,10 @@ bool Reducer::differentiate(size_t row, ReductionRound& round) {
   // value at Z = 0, which the hidden constraint must be: a function of X and t alone.
   c.residual = substitute_symbols(c.residual, algebraic_at_zero());
   if (!state_columns_.occurs_in(c.residual)) {
-    if (is_identically_zero(c.residual)) {
+    auto contradiction = contradictions_.find(c.base_label);
+    if (is_identically_zero(c.residual) && contradiction != contradictions_.end()) {
+      diags_.error(c.location, contradiction->second);
+    } else if (is_identically_zero(c.residual)) {
       diags_.error(c.location, "equation '" + c.base_label +
                                    "' is redundant: after eliminating the other equations it "
                                    "reduces to 0 = 0 (the equations are dependent)");

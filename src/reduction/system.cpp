@@ -1,6 +1,8 @@
 // Helpers of the reduction data structures.
 #include "reduction/system.h"
 
+#include "model/evaluation.h"
+
 namespace daec {
 
 GiNaC::realsymbol ModelContext::fresh_symbol(const std::string& base) {
@@ -9,7 +11,7 @@ GiNaC::realsymbol ModelContext::fresh_symbol(const std::string& base) {
 
 GiNaC::exmap ModelContext::parameter_values() const {
   GiNaC::exmap values;
-  for (const Parameter& p : parameters) values[p.symbol] = p.value;
+  for (const Parameter& p : parameters) values[p.symbol] = from_double(p.value);
   return values;
 }
 

@@ -54,7 +54,7 @@ static void append_dependency_table(std::string& out, const Classification& c) {
   for (const DependencyRow& row : c.rows) {
     std::string line = fmt::format("  {:<{}} |", row.label, label_width);
     for (size_t k = 0; k < widths.size(); ++k) {
-      line += fmt::format(" {:<{}}", row.contains[k] ? "1" : "0", widths[k]);
+      line += fmt::format(" {:<{}}", row.contains(k) ? "1" : "0", widths[k]);
     }
     while (!line.empty() && line.back() == ' ') line.pop_back();
     out += line + "\n";
@@ -64,7 +64,9 @@ static void append_dependency_table(std::string& out, const Classification& c) {
 std::string format_check_summary(const Model& model, const Classification& c) {
   std::string out = fmt::format("model {}", model.name);
   // Quoted as in the model file, so that a '"' in the description cannot end it early.
-  if (!model.description.empty()) out += " " + quote_dae_string(model.description);
+  if (!model.description.empty()) {
+    out += " " + quote_dae_string(printable_text(model.description));  // no escape sequences
+  }
   out += fmt::format(": {}, {}, {}, {}\n", count_of(model.variables.size(), "variable"),
                      count_of(model.equations.size(), "equation"),
                      count_of(model.parameters.size(), "parameter"),

@@ -435,9 +435,10 @@ std::string structure_section(const ReducedSystem& system, const std::string& sv
                        report::names_of(system.algebraic));
   int rank = structural_rank(pattern);
   out += fmt::format(
-      "{} nonzeros; structural rank {} of {} (a maximum matching pairs {} constraints with "
-      "distinct unknowns through nonzero entries).\n\n",
-      pattern.nonzeros(), rank, n, rank);
+      "{}; structural rank {} of {} (a maximum matching pairs {} with distinct unknowns through "
+      "nonzero entries).\n\n",
+      count_of(pattern.nonzeros(), "nonzero"), rank, n,
+      count_of(static_cast<size_t>(rank), "constraint"));
   if (has_block_form(system)) out += block_form_text(system, svg);
   return out;
 }

@@ -11,6 +11,8 @@
 #include <cstring>
 #include <iostream>
 
+#include "support/temporary_cleanup.h"
+
 namespace daec {
 
 static bool write_all(int fd, const std::string& contents) {
@@ -45,11 +47,23 @@ static std::string rename_target(const std::string& path) {
   return ::realpath(path.c_str(), resolved) ? std::string(resolved) : path;
 }
 
+// Unlinks a registered temporary and forgets it, at once.
+static void remove_temporary(const std::string& name) {
+  SignalsHeld held;
+  ::unlink(name.c_str());
+  unregister_temporary(name);
+}
+
 // Writes `contents` to a new temporary file beside `target`. Returns its name, or "" with errno
 // set.
 static std::string write_temporary(const std::string& target, const std::string& contents) {
   std::string name = target + ".tmp.XXXXXX";
-  int fd = ::mkstemp(name.data());
+  int fd = -1;
+  {
+    SignalsHeld held;  // created and registered at once: an interrupt removes it
+    fd = ::mkstemp(name.data());
+    if (fd >= 0) register_temporary(name);
+  }
   if (fd < 0) return {};
   bool ok = ::fchmod(fd, new_file_mode()) == 0 && write_all(fd, contents);
   int saved = ok ? 0 : errno;
@@ -58,7 +72,7 @@ static std::string write_temporary(const std::string& target, const std::string&
     saved = errno;
   }
   if (ok) return name;
-  ::unlink(name.c_str());
+  remove_temporary(name);
   errno = saved;
   return {};
 }
@@ -69,7 +83,7 @@ OutputFiles::~OutputFiles() {
 
 void OutputFiles::discard() {
   for (Staged& output : staged_) {
-    if (!output.temporary.empty()) ::unlink(output.temporary.c_str());
+    if (!output.temporary.empty()) remove_temporary(output.temporary);
     if (output.fd >= 0) ::close(output.fd);
   }
   staged_.clear();
@@ -109,10 +123,12 @@ std::vector<OutputFiles::Failure> OutputFiles::commit() {
   // Files first: they are the outputs that can still be kept as they were if a rename fails.
   for (Staged& output : staged_) {
     if (output.temporary.empty()) continue;
+    SignalsHeld held;  // renamed (or removed) and forgotten at once
     if (::rename(output.temporary.c_str(), output.target.c_str()) != 0) {
       failures.push_back({output.path, std::strerror(errno)});
       ::unlink(output.temporary.c_str());
     }
+    unregister_temporary(output.temporary);
     output.temporary.clear();
   }
   for (Staged& output : staged_) {

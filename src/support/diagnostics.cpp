@@ -6,6 +6,8 @@
 #include <ostream>
 #include <sstream>
 
+#include "support/text.h"
+
 namespace daec {
 
 void DiagnosticEngine::error(const SourceLocation& loc, std::string message) {
@@ -64,16 +66,6 @@ static const char* severity_name(Severity severity) {
   return "error";
 }
 
-// Control characters other than tab would garble the terminal: show them as spaces.
-static std::string printable_line(std::string_view line) {
-  std::string out(line);
-  for (char& c : out) {
-    unsigned char u = static_cast<unsigned char>(c);
-    if ((u < 0x20 && c != '\t') || u == 0x7F) c = ' ';
-  }
-  return out;
-}
-
 // The caret line reproduces the tabs of the source line so that the caret lands under the column.
 static std::string caret_line(std::string_view line, int column) {
   std::string out;
@@ -102,7 +94,7 @@ std::string format_diagnostic(const Diagnostic& d) {
   out << severity_name(d.severity) << ": " << d.message;
   if (d.location.valid()) {
     std::string_view line = d.location.file->line_text(d.location.line);
-    out << '\n' << printable_line(line) << '\n' << caret_line(line, d.location.column);
+    out << '\n' << printable_text(line) << '\n' << caret_line(line, d.location.column);
   }
   return out.str();
 }

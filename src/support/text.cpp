@@ -84,6 +84,15 @@ std::optional<std::string> closest_name(std::string_view name,
   return best;
 }
 
+std::string printable_text(std::string_view text) {
+  std::string out(text);
+  for (char& c : out) {
+    unsigned char u = static_cast<unsigned char>(c);
+    if ((u < 0x20 && c != '\t') || u == 0x7F) c = ' ';
+  }
+  return out;
+}
+
 std::string count_of(size_t count, const std::string& singular, const std::string& plural) {
   std::string noun = count == 1 ? singular : plural.empty() ? singular + "s" : plural;
   return std::to_string(count) + " " + noun;

@@ -29,4 +29,9 @@ std::string count_of(size_t count, const std::string& singular, const std::strin
 /// `number` with its digits grouped by threes for reading: 2345678 -> "2,345,678".
 std::string grouped_digits(size_t number);
 
+/// `text` with the control characters that would garble a terminal (all but tab, DEL included)
+/// shown as spaces: for text of the model echoed to the terminal (source lines under a
+/// diagnostic, the description --check prints).
+std::string printable_text(std::string_view text);
+
 }  // namespace daec

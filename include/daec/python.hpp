@@ -74,7 +74,16 @@ template <typename Model>
 struct Binding {
   static constexpr int n = Model::num_states, m = Model::num_algebraic, k = Model::num_invariants;
 
-  static const double* state(const Array& x) { return vector_argument(x, n, "x").data(); }
+  /// The state x as the model takes it: n finite numbers (ValueError otherwise: the generated
+  /// functions would compute finite numbers from an infinite state as readily as garbage).
+  static const double* state(const Array& x) {
+    const double* values = vector_argument(x, n, "x").data();
+    if (const int i = text::first_not_finite(values, n); i >= 0)
+      throw py::value_error("x[" + std::to_string(i) + "] (the state '" + Model::state_names[i] +
+                            "') is " + text::format_number(values[i]) +
+                            "; a state must be finite");
+    return values;
+  }
 
   static Array rhs(const Model& model, double t, const Array& x) {
     Array xdot = new_vector(n);
@@ -197,6 +206,9 @@ struct Binding {
     for (const auto& item : fix) {
       const std::string name = py::cast<std::string>(item.first);
       const double value = py::cast<double>(item.second);
+      if (!std::isfinite(value))
+        throw py::value_error("fix['" + name + "'] = " + text::format_number(value) +
+                              ": a start value must be finite");
       int index = text::find_name(Model::state_names, n, name);
       if (index >= 0) {
         start.mutable_data()[index] = value;
@@ -279,8 +291,22 @@ struct Binding {
 
   /// Sets one parameter: its binding is cut and the parameters bound to it follow
   /// (Model::set_parameter).
+  /// A parameter value that is not finite (given, or computed for a parameter bound to it) is a
+  /// ValueError, and the model keeps its values.
   static void set_parameter(Model& model, const std::string& name, double value) {
-    if (model.set_parameter(name.c_str(), value) != 0) throw unknown_parameter(name);
+    if (!std::isfinite(value))
+      throw py::value_error("parameter '" + name + "' = " + text::format_number(value) +
+                            ": a parameter value must be finite");
+    Model changed = model;
+    if (changed.set_parameter(name.c_str(), value) != 0) throw unknown_parameter(name);
+    if (const int i = text::first_not_finite(changed.p, P); i >= 0)
+      throw py::value_error("parameter '" + name + "' = " + text::format_number(value) +
+                            " makes the parameter '" + Model::parameter_names[i] + "' " +
+                            text::format_number(changed.p[i]) + " (" +
+                            Model::parameter_names[i] + " = " +
+                            traits::parameter_binding<Model>(i) +
+                            "); a parameter value must be finite");
+    model = changed;
   }
 
   /// m.parameters = values. A dict {name: value} sets those parameters, in its order, after

@@ -281,7 +281,7 @@ TEST(SimulatorRuntime, ADegenerateConstraintStopsTheRun) {
   EXPECT_EQ(r.status, 1);
   EXPECT_EQ(r.out, "");
   EXPECT_NE(r.err.find("sim: error: consistent initialization failed at t = 0: the constraint "
-                       "'circle' has a vanishing Jacobian at the start it reaches"),
+                       "'circle' has a vanishing Jacobian where the start must be"),
             std::string::npos)
       << r.err;
   EXPECT_NE(r.err.find("sim: note: it depends on the parameters r = 0;"), std::string::npos)

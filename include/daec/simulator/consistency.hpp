@@ -134,9 +134,14 @@ void check_start_freedom(const Model& model) {
 // A constraint whose derivatives, over one scale unit of each state, are below this fraction of
 // how much the constraint itself changes there has lost its Jacobian (x^2 + y^2 = L^2 at L = 0).
 constexpr double kVanishingJacobian = 1e-10;
+// Where consistent initialization did not converge, a constraint whose derivatives are below this
+// fraction is taken as the cause: the iteration slows down to a crawl next to a singular root
+// and stops short of it (the pendulum with L = 0 ends at x = 2e-7, a ratio of 5e-7).
+constexpr double kVanishingJacobianNotReached = 1e-4;
 // An algebraic equation whose terms in the unknowns are below this fraction of its other terms
-// leaves them to rounding error: b*z + x = y with b = 1e-20 (z has no correct digit).
-constexpr double kNegligibleUnknowns = 1e-14;
+// leaves them to rounding error: b*z + x = y with b = 1e-20 (z has no correct digit; at the
+// limit, fewer than four).
+constexpr double kNegligibleUnknowns = 1e-12;
 
 /// The size of one change of each state: its nominal value, else max(|x_i|, 1).
 template <typename Model>
@@ -169,7 +174,8 @@ std::string parameters_affecting(const Model& model, Quantity quantity) {
 /// own change over one scale unit of its states (kVanishingJacobian): the reduction assumed full
 /// rank there, so the motion is not determined (the pendulum's rod with L = 0 at x = y = 0).
 template <typename Model>
-void check_constraint_rank(const Model& model, double t, const std::vector<double>& x) {
+void check_constraint_rank(const Model& model, double t, const std::vector<double>& x,
+                           double threshold = kVanishingJacobian) {
   constexpr int n = Model::num_states, k = Model::num_invariants;
   if constexpr (k > 0) {
     const std::vector<double> s = state_scales(model, x);
@@ -197,7 +203,7 @@ void check_constraint_rank(const Model& model, double t, const std::vector<doubl
             std::max(slope[Model::invariants_jacobian_rowval[e]], std::fabs(H[e]) * s[j]);
     }
     for (int i = 0; i < k; ++i) {
-      if (!(slope[i] < kVanishingJacobian * change[i])) continue;
+      if (!(slope[i] < threshold * change[i])) continue;
       std::string parameters = parameters_affecting(model, [&](const Model& m) {
         std::vector<double> value = buffer(k);
         m.invariants(t, x.data(), value.data());
@@ -205,7 +211,7 @@ void check_constraint_rank(const Model& model, double t, const std::vector<doubl
       });
       run_error("consistent initialization failed at t = " + text::format_number(t) +
                     ": the constraint " + text::quoted(Model::invariant_names[i]) +
-                    " has a vanishing Jacobian at the start it reaches (its derivatives are " +
+                    " has a vanishing Jacobian where the start must be (its derivatives are " +
                     text::format_number(slope[i]) + " where it changes by " +
                     text::format_number(change[i]) +
                     "): it no longer determines the motion, the reduction's rank assumption "
@@ -215,7 +221,7 @@ void check_constraint_rank(const Model& model, double t, const std::vector<doubl
                                           "; a value that makes it degenerate?"});
     }
   } else {
-    (void)model, (void)t, (void)x;
+    (void)model, (void)t, (void)x, (void)threshold;
   }
 }
 
@@ -296,7 +302,8 @@ void initialize(const Model& model, double t0, std::vector<double>& x,
                     text::rhs_failure(model, t0, x.data()),
                 {start_conditions(model)});
   }
-  if (status == 1) check_constraint_rank(model, t0, x);  // the likelier cause, if it is one
+  // A degenerate constraint is the likelier cause of a start not found, if it is one.
+  if (status == 1) check_constraint_rank(model, t0, x, kVanishingJacobianNotReached);
   if (status != 0) {
     std::vector<std::string> violated;
     std::string c = violated_start_conditions(model, t0, x.data(), z_start.data());

@@ -59,8 +59,7 @@ std::string expect_failed_run(const Build& build, const std::string& dir,
     }
   }
   for (const auto& entry : fs::directory_iterator(dir))
-    EXPECT_EQ(entry.path().filename().string().find(".partial"), std::string::npos)
-        << entry.path();
+    EXPECT_EQ(entry.path().filename().string().find(".partial"), std::string::npos) << entry.path();
   EXPECT_TRUE(contains(run.err, "sim: error: ")) << run.err;
   return run.err;
 }
@@ -123,7 +122,8 @@ TEST(RuntimeFailure, SqrtOfANegativeState) {
   EXPECT_TRUE(contains(err, "sqrt or log of a negative number")) << err;
   expect_finite_rows_before(build, "--t-end 2", 1.0);
 
-  err = expect_failed_run(build, dir, "--set c=0.455", true);  // q = sqrt(x - 0.455): NaN from t = 0.55
+  err = expect_failed_run(build, dir, "--set c=0.455",
+                          true);  // q = sqrt(x - 0.455): NaN from t = 0.55
   EXPECT_TRUE(contains(err, "sim: error: cannot write the row at t = 0.55: the output 'q' is nan"))
       << err;
 }

@@ -625,8 +625,7 @@ TEST(Simulator, CommandLineErrors) {
                   "sim: note: it depends on the parameters L = 0;"});
   EXPECT_EQ(read_file(old_csv), "OLD\n");
   for (const auto& entry : std::filesystem::directory_iterator(f.dir))
-    EXPECT_EQ(entry.path().filename().string().find(".partial"), std::string::npos)
-        << entry.path();
+    EXPECT_EQ(entry.path().filename().string().find(".partial"), std::string::npos) << entry.path();
 }
 
 // SIGTERM and SIGHUP during a run remove the temporary file (FILE.partial.XXXXXX); an existing

@@ -83,8 +83,8 @@ struct Binding {
     if (const int i = text::first_not_finite(values, n); i >= 0)
       throw model_error(text::call_failure(function, t,
                                            "the state " + text::quoted(Model::state_names[i]) +
-                                               " is not finite (" +
-                                               text::format_number(values[i]) + ")"));
+                                               " is not finite (" + text::format_number(values[i]) +
+                                               ")"));
     return values;
   }
 
@@ -205,7 +205,8 @@ struct Binding {
     std::vector<double> z_start(static_cast<size_t>(std::max(m, 1)));
     copy.initial_algebraic(z_start.data());
     Array start = new_vector(n);
-    std::copy(state(x, "consistent_initialization", t), state(x, "consistent_initialization", t) + n, start.mutable_data());
+    std::copy(state(x, "consistent_initialization", t),
+              state(x, "consistent_initialization", t) + n, start.mutable_data());
     for (const auto& item : fix) {
       const std::string name = py::cast<std::string>(item.first);
       const double value = py::cast<double>(item.second);
@@ -305,9 +306,8 @@ struct Binding {
     if (const int i = text::first_not_finite(changed.p, P); i >= 0)
       throw py::value_error("parameter '" + name + "' = " + text::format_number(value) +
                             " makes the parameter '" + Model::parameter_names[i] + "' " +
-                            text::format_number(changed.p[i]) + " (" +
-                            Model::parameter_names[i] + " = " +
-                            traits::parameter_binding<Model>(i) +
+                            text::format_number(changed.p[i]) + " (" + Model::parameter_names[i] +
+                            " = " + traits::parameter_binding<Model>(i) +
                             "); a parameter value must be finite");
     model = changed;
   }

@@ -218,8 +218,8 @@ TEST(SimulatorRuntime, TwoOutputsOnOneFileAreBadUsageAndTouchNothing) {
   }
   EXPECT_EQ(files_with(dir, ".partial"), std::vector<std::string>{});
   // Distinct files are fine; the link is written through, the old contents replaced whole.
-  RunResult ok = run({"--output", scratch("same-link.csv"), "--events", scratch("same.events"),
-                      "--plot", svg});
+  RunResult ok = run(
+      {"--output", scratch("same-link.csv"), "--events", scratch("same.events"), "--plot", svg});
   ASSERT_EQ(ok.status, 0) << ok.err;
   EXPECT_TRUE(std::filesystem::is_symlink(scratch("same-link.csv")));
   EXPECT_EQ(read(csv).rfind("t,x,y,z,angle\n0,1.5,0,", 0), 0u) << read(csv);
@@ -253,15 +253,13 @@ TEST(SimulatorRuntime, ElementsOfTwoDimensionalArraysAreQuotedAndSelectable) {
   const std::string svg = scratch("grid.svg");
   for (const char* columns : {"A[1,2],angle", "\"A[1,2]\",angle"}) {
     std::filesystem::remove(svg);
-    RunResult r = daec::test::run<GridModel>(
-        {"--t-end", "0.1", "--output", scratch("grid.csv"), "--plot", svg, "--plot-columns",
-         columns});
+    RunResult r = daec::test::run<GridModel>({"--t-end", "0.1", "--output", scratch("grid.csv"),
+                                              "--plot", svg, "--plot-columns", columns});
     ASSERT_EQ(r.status, 0) << columns << "\n" << r.err;
     EXPECT_NE(read(svg).find(">A[1,2] [m]</text>"), std::string::npos) << columns;
     EXPECT_EQ(read(svg).find(">A[1,1] [m]</text>"), std::string::npos) << columns;
   }
-  RunResult unknown =
-      daec::test::run<GridModel>({"--plot", svg, "--plot-columns", "A[2,1]"});
+  RunResult unknown = daec::test::run<GridModel>({"--plot", svg, "--plot-columns", "A[2,1]"});
   EXPECT_EQ(unknown.status, 2);
   EXPECT_EQ(unknown.err,
             "sim: error: --plot-columns: no column 'A[2,1]'; the columns are A[1,1], A[1,2], z, "
@@ -307,8 +305,7 @@ TEST(SimulatorRuntime, NumbersAndRanges) {
       {{"--t-start", "1e16", "--t-end", "1.0000000000000004e16"},
        "--step 0.04 is below the resolution of t near 10000000000000004 (2): output times would "
        "repeat; it must be at least 8"},
-      {{"--t-end", "1", "--step", "1e-17"},
-       "--step 1e-17 asks for too many output rows"},
+      {{"--t-end", "1", "--step", "1e-17"}, "--step 1e-17 asks for too many output rows"},
       {{"--t-start", "1", "--t-end", "1.000000000000001", "--step", "4e-16"},
        "--step 4e-16 is below the resolution of t near 1.000000000000001 (2.220446049250313e-16): "
        "output times would repeat; it must be at least 8.881784197001252e-16"},
@@ -320,7 +317,7 @@ TEST(SimulatorRuntime, NumbersAndRanges) {
   }
   EXPECT_EQ(run({"--set", "w=+.5e1", "--t-end", "0.01"}).status, 0);
   EXPECT_EQ(run({"--set", "w=1e-310", "--t-end", "0.01"}).status, 0);  // subnormal, not 0
-  RunResult start = run({"--set", "r=1e300", "--t-end", "0.01"});  // fine as a number
+  RunResult start = run({"--set", "r=1e300", "--t-end", "0.01"});      // fine as a number
   EXPECT_EQ(start.status, 1) << start.err;
 }
 

@@ -254,8 +254,8 @@ void check_algebraic_scale(const Model& model, double t, const std::vector<doubl
       if (!(unknown_terms[r] < kNegligibleUnknowns * state_terms[r])) continue;
       std::vector<std::string> unknowns, equations;
       for (int c = n; c < n + m; ++c)
-        for (int e = Model::residual_jacobian_colptr[c];
-             e < Model::residual_jacobian_colptr[c + 1]; ++e)
+        for (int e = Model::residual_jacobian_colptr[c]; e < Model::residual_jacobian_colptr[c + 1];
+             ++e)
           if (Model::residual_jacobian_rowval[e] == n + row) {
             unknowns.push_back(text::quoted(Model::algebraic_names[c - n]));
             equations.push_back(text::quoted(Model::algebraic_equation[c - n]));
@@ -275,10 +275,9 @@ void check_algebraic_scale(const Model& model, double t, const std::vector<doubl
               (unknowns.size() == 1 ? "its term is " : "their terms are ") +
               text::format_number(unknown_terms[r]) + " next to " +
               text::format_number(state_terms[r]) + " of the others, below rounding",
-          {parameters.empty()
-               ? "a coefficient of the unknowns has (nearly) vanished"
-               : "the coefficients depend on the parameters " + parameters +
-                     "; a value that makes them (nearly) vanish?"});
+          {parameters.empty() ? "a coefficient of the unknowns has (nearly) vanished"
+                              : "the coefficients depend on the parameters " + parameters +
+                                    "; a value that makes them (nearly) vanish?"});
     }
   } else {
     (void)model, (void)t, (void)x, (void)xdot, (void)z, (void)s;

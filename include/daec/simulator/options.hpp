@@ -2,8 +2,8 @@
 // nothing of the model; the names given to --set and --method are resolved later.
 #pragma once
 
-#include <cmath>
 #include <algorithm>
+#include <cmath>
 #include <cstdlib>
 #include <filesystem>
 #include <iterator>
@@ -110,8 +110,7 @@ inline LinearSolver parse_linear_solver(const std::string& text) {
 /// as a CSV field, "..." with "" for a quote (RFC 4180). An empty item is an error.
 inline std::vector<std::string> parse_columns(const std::string& text) {
   auto bad = [&](const std::string& why) {
-    usage_error("--plot-columns expects names separated by commas" + why + ", got '" + text +
-                "'");
+    usage_error("--plot-columns expects names separated by commas" + why + ", got '" + text + "'");
   };
   std::vector<std::string> columns;
   size_t i = 0;
@@ -204,7 +203,8 @@ inline bool same_file(const std::string& a, const std::string& b) {
   namespace fs = std::filesystem;
   if (fs::path(a).lexically_normal() == fs::path(b).lexically_normal()) return true;
   std::error_code error_a, error_b;
-  const fs::path real_a = fs::weakly_canonical(a, error_a), real_b = fs::weakly_canonical(b, error_b);
+  const fs::path real_a = fs::weakly_canonical(a, error_a),
+                 real_b = fs::weakly_canonical(b, error_b);
   if (!error_a && !error_b && real_a == real_b) return true;
   return fs::equivalent(a, b, error_a) && !error_a;
 }

@@ -83,8 +83,9 @@ void check_finite_parameters(const Model& model) {
     std::string binding = traits::parameter_binding<Model>(i);
     usage_error("the parameter '" + std::string(Model::parameter_names[i]) + "' is " +
                 text::format_number(model.p[i]) +
-                (binding.empty() ? "" : " (" + std::string(Model::parameter_names[i]) + " = " +
-                                            binding + ")") +
+                (binding.empty()
+                     ? ""
+                     : " (" + std::string(Model::parameter_names[i]) + " = " + binding + ")") +
                 " with the values given; a parameter must be finite");
   }
 }

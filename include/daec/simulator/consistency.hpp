@@ -170,9 +170,9 @@ std::string parameters_affecting(const Model& model, Quantity quantity) {
   return names.empty() ? "" : text::join(names);
 }
 
-/// Stops the run at a start where a constraint's Jacobian row vanishes next to the constraint's
-/// own change over one scale unit of its states (kVanishingJacobian): the reduction assumed full
-/// rank there, so the motion is not determined (the pendulum's rod with L = 0 at x = y = 0).
+/// Stops the run at a start where a constraint's Jacobian row and its residual vanish next to the
+/// constraint's own change over one scale unit of its states (`threshold`): the reduction assumed
+/// full rank there, so the motion is not determined (the pendulum's rod with L = 0 at x = y = 0).
 template <typename Model>
 void check_constraint_rank(const Model& model, double t, const std::vector<double>& x,
                            double threshold = kVanishingJacobian) {
@@ -203,7 +203,9 @@ void check_constraint_rank(const Model& model, double t, const std::vector<doubl
             std::max(slope[Model::invariants_jacobian_rowval[e]], std::fabs(H[e]) * s[j]);
     }
     for (int i = 0; i < k; ++i) {
-      if (!(slope[i] < threshold * change[i])) continue;
+      // Near a root (not where the constraint has none: x^2 + y^2 = -1 at the origin).
+      const double size = threshold * change[i];
+      if (!(slope[i] < size) || !(std::fabs(h[i]) < size)) continue;
       std::string parameters = parameters_affecting(model, [&](const Model& m) {
         std::vector<double> value = buffer(k);
         m.invariants(t, x.data(), value.data());
@@ -226,20 +228,20 @@ void check_constraint_rank(const Model& model, double t, const std::vector<doubl
 }
 
 /// Stops the run where an algebraic equation no longer determines its unknowns: their terms
-/// (sum |dr/dz_k| max(|z_k|, 1)) are below kNegligibleUnknowns of its other terms (sum
-/// |dr/dx_j| max(|x_j|, s_j)), so rounding in the other terms decides Z. Named by the
+/// (sum |dr/dz_k| max(|z_k|, 1), so that an unknown that is 0 is not taken for a missing one)
+/// are below kNegligibleUnknowns of its other terms (sum |dr/dx_j| |x_j|, the size of each term
+/// to first order: (1/x) x for log(x)), so rounding in the other terms decides Z. Named by the
 /// equation(s) its unknowns are solved from and the parameters its coefficients depend on.
 template <typename Model>
 void check_algebraic_scale(const Model& model, double t, const std::vector<double>& x,
-                           const std::vector<double>& xdot, const std::vector<double>& z,
-                           const std::vector<double>& s) {
+                           const std::vector<double>& xdot, const std::vector<double>& z) {
   constexpr int n = Model::num_states, m = Model::num_algebraic;
   if constexpr (m > 0) {
     std::vector<double> J = buffer(Model::residual_jacobian_nnz);
     model.residual_jacobian_values(t, x.data(), xdot.data(), z.data(), 0.0, J.data());
     std::vector<double> state_terms(static_cast<size_t>(m), 0.0), unknown_terms = state_terms;
     for (int c = 0; c < n + m; ++c) {
-      const double size = c < n ? std::max(std::fabs(x[static_cast<size_t>(c)]), s[c])
+      const double size = c < n ? std::fabs(x[static_cast<size_t>(c)])
                                 : std::max(std::fabs(z[static_cast<size_t>(c - n)]), 1.0);
       for (int e = Model::residual_jacobian_colptr[c]; e < Model::residual_jacobian_colptr[c + 1];
            ++e) {
@@ -280,7 +282,7 @@ void check_algebraic_scale(const Model& model, double t, const std::vector<doubl
                                     "; a value that makes them (nearly) vanish?"});
     }
   } else {
-    (void)model, (void)t, (void)x, (void)xdot, (void)z, (void)s;
+    (void)model, (void)t, (void)x, (void)xdot, (void)z;
   }
 }
 
@@ -324,7 +326,7 @@ void initialize(const Model& model, double t0, std::vector<double>& x,
   if (model.rhs(t0, x.data(), xdot.data(), z.data()) != 0)
     run_error("the right-hand side cannot be evaluated at the start " + at + ": " +
               text::rhs_failure(model, t0, x.data()));
-  check_algebraic_scale(model, t0, x, xdot, z, state_scales(model, x));
+  check_algebraic_scale(model, t0, x, xdot, z);
 }
 
 }  // namespace daec::simulator

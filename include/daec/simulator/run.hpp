@@ -118,7 +118,7 @@ template <typename Model>
 std::vector<double> checked_row(const Model& model, double t, const std::vector<double>& x) {
   std::vector<double> xdot = buffer(Model::num_states), z = buffer(Model::num_algebraic);
   if (model.rhs(t, x.data(), xdot.data(), z.data()) == 0)
-    check_algebraic_scale(model, t, x, xdot, z, state_scales(model, x));
+    check_algebraic_scale(model, t, x, xdot, z);
   return row_values(model, t, x);
 }
 

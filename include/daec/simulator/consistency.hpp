@@ -138,6 +138,10 @@ constexpr double kVanishingJacobian = 1e-10;
 // fraction is taken as the cause: the iteration slows down to a crawl next to a singular root
 // and stops short of it (the pendulum with L = 0 ends at x = 2e-7, a ratio of 5e-7).
 constexpr double kVanishingJacobianNotReached = 1e-4;
+// ... and over kNearProbe of a scale unit, its derivatives must predict less than kNearProbeRatio
+// of its change, as they do at a singular root (x^2 at x = 2e-7: 5e-3) but not where the
+// constraint is only curved strongly.
+constexpr double kNearProbe = 1e-4, kNearProbeRatio = 1e-2;
 // An algebraic equation whose terms in the unknowns are below this fraction of its other terms
 // leaves them to rounding error: b*z + x = y with b = 1e-20 (z has no correct digit; at the
 // limit, fewer than four).
@@ -180,7 +184,7 @@ void check_constraint_rank(const Model& model, double t, const std::vector<doubl
   if constexpr (k > 0) {
     const std::vector<double> s = state_scales(model, x);
     std::vector<double> H = buffer(Model::invariants_jacobian_nnz), h = buffer(k), moved = h;
-    std::vector<double> slope(static_cast<size_t>(k), 0.0), change = slope;
+    std::vector<double> slope(static_cast<size_t>(k), 0.0), change = slope, near = slope;
     model.invariants_jacobian_values(t, x.data(), H.data());
     model.invariants(t, x.data(), h.data());
     std::vector<double> trial = x;
@@ -188,13 +192,14 @@ void check_constraint_rank(const Model& model, double t, const std::vector<doubl
       const int first = Model::invariants_jacobian_colptr[j],
                 end = Model::invariants_jacobian_colptr[j + 1];
       if (first == end) continue;
-      for (double direction : {1.0, -1.0}) {
-        trial[j] = x[j] + direction * s[j];
+      for (double step : {s[j], -s[j], kNearProbe * s[j], -kNearProbe * s[j]}) {
+        trial[j] = x[j] + step;
         model.invariants(t, trial.data(), moved.data());
+        std::vector<double>& largest = std::fabs(step) < s[j] ? near : change;
         for (int e = first; e < end; ++e) {
           const size_t i = static_cast<size_t>(Model::invariants_jacobian_rowval[e]);
           const double delta = std::fabs(moved[i] - h[i]);
-          if (std::isfinite(delta)) change[i] = std::max(change[i], delta);
+          if (std::isfinite(delta)) largest[i] = std::max(largest[i], delta);
         }
       }
       trial[j] = x[j];
@@ -203,9 +208,13 @@ void check_constraint_rank(const Model& model, double t, const std::vector<doubl
             std::max(slope[Model::invariants_jacobian_rowval[e]], std::fabs(H[e]) * s[j]);
     }
     for (int i = 0; i < k; ++i) {
-      // Near a root (not where the constraint has none: x^2 + y^2 = -1 at the origin).
+      // Near a root (not where the constraint has none: x^2 + y^2 = -1 at the origin), and not
+      // merely strongly curved (a diode's exp(v/0.026) changes by 1e36 over one volt, but its
+      // derivative predicts the change over a ten-thousandth of it).
       const double size = threshold * change[i];
-      if (!(slope[i] < size) || !(std::fabs(h[i]) < size)) continue;
+      if (!(slope[i] < size) || !(std::fabs(h[i]) < size) ||
+          !(kNearProbe * slope[i] < kNearProbeRatio * near[i]))
+        continue;
       std::string parameters = parameters_affecting(model, [&](const Model& m) {
         std::vector<double> value = buffer(k);
         m.invariants(t, x.data(), value.data());

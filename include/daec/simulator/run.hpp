@@ -52,19 +52,21 @@ void print_help() {
       "                    fixed = true (also an algebraic variable or a velocity x_dot)\n"
       "  --quiet           do not list the starts consistent initialization moved\n"
       "  --output FILE     write the CSV to FILE ('-': standard output, the default);\n"
-      "                    FILE is replaced when the run ends (on a failure: by the rows\n"
-      "                    before it), never by a run refused for bad usage\n"
+      "                    FILE is replaced when the run ends (after a failure while\n"
+      "                    integrating: by the rows before it), never after bad usage\n"
+      "                    or a failure at the start\n"
       "  --method NAME     the integration method (default for this model: %s);\n"
       "                    --method list describes them\n"
       "  --linear-solver S dense, klu (sparse) or auto (the default: what suits the model)\n"
       "  --plot FILE       also draw the columns against t into FILE (.svg, or .png with\n"
       "                    rsvg-convert or ImageMagick installed)\n"
-      "  --plot-columns C  the columns to draw, comma-separated (default: all)\n"
+      "  --plot-columns C  the columns to draw, comma-separated (default: all); names as\n"
+      "                    the CSV header prints them, A[1,2] quoted or not\n"
       "  --events FILE     write each change of a condition (t,condition,value) to FILE\n"
-      "Numbers are decimal (1000, -2.5, 1e-3; no hexadecimal, inf or nan). Two outputs\n"
-      "on one file are bad usage.\n"
       "  --help            print this help\n"
-      "Options take their value as '--opt value' or '--opt=value'.\n\n",
+      "Options take their value as '--opt value' or '--opt=value'. Numbers are decimal\n"
+      "(1000, -2.5, 1e-3; no hexadecimal, inf or nan). Two outputs on one file are bad\n"
+      "usage.\n\n",
       Model::model_name, kDefaultTStart, kDefaultTEnd, kDefaultStepsPerRun, kDefaultRtol,
       kDefaultAtol, default_method<Model>().c_str());
   Model defaults{};

@@ -81,10 +81,8 @@ struct Binding {
   static const double* state(const Array& x, const char* function, double t) {
     const double* values = vector_argument(x, n, "x").data();
     if (const int i = text::first_not_finite(values, n); i >= 0)
-      throw model_error(text::call_failure(function, t,
-                                           "the state " + text::quoted(Model::state_names[i]) +
-                                               " is not finite (" + text::format_number(values[i]) +
-                                               ")"));
+      throw model_error(text::call_failure(
+          function, t, "the state " + text::quoted(Model::state_names[i]) + " is not finite"));
     return values;
   }
 

@@ -296,6 +296,7 @@ struct Binding {
   /// A parameter value that is not finite (given, or computed for a parameter bound to it) is a
   /// ValueError, and the model keeps its values.
   static void set_parameter(Model& model, const std::string& name, double value) {
+    if (!is_parameter(name)) throw unknown_parameter(name);
     if (!std::isfinite(value))
       throw py::value_error("parameter '" + name + "' = " + text::format_number(value) +
                             ": a parameter value must be finite");

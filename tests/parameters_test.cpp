@@ -147,7 +147,7 @@ TEST(Parameters, PythonModuleSetsByArrayAndDict) {
   Build module = build_python_module(source_dir() + "/" + kModel, "decay_py", dir);
   ASSERT_TRUE(module.ok) << module.log;
   std::string python = shell_quote(kPython);
-  write_file(dir + "/check.py", R"(import sys
+  write_file(dir + "/check.py", R"py(import sys
 sys.path.insert(0, sys.argv[1])
 import numpy as np
 import decay_py
@@ -211,7 +211,7 @@ for name, value, words in [("tau", float("nan"), "parameter 'tau' = nan: a param
             raise AssertionError(f"{name} = {value} was accepted")
 assert n.parameters.tolist() == [0.5, 2, 2, 6, 8], n.parameters
 print("ok")
-)");
+)py");
   CommandResult run =
       run_command(python + " " + shell_quote(dir + "/check.py") + " " + shell_quote(dir));
   EXPECT_EQ(0, run.status) << run.out << run.err;

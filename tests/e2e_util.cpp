@@ -99,12 +99,24 @@ size_t Csv::column(const std::string& name) const {
   throw std::runtime_error("no CSV column '" + name + "'");
 }
 
-static std::vector<std::string> split_fields(const std::string& line) {
-  std::vector<std::string> fields;
-  std::istringstream in(line);
-  std::string field;
-  while (std::getline(in, field, ',')) fields.push_back(field);
-  if (!line.empty() && line.back() == ',') fields.push_back("");
+// The fields of one CSV line (RFC 4180: a field in quotes may hold commas, "" is a quote).
+std::vector<std::string> split_fields(const std::string& line) {
+  std::vector<std::string> fields(1);
+  bool quoted = false;
+  for (size_t i = 0; i < line.size(); ++i) {
+    const char c = line[i];
+    if (quoted && c == '"' && i + 1 < line.size() && line[i + 1] == '"') {
+      fields.back() += c;
+      ++i;
+    } else if (c == '"' && (quoted || fields.back().empty())) {
+      quoted = !quoted;
+    } else if (c == ',' && !quoted) {
+      fields.emplace_back();
+    } else {
+      fields.back() += c;
+    }
+  }
+  if (quoted) throw std::runtime_error("CSV line with an unclosed quote: " + line);
   return fields;
 }
 

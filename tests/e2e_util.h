@@ -80,8 +80,12 @@ struct Csv {
   double last(const std::string& name) const { return at(rows.size() - 1, name); }
 };
 
-/// Parses CSV text: a header of names, then rows of finite numbers, every row as wide as the
-/// header. Throws std::runtime_error (saying where) on anything else, e.g. "nan" or "1.5x".
+/// The fields of one CSV line, RFC 4180: "A[1,2]" is one field A[1,2], "" in quotes a quote.
+std::vector<std::string> split_fields(const std::string& line);
+
+/// Parses CSV text: a header of names (quoted where RFC 4180 asks), then rows of finite numbers,
+/// every row as wide as the header. Throws std::runtime_error (saying where) on anything else,
+/// e.g. "nan" or "1.5x".
 Csv parse_csv(const std::string& text);
 
 /// The interpreter with NumPy (Debian's; another python3 may come first on PATH).

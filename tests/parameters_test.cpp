@@ -127,6 +127,14 @@ TEST(Parameters, SimulatorSetFollowsAndOverridesBindings) {
     EXPECT_EQ(b_set ? 11.0 : 4.0, csv.last("c_now")) << settings;
   }
 
+  // A value given that makes a bound parameter infinite is bad usage, before the run.
+  CommandResult infinite = run_program(build.executable, "--set tau=0");
+  EXPECT_EQ(2, infinite.status) << infinite.err;
+  EXPECT_EQ(infinite.err,
+            "sim: error: the parameter 'k' is inf (k = 1/tau) with the values given; a parameter "
+            "must be finite\nsim: note: run with --help for the usage\n");
+  EXPECT_EQ(infinite.out, "");
+
   CommandResult help = run_program(build.executable, "--help");
   EXPECT_EQ(0, help.status);
   for (const char* line : {"  tau = 2\n", "  k = 0.5 (= 1/tau)\n", "  a = 2\n", "  b = 6 (= 3*a)\n",
@@ -139,7 +147,7 @@ TEST(Parameters, PythonModuleSetsByArrayAndDict) {
   Build module = build_python_module(source_dir() + "/" + kModel, "decay_py", dir);
   ASSERT_TRUE(module.ok) << module.log;
   std::string python = shell_quote(kPython);
-  write_file(dir + "/check.py", R"(import sys
+  write_file(dir + "/check.py", R"py(import sys
 sys.path.insert(0, sys.argv[1])
 import numpy as np
 import decay_py
@@ -190,8 +198,20 @@ except KeyError as failure:
     assert "tau, k, a, b, c" in str(failure), failure
 else:
     raise AssertionError("no KeyError")
+# A value that is not finite, given or made for a bound parameter, is refused; nothing changes.
+for name, value, words in [("tau", float("nan"), "parameter 'tau' = nan: a parameter value must be"),
+                           ("a", float("inf"), "parameter 'a' = inf: a parameter value must be"),
+                           ("tau", 0.0, "makes the parameter 'k' inf (k = 1/tau)")]:
+    for assign in (lambda: n.set_parameter(name, value), lambda: setattr(n, "parameters", {name: value})):
+        try:
+            assign()
+        except ValueError as failure:
+            assert words in str(failure), failure
+        else:
+            raise AssertionError(f"{name} = {value} was accepted")
+assert n.parameters.tolist() == [0.5, 2, 2, 6, 8], n.parameters
 print("ok")
-)");
+)py");
   CommandResult run =
       run_command(python + " " + shell_quote(dir + "/check.py") + " " + shell_quote(dir));
   EXPECT_EQ(0, run.status) << run.out << run.err;

@@ -1,10 +1,10 @@
 // Runtime failures of the generated code and of the simulator (issue 6): a singular A, a domain
 // error (sqrt of a negative number, log of 0), a projection or consistent initialization that
-// cannot converge. The generated functions report them through their return codes
-// (tests/data/runtime/check_return_codes.cpp); the simulator stops with exit status 1, names the
-// time and the quantity, and never writes a NaN into the CSV: the file of --output is absent
-// after a failure, and stdout holds only the complete rows before it. The models are in
-// tests/data/runtime; each test builds its simulator once.
+// cannot converge, a constraint or an algebraic equation that degenerates. The generated functions
+// report them through their return codes (tests/data/runtime/check_return_codes.cpp); the
+// simulator stops with exit status 1, names the time and the quantity, and never writes a NaN
+// into the CSV: the file of --output and stdout hold only the complete rows before the failure.
+// The models are in tests/data/runtime; each test builds its simulator once.
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -40,17 +40,26 @@ Build build_or_fail(const std::string& stem, const std::string& dir) {
   return build;
 }
 
-/// A run that must fail: exit status 1, `--output FILE` neither written nor left as FILE.partial,
-/// nothing on stdout; returns stderr.
+/// A run that must fail: exit status 1, nothing on stdout, no temporary left beside `--output
+/// FILE`; FILE holds the complete rows before the failure (none, and no FILE, when the run
+/// fails before its first row, e.g. at the start). Returns stderr.
 std::string expect_failed_run(const Build& build, const std::string& dir,
-                              const std::string& arguments) {
+                              const std::string& arguments, bool rows_kept = false) {
   std::string csv = dir + "/out.csv";
   fs::remove(csv);
   CommandResult run = run_program(build.executable, arguments + " --output " + shell_quote(csv));
   EXPECT_EQ(run.status, 1) << arguments << "\n" << run.err;
   EXPECT_EQ(run.out, "");
-  EXPECT_FALSE(fs::exists(csv)) << arguments;
-  EXPECT_FALSE(fs::exists(csv + ".partial")) << arguments;
+  EXPECT_EQ(fs::exists(csv), rows_kept) << arguments;
+  if (rows_kept) {
+    try {
+      EXPECT_FALSE(parse_csv(read_file(csv)).rows.empty()) << arguments;
+    } catch (const std::exception& error) {
+      ADD_FAILURE() << error.what() << "\n" << read_file(csv);
+    }
+  }
+  for (const auto& entry : fs::directory_iterator(dir))
+    EXPECT_EQ(entry.path().filename().string().find(".partial"), std::string::npos) << entry.path();
   EXPECT_TRUE(contains(run.err, "sim: error: ")) << run.err;
   return run.err;
 }
@@ -107,13 +116,14 @@ TEST(RuntimeFailure, SqrtOfANegativeState) {
   std::string dir = make_scratch_dir("RuntimeFailureSqrt");
   Build build = build_or_fail("sqrt_drain", dir);
   ASSERT_TRUE(build.ok);
-  std::string err = expect_failed_run(build, dir, "--t-end 2");
+  std::string err = expect_failed_run(build, dir, "--t-end 2", true);
   expect_failure_time(err, 1.0, 1e-3);
   EXPECT_TRUE(contains(err, ", rhs: the derivative of the state 'y' is not finite")) << err;
   EXPECT_TRUE(contains(err, "sqrt or log of a negative number")) << err;
   expect_finite_rows_before(build, "--t-end 2", 1.0);
 
-  err = expect_failed_run(build, dir, "--set c=0.455");  // q = sqrt(x - 0.455): NaN from t = 0.55
+  err = expect_failed_run(build, dir, "--set c=0.455",
+                          true);  // q = sqrt(x - 0.455): NaN from t = 0.55
   EXPECT_TRUE(contains(err, "sim: error: cannot write the row at t = 0.55: the output 'q' is nan"))
       << err;
 }
@@ -125,7 +135,8 @@ TEST(RuntimeFailure, LogOfZero) {
   ASSERT_TRUE(build.ok);
   // Every method says it the same way: the time reached, then the model's failure.
   for (const char* method : {"radau5", "radau5-dae", "bdf", "ida"}) {
-    std::string err = expect_failed_run(build, dir, std::string("--t-end 2 --method ") + method);
+    std::string err =
+        expect_failed_run(build, dir, std::string("--t-end 2 --method ") + method, true);
     expect_failure_time(err, 1.0, 1e-3);
     EXPECT_TRUE(contains(err,
                          ", rhs: the algebraic unknown 'w' is not finite (sqrt or log of a "
@@ -143,7 +154,7 @@ TEST(RuntimeFailure, SingularAlgebraicEquations) {
   std::string dir = make_scratch_dir("RuntimeFailureSingular");
   Build build = build_or_fail("closing_valve", dir);
   ASSERT_TRUE(build.ok);
-  std::string err = expect_failed_run(build, dir, "--t-end 2");
+  std::string err = expect_failed_run(build, dir, "--t-end 2", true);
   expect_failure_time(err, 1.0, 1e-3);
   EXPECT_TRUE(contains(err,
                        ", rhs: the algebraic equations are singular: equation 'valve' "
@@ -164,7 +175,7 @@ TEST(RuntimeFailure, ProjectionAndConsistentInitialization) {
   std::string dir = make_scratch_dir("RuntimeFailureProjection");
   Build build = build_or_fail("vanishing_circle", dir);
   ASSERT_TRUE(build.ok);
-  std::string err = expect_failed_run(build, dir, "--t-end 2");
+  std::string err = expect_failed_run(build, dir, "--t-end 2", true);
   expect_failure_time(err, 1.0, 1e-3);
   EXPECT_TRUE(contains(err, ", projection: no convergence, the largest residual is circle = "))
       << err;
@@ -176,6 +187,34 @@ TEST(RuntimeFailure, ProjectionAndConsistentInitialization) {
   err = expect_failed_run(build, dir, "--set R=-1");
   EXPECT_TRUE(contains(err, "sim: error: consistent initialization failed at t = 0: circle = "))
       << err;
+  // (f) With R = 0 the circle is a point, where its Jacobian 2 (x, y) vanishes: refused, naming
+  // the constraint and the parameter, rather than integrated from x = 1e-6.
+  err = expect_failed_run(build, dir, "--set R=0");
+  EXPECT_TRUE(contains(err,
+                       "sim: error: consistent initialization failed at t = 0: the constraint "
+                       "'circle' has a vanishing Jacobian where the start must be"))
+      << err;
+  EXPECT_TRUE(contains(err, "sim: note: it depends on the parameters R = 0;")) << err;
+}
+
+// (g) b*z + x = y with b = 1e-20: b*z is below the rounding of x and y, so the equation no longer
+// determines z (the model is, in double precision, the higher-index one with b = 0).
+TEST(RuntimeFailure, AVanishingCoefficientIsNamed) {
+  std::string dir = make_scratch_dir("RuntimeFailureFading");
+  Build build = build_or_fail("fading_coefficient", dir);
+  ASSERT_TRUE(build.ok);
+  CommandResult fine = run_program(build.executable, "--t-end 0.5 --set b=1e-6");
+  EXPECT_EQ(fine.status, 0) << fine.err;
+  std::string err = expect_failed_run(build, dir, "--set b=1e-20");
+  EXPECT_TRUE(contains(err,
+                       "sim: error: at t = 0: the algebraic equation 'c' no longer determines "
+                       "'z': its term is 1e-20 next to 2 of the others, below rounding"))
+      << err;
+  EXPECT_TRUE(contains(err, "sim: note: the coefficients depend on the parameters b = 1e-20;"))
+      << err;
+  // At b = 1e-12 z would keep fewer than four digits (rounding of x over b): refused as well.
+  err = expect_failed_run(build, dir, "--set b=1e-12");
+  EXPECT_TRUE(contains(err, "the algebraic equation 'c' no longer determines 'z'")) << err;
 }
 
 }  // namespace

@@ -519,6 +519,27 @@ assert 1 <= estimate < 1e8 and sign in (1, -1), (estimate, sign)
 assert unknown is None or unknown in m.algebraic_names, unknown
 estimate, invariant = m.invariants_condition(0.0, x)
 assert 1 <= estimate < 1e8 and (invariant is None or invariant in m.invariant_names), invariant
+# A state that is not finite is a failure (RuntimeError), inf as NaN; a parameter or a fixed
+# start that is not finite a ValueError; never a number.
+for bad in (float("inf"), float("-inf"), float("nan")):
+    state = m.initial_state()
+    state[0] = bad
+    calls = [(RuntimeError, "the state '%s' is not finite" % names[0], call) for call in (
+        lambda: m.rhs(0.0, state), lambda: m.algebraic(0.0, state),
+        lambda: m.invariants(0.0, state), lambda: m.outputs(0.0, state),
+        lambda: m.rhs_jacobian(0.0, state), lambda: m.project(0.0, state),
+        lambda: m.consistent_initialization(0.0, state))]
+    calls += [(ValueError, "must be finite", call) for call in (
+        lambda: m.set_parameter("q", bad),
+        lambda: m.consistent_initialization(0.0, m.initial_state(), fix={"c": bad}))]
+    for error, words, call in calls:
+        try:
+            call()
+        except error as failure:
+            assert words in str(failure), failure
+        else:
+            raise AssertionError("a value %r was accepted" % bad)
+assert np.all(np.isfinite(m.parameters))
 print("ok")
 )");
   CommandResult run = run_command(shell_quote(kPython) + " " + shell_quote(dir + "/check.py") +
@@ -667,6 +688,59 @@ TEST(Simulator, CommandLineErrors) {
   expect_failure(b, "--output " + shell_quote(missing_dir), 1, {"sim: error:", missing_dir});
   expect_failure(b, "--output " + shell_quote(f.dir), 1, {"sim: error:", f.dir});
   EXPECT_FALSE(std::filesystem::exists(f.dir + "/no"));
+
+  // Bad usage found before the run: nothing is written, an existing file is left as it was.
+  const std::string old_csv = f.dir + "/s.csv", svg = f.dir + "/f.svg";
+  write_file(old_csv, "OLD\n");
+  write_file(svg, "OLD\n");
+  const std::string csv_arg = shell_quote(old_csv), svg_arg = shell_quote(svg);
+  expect_failure(b, "--output " + csv_arg + " --events " + csv_arg, 2,
+                 {"sim: error: --output and --events would both write '" + old_csv + "'"});
+  expect_failure(b, "--output " + svg_arg + " --plot " + shell_quote(f.dir + "/./f.svg"), 2,
+                 {"sim: error: --output and --plot would both write"});
+  expect_failure(b, "--output " + csv_arg + " --plot " + shell_quote(f.dir + "/p"), 2,
+                 {"sim: error: --plot " + f.dir + "/p: the file name must end in .svg or .png"});
+  expect_failure(b, "--set g=0x10 --output " + csv_arg, 2, {"invalid number '0x10' for --set g"});
+  expect_failure(b, "--rtol 1e10 --output " + csv_arg, 2, {"it must be below 1"});
+  expect_failure(b, "--t-start 1e16 --t-end 1.00000000000001e16", 2,
+                 {"is below the resolution of t near 10000000000000100 (2)"});
+  EXPECT_EQ(read_file(old_csv), "OLD\n");
+  EXPECT_EQ(read_file(svg), "OLD\n");
+
+  // A rod of length 0: its Jacobian 2 (x, y) vanishes where the start must be; refused, not
+  // integrated with lambda ~ 1e12.
+  expect_failure(b, "--set L=0 --t-end 0.3 --output " + csv_arg, 1,
+                 {"sim: error: consistent initialization failed at t = 0: the constraint 'rod' "
+                  "has a vanishing Jacobian where the start must be",
+                  "sim: note: it depends on the parameters L = 0;"});
+  EXPECT_EQ(read_file(old_csv), "OLD\n");
+  for (const auto& entry : std::filesystem::directory_iterator(f.dir))
+    EXPECT_EQ(entry.path().filename().string().find(".partial"), std::string::npos) << entry.path();
+}
+
+// SIGTERM and SIGHUP during a run remove the temporary file (FILE.partial.XXXXXX); an existing
+// FILE stays as it was, and the run ends by the signal. (A background job of a script ignores
+// SIGINT, so the test cannot send it; the simulator handles it the same way.)
+TEST(Simulator, SignalsLeaveNoTemporaryFile) {
+  Fixture f = build_or_fail("SignalsLeaveNoTemporaryFile", "models/pendulum.dae");
+  ASSERT_TRUE(f.build.ok);
+  const std::string csv = f.dir + "/long.csv";
+  for (const char* signal : {"TERM", "HUP"}) {
+    write_file(csv, "OLD\n");
+    // A run of many hours, stopped once its temporary exists (or after 10 s in any case).
+    const std::string script =
+        shell_quote(f.build.executable) + " --t-end 1e7 --step 0.5 --output " + shell_quote(csv) +
+        " 2>/dev/null & pid=$!; for i in $(seq 1000); do ls " + shell_quote(csv) +
+        ".partial.* >/dev/null 2>&1 && break; sleep 0.01; done; kill -" + signal +
+        " $pid; wait $pid; echo $?";
+    CommandResult run = run_command(script);
+    EXPECT_EQ(run.out, std::to_string(128 + (std::string(signal) == "TERM" ? 15 : 1)) + "\n")
+        << signal << " " << run.err;
+    EXPECT_EQ(read_file(csv), "OLD\n") << signal;
+    for (const auto& entry : std::filesystem::directory_iterator(f.dir))
+      EXPECT_EQ(entry.path().filename().string().find(".partial"), std::string::npos)
+          << signal << " " << entry.path();
+  }
 }
 
 TEST(Simulator, HelpAndIntegrationFailure) {

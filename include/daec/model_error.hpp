@@ -175,7 +175,9 @@ inline std::string call_failure(const std::string& function, double t, const std
 /// failure when rhs fails or gives a value that is not finite.
 template <typename Model>
 void checked_rhs(const Model& model, double t, const double* x, double* xdot, double* z) {
-  if (model.rhs(t, x, xdot, z) == 0 && text::first_not_finite(xdot, Model::num_states) < 0) return;
+  if (text::first_not_finite(x, Model::num_states) < 0 && model.rhs(t, x, xdot, z) == 0 &&
+      text::first_not_finite(xdot, Model::num_states) < 0)
+    return;  // an infinite state fails as a NaN does, though rhs may compute finite numbers
   throw model_error(text::call_failure("rhs", t, text::rhs_failure(model, t, x)));
 }
 

@@ -74,12 +74,22 @@ template <typename Model>
 struct Binding {
   static constexpr int n = Model::num_states, m = Model::num_algebraic, k = Model::num_invariants;
 
-  static const double* state(const Array& x) { return vector_argument(x, n, "x").data(); }
+  /// The state x as `function` takes it at t: n finite numbers. A wrong length is a ValueError;
+  /// a value that is not finite a model_error (RuntimeError) in the simulator's words, "rhs
+  /// failed at t = 0: the state 'x' is not finite", for inf as for NaN: the generated functions
+  /// would compute finite numbers from an infinite state as readily as garbage.
+  static const double* state(const Array& x, const char* function, double t) {
+    const double* values = vector_argument(x, n, "x").data();
+    if (const int i = text::first_not_finite(values, n); i >= 0)
+      throw model_error(text::call_failure(
+          function, t, "the state " + text::quoted(Model::state_names[i]) + " is not finite"));
+    return values;
+  }
 
   static Array rhs(const Model& model, double t, const Array& x) {
     Array xdot = new_vector(n);
     std::vector<double> z(static_cast<size_t>(std::max(m, 1)));
-    checked_rhs(model, t, state(x), xdot.mutable_data(), z.data());
+    checked_rhs(model, t, state(x, "rhs", t), xdot.mutable_data(), z.data());
     return xdot;
   }
 
@@ -87,13 +97,13 @@ struct Binding {
     std::vector<double> xdot(static_cast<size_t>(std::max(n, 1)));
     Array z = new_vector(m);
     std::vector<double> scratch(static_cast<size_t>(std::max(m, 1)));
-    checked_rhs(model, t, state(x), xdot.data(), scratch.data());
+    checked_rhs(model, t, state(x, "algebraic", t), xdot.data(), scratch.data());
     std::copy(scratch.begin(), scratch.begin() + m, z.mutable_data());
     return z;
   }
 
   static py::object rhs_jacobian(const Model& model, double t, const Array& x, bool sparse) {
-    const double* xs = state(x);
+    const double* xs = state(x, "rhs_jacobian", t);
     if (sparse) return sparse_rhs_jacobian(model, t, xs);
     if constexpr (traits::dense_jacobians_v<Model>) {
       std::vector<double> J(static_cast<size_t>(n) * n);
@@ -122,7 +132,7 @@ struct Binding {
   static Array invariants(const Model& model, double t, const Array& x) {
     Array h = new_vector(k);
     std::vector<double> values(static_cast<size_t>(std::max(k, 1)));
-    model.invariants(t, state(x), values.data());
+    model.invariants(t, state(x, "invariants", t), values.data());
     std::copy(values.begin(), values.begin() + k, h.mutable_data());
     return h;
   }
@@ -152,7 +162,7 @@ struct Binding {
     Array g = new_vector(c);
     if constexpr (c > 0) {
       std::vector<double> values(static_cast<size_t>(c));
-      model.conditions(t, state(x), values.data());
+      model.conditions(t, state(x, "conditions", t), values.data());
       std::copy(values.begin(), values.end(), g.mutable_data());
     } else {
       (void)model, (void)t, (void)x;
@@ -162,7 +172,7 @@ struct Binding {
 
   /// Freezes the relations at their values at (t, X) (Model::set_modes).
   static void set_modes(Model& model, double t, const Array& x) {
-    if constexpr (c > 0) model.set_modes(t, state(x));
+    if constexpr (c > 0) model.set_modes(t, state(x, "set_modes", t));
     (void)model, (void)t, (void)x;
   }
 
@@ -185,7 +195,7 @@ struct Binding {
 
   static Array invariants_jacobian(const Model& model, double t, const Array& x) {
     std::vector<double> H(static_cast<size_t>(std::max(k * n, 1)));
-    model.invariants_jacobian(t, state(x), H.data());
+    model.invariants_jacobian(t, state(x, "invariants_jacobian", t), H.data());
     H.resize(static_cast<size_t>(k) * n);
     return new_matrix(k, n, H);
   }
@@ -196,11 +206,11 @@ struct Binding {
   static Array corrected(const Model& model, double t, const Array& x, const char* function,
                          Correct correct) {
     Array result = new_vector(n);
-    std::copy(state(x), state(x) + n, result.mutable_data());
+    std::copy(state(x, function, t), state(x, function, t) + n, result.mutable_data());
     if (correct(model, t, result.mutable_data()) != 0 ||
         text::first_not_finite(result.data(), n) >= 0)
       throw model_error(text::call_failure(
-          function, t, text::projection_failure(model, t, state(x), result.data())));
+          function, t, text::projection_failure(model, t, state(x, function, t), result.data())));
     return result;
   }
 
@@ -211,10 +221,14 @@ struct Binding {
     std::vector<double> z_start(static_cast<size_t>(std::max(m, 1)));
     copy.initial_algebraic(z_start.data());
     Array start = new_vector(n);
-    std::copy(state(x), state(x) + n, start.mutable_data());
+    std::copy(state(x, "consistent_initialization", t),
+              state(x, "consistent_initialization", t) + n, start.mutable_data());
     for (const auto& item : fix) {
       const std::string name = py::cast<std::string>(item.first);
       const double value = py::cast<double>(item.second);
+      if (!std::isfinite(value))
+        throw py::value_error("fix['" + name + "'] = " + text::format_number(value) +
+                              ": a start value must be finite");
       int index = text::find_name(Model::state_names, n, name);
       if (index >= 0) {
         start.mutable_data()[index] = value;
@@ -248,7 +262,7 @@ struct Binding {
     const int q = Model::num_outputs;
     Array y = new_vector(q);
     std::vector<double> values(static_cast<size_t>(std::max(q, 1)));
-    model.outputs(t, state(x), values.data());
+    model.outputs(t, state(x, "outputs", t), values.data());
     std::copy(values.begin(), values.begin() + q, y.mutable_data());
     return y;
   }
@@ -297,8 +311,22 @@ struct Binding {
 
   /// Sets one parameter: its binding is cut and the parameters bound to it follow
   /// (Model::set_parameter).
+  /// A parameter value that is not finite (given, or computed for a parameter bound to it) is a
+  /// ValueError, and the model keeps its values.
   static void set_parameter(Model& model, const std::string& name, double value) {
-    if (model.set_parameter(name.c_str(), value) != 0) throw unknown_parameter(name);
+    if (!is_parameter(name)) throw unknown_parameter(name);
+    if (!std::isfinite(value))
+      throw py::value_error("parameter '" + name + "' = " + text::format_number(value) +
+                            ": a parameter value must be finite");
+    Model changed = model;
+    if (changed.set_parameter(name.c_str(), value) != 0) throw unknown_parameter(name);
+    if (const int i = text::first_not_finite(changed.p, P); i >= 0)
+      throw py::value_error("parameter '" + name + "' = " + text::format_number(value) +
+                            " makes the parameter '" + Model::parameter_names[i] + "' " +
+                            text::format_number(changed.p[i]) + " (" + Model::parameter_names[i] +
+                            " = " + traits::parameter_binding<Model>(i) +
+                            "); a parameter value must be finite");
+    model = changed;
   }
 
   /// m.parameters = values. A dict {name: value} sets those parameters, in its order, after

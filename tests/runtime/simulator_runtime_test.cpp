@@ -165,9 +165,160 @@ TEST(SimulatorRuntime, PlotDrawsTheChosenColumnsWithUnits) {
        at = text.find("<polyline", at + 1))
     ++polylines;
   EXPECT_EQ(polylines, 2u);
-  RunResult bad = run({"--plot", scratch("circle.pdf")});
-  EXPECT_EQ(bad.status, 1);
-  EXPECT_NE(bad.err.find("the file name must end in .svg or .png"), std::string::npos);
+  // A plot file without .svg or .png is bad usage, found before the run.
+  for (const char* name : {"circle.pdf", "p"}) {
+    RunResult bad = run({"--plot", scratch(name)});
+    EXPECT_EQ(bad.status, 2);
+    EXPECT_EQ(bad.err, "sim: error: --plot " + scratch(name) +
+                           ": the file name must end in .svg or .png\n"
+                           "sim: note: run with --help for the usage\n");
+  }
+}
+
+/// The names of the files in `dir` that hold `part`.
+std::vector<std::string> files_with(const std::string& dir, const std::string& part) {
+  std::vector<std::string> found;
+  for (const auto& entry : std::filesystem::directory_iterator(dir)) {
+    const std::string name = entry.path().filename().string();
+    if (name.find(part) != std::string::npos) found.push_back(name);
+  }
+  return found;
+}
+
+// Two outputs on one file, however spelled, are bad usage, and the file is left as it was.
+TEST(SimulatorRuntime, TwoOutputsOnOneFileAreBadUsageAndTouchNothing) {
+  const std::string dir = std::filesystem::path(scratch("same")).parent_path().string();
+  const std::string csv = scratch("same.csv"), svg = scratch("same.svg");
+  std::filesystem::remove(scratch("same-link.csv"));
+  std::filesystem::create_symlink(csv, scratch("same-link.csv"));
+  struct Case {
+    std::vector<std::string> arguments;
+    std::string message;
+  };
+  const Case cases[] = {
+      {{"--output", csv, "--events", csv}, "--output and --events would both write '" + csv + "'"},
+      {{"--output", csv, "--events", dir + "/./../runtime/same.csv"},
+       "--output and --events would both write '" + dir + "/./../runtime/same.csv'"},
+      {{"--output", csv, "--events", scratch("same-link.csv")},
+       "--output and --events would both write '" + scratch("same-link.csv") + "'"},
+      {{"--output", svg, "--plot", svg}, "--output and --plot would both write '" + svg + "'"},
+      {{"--events", svg, "--plot", svg}, "--events and --plot would both write '" + svg + "'"},
+      {{"--events", "-"}, "--output and --events would both write to standard output ('-')"},
+  };
+  for (const Case& c : cases) {
+    for (const std::string& file : {csv, svg}) {
+      std::ofstream(file) << "OLD\n";
+    }
+    RunResult r = run(c.arguments);
+    EXPECT_EQ(r.status, 2) << c.message;
+    EXPECT_EQ(r.err, "sim: error: " + c.message + "\nsim: note: run with --help for the usage\n");
+    EXPECT_EQ(r.out, "");
+    EXPECT_EQ(read(csv), "OLD\n");
+    EXPECT_EQ(read(svg), "OLD\n");
+  }
+  EXPECT_EQ(files_with(dir, ".partial"), std::vector<std::string>{});
+  // Distinct files are fine; the link is written through, the old contents replaced whole.
+  RunResult ok = run(
+      {"--output", scratch("same-link.csv"), "--events", scratch("same.events"), "--plot", svg});
+  ASSERT_EQ(ok.status, 0) << ok.err;
+  EXPECT_TRUE(std::filesystem::is_symlink(scratch("same-link.csv")));
+  EXPECT_EQ(read(csv).rfind("t,x,y,z,angle\n0,1.5,0,", 0), 0u) << read(csv);
+  EXPECT_EQ(read(scratch("same.events")), "t,condition,value\n");
+  EXPECT_EQ(read(svg).rfind("<svg ", 0), 0u);
+  EXPECT_EQ(files_with(dir, ".partial"), std::vector<std::string>{});
+}
+
+// A failed run leaves no temporary and an existing file as it was when it fails before the
+// first row (here at the start), never a mixture.
+TEST(SimulatorRuntime, AFailureBeforeTheRowsLeavesTheFileAsItWas) {
+  const std::string csv = scratch("kept.csv");
+  std::ofstream(csv) << "OLD\n";
+  RunResult r = run({"--set", "r=1e200", "--output", csv});
+  EXPECT_EQ(r.status, 1);
+  EXPECT_EQ(read(csv), "OLD\n");
+  EXPECT_EQ(files_with(std::filesystem::path(csv).parent_path().string(), "kept.csv.partial"),
+            std::vector<std::string>{});
+}
+
+// Array elements of 2-D arrays hold a comma: the header quotes them (RFC 4180), and
+// --plot-columns takes them as printed, quoted or not; the error lists them so.
+struct GridModel : Model {
+  static constexpr const char* const variable_names[] = {"A[1,1]", "A[1,2]", "z"};
+};
+
+TEST(SimulatorRuntime, ElementsOfTwoDimensionalArraysAreQuotedAndSelectable) {
+  RunResult csv = daec::test::run<GridModel>({"--t-end", "0.1"});
+  ASSERT_EQ(csv.status, 0) << csv.err;
+  EXPECT_EQ(csv.out.rfind("t,\"A[1,1]\",\"A[1,2]\",z,angle\n0,1.5,0,2.25,0\n", 0), 0u) << csv.out;
+  const std::string svg = scratch("grid.svg");
+  for (const char* columns : {"A[1,2],angle", "\"A[1,2]\",angle"}) {
+    std::filesystem::remove(svg);
+    RunResult r = daec::test::run<GridModel>({"--t-end", "0.1", "--output", scratch("grid.csv"),
+                                              "--plot", svg, "--plot-columns", columns});
+    ASSERT_EQ(r.status, 0) << columns << "\n" << r.err;
+    EXPECT_NE(read(svg).find(">A[1,2] [m]</text>"), std::string::npos) << columns;
+    EXPECT_EQ(read(svg).find(">A[1,1] [m]</text>"), std::string::npos) << columns;
+  }
+  RunResult unknown = daec::test::run<GridModel>({"--plot", svg, "--plot-columns", "A[2,1]"});
+  EXPECT_EQ(unknown.status, 2);
+  EXPECT_EQ(unknown.err,
+            "sim: error: --plot-columns: no column 'A[2,1]'; the columns are A[1,1], A[1,2], z, "
+            "angle\nsim: note: run with --help for the usage\n");
+  EXPECT_EQ(sim::parse_columns("A[1,2],\"a,\"\"b\"\"\",c"),
+            (std::vector<std::string>{"A[1,2]", "a,\"b\"", "c"}));
+  EXPECT_EQ(sim::column_selector("a,\"b\""), "\"a,\"\"b\"\"\"");
+  EXPECT_EQ(sim::column_selector("A[1,2]"), "A[1,2]");
+  EXPECT_EQ(sim::csv_field("A[1,2]"), "\"A[1,2]\"");
+  EXPECT_EQ(sim::csv_field("x"), "x");
+}
+
+// A constraint whose Jacobian vanishes at the start (the circle shrunk to a point) stops the
+// run, naming the constraint and the parameter that made it degenerate.
+TEST(SimulatorRuntime, ADegenerateConstraintStopsTheRun) {
+  RunResult r = run({"--set", "r=0"});
+  EXPECT_EQ(r.status, 1);
+  EXPECT_EQ(r.out, "");
+  EXPECT_NE(r.err.find("sim: error: consistent initialization failed at t = 0: the constraint "
+                       "'circle' has a vanishing Jacobian where the start must be"),
+            std::string::npos)
+      << r.err;
+  EXPECT_NE(r.err.find("sim: note: it depends on the parameters r = 0;"), std::string::npos)
+      << r.err;
+}
+
+// Numbers are decimal as daec's -D takes them; tolerances and steps outside their ranges are
+// bad usage; a parameter or start that the values given make infinite is refused.
+TEST(SimulatorRuntime, NumbersAndRanges) {
+  struct Case {
+    std::vector<std::string> arguments;
+    std::string message;
+  };
+  const std::string decimal = " (a decimal number that fits a double, such as 1000, -2.5 or 1e-3)";
+  const Case cases[] = {
+      {{"--set", "w=0x10"}, "invalid number '0x10' for --set w" + decimal},
+      {{"--set", "w=inf"}, "invalid number 'inf' for --set w" + decimal},
+      {{"--set", "w= 1"}, "invalid number ' 1' for --set w" + decimal},
+      {{"--set", "w=1e-400"}, "invalid number '1e-400' for --set w" + decimal},
+      {{"--t-end", "1e999"}, "invalid number '1e999' for --t-end" + decimal},
+      {{"--rtol", "1e10"}, "--rtol 10000000000 asks for no correct digit; it must be below 1"},
+      {{"--rtol", "1"}, "--rtol 1 asks for no correct digit; it must be below 1"},
+      {{"--t-start", "1e16", "--t-end", "1.0000000000000004e16"},
+       "--step 0.04 is below the resolution of t near 10000000000000004 (2): output times would "
+       "repeat; it must be at least 8"},
+      {{"--t-end", "1", "--step", "1e-17"}, "--step 1e-17 asks for too many output rows"},
+      {{"--t-start", "1", "--t-end", "1.000000000000001", "--step", "4e-16"},
+       "--step 4e-16 is below the resolution of t near 1.000000000000001 (2.220446049250313e-16): "
+       "output times would repeat; it must be at least 8.881784197001252e-16"},
+  };
+  for (const Case& c : cases) {
+    RunResult r = run(c.arguments);
+    EXPECT_EQ(r.status, 2) << c.message;
+    EXPECT_EQ(r.err, "sim: error: " + c.message + "\nsim: note: run with --help for the usage\n");
+  }
+  EXPECT_EQ(run({"--set", "w=+.5e1", "--t-end", "0.01"}).status, 0);
+  EXPECT_EQ(run({"--set", "w=1e-310", "--t-end", "0.01"}).status, 0);  // subnormal, not 0
+  RunResult start = run({"--set", "r=1e300", "--t-end", "0.01"});      // fine as a number
+  EXPECT_EQ(start.status, 1) << start.err;
 }
 
 TEST(SimulatorRuntime, PlotHelpers) {

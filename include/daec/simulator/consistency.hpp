@@ -1,5 +1,6 @@
 // The hidden constraints during a run: consistent initialization at T0 (naming the constraints
-// left violated when it fails) and the largest invariant residuals, measured after every step.
+// left violated when it fails, refusing a start where a constraint or an algebraic equation has
+// degenerated) and the largest invariant residuals, measured after every step.
 #pragma once
 
 #include <algorithm>
@@ -168,6 +169,170 @@ void check_start_freedom(const Model& model) {
             {start_conditions(model) + " (--set gives a guess instead of --fix)"});
 }
 
+// A constraint whose derivatives, over one scale unit of each state, are below this fraction of
+// how much the constraint itself changes there has lost its Jacobian (x^2 + y^2 = L^2 at L = 0).
+constexpr double kVanishingJacobian = 1e-10;
+// Where consistent initialization did not converge, a constraint whose derivatives are below this
+// fraction is taken as the cause: the iteration slows down to a crawl next to a singular root
+// and stops short of it (the pendulum with L = 0 ends at x = 2e-7, a ratio of 5e-7).
+constexpr double kVanishingJacobianNotReached = 1e-4;
+// ... and over kNearProbe of a scale unit, its derivatives must predict less than kNearProbeRatio
+// of its change, as they do at a singular root (x^2 at x = 2e-7: 5e-3) but not where the
+// constraint is only curved strongly.
+constexpr double kNearProbe = 1e-4, kNearProbeRatio = 1e-2;
+// An algebraic equation whose terms in the unknowns are below this fraction of its other terms
+// leaves them to rounding error: b*z + x = y with b = 1e-20 (z has no correct digit; at the
+// limit, fewer than four).
+constexpr double kNegligibleUnknowns = 1e-12;
+
+/// The size of one change of each state: its nominal value, else max(|x_i|, 1).
+template <typename Model>
+std::vector<double> state_scales(const Model& model, const std::vector<double>& x) {
+  std::vector<double> s = buffer(Model::num_states);
+  model.state_nominal(s.data());
+  for (size_t i = 0; i < static_cast<size_t>(Model::num_states); ++i)
+    if (!(s[i] > 0.0)) s[i] = std::max(std::fabs(x[i]), 1.0);
+  return s;
+}
+
+/// "b = 1e-20": the parameters that `quantity` (of a model) depends on at the current values,
+/// found by changing one at a time (doubled, or 1 where it is 0); "" if none.
+template <typename Model, typename Quantity>
+std::string parameters_affecting(const Model& model, Quantity quantity) {
+  const double base = quantity(model);
+  std::vector<std::string> names;
+  for (int l = 0; l < Model::num_parameters; ++l) {
+    Model changed = model;
+    const double value = model.p[l];
+    changed.set_parameter(Model::parameter_names[l], value == 0.0 ? 1.0 : 2.0 * value);
+    const double moved = quantity(changed);
+    if (std::isfinite(moved) && std::fabs(moved - base) > 1e-6 * std::fabs(base))
+      names.push_back(std::string(Model::parameter_names[l]) + " = " + text::format_number(value));
+  }
+  return names.empty() ? "" : text::join(names);
+}
+
+/// Stops the run at a start where a constraint's Jacobian row and its residual vanish next to the
+/// constraint's own change over one scale unit of its states (`threshold`): the reduction assumed
+/// full rank there, so the motion is not determined (the pendulum's rod with L = 0 at x = y = 0).
+template <typename Model>
+void check_constraint_rank(const Model& model, double t, const std::vector<double>& x,
+                           double threshold = kVanishingJacobian) {
+  constexpr int n = Model::num_states, k = Model::num_invariants;
+  if constexpr (k > 0) {
+    const std::vector<double> s = state_scales(model, x);
+    std::vector<double> H = buffer(Model::invariants_jacobian_nnz), h = buffer(k), moved = h;
+    std::vector<double> slope(static_cast<size_t>(k), 0.0), change = slope, near = slope;
+    model.invariants_jacobian_values(t, x.data(), H.data());
+    model.invariants(t, x.data(), h.data());
+    std::vector<double> trial = x;
+    for (int j = 0; j < n; ++j) {
+      const int first = Model::invariants_jacobian_colptr[j],
+                end = Model::invariants_jacobian_colptr[j + 1];
+      if (first == end) continue;
+      for (double step : {s[j], -s[j], kNearProbe * s[j], -kNearProbe * s[j]}) {
+        trial[j] = x[j] + step;
+        model.invariants(t, trial.data(), moved.data());
+        std::vector<double>& largest = std::fabs(step) < s[j] ? near : change;
+        for (int e = first; e < end; ++e) {
+          const size_t i = static_cast<size_t>(Model::invariants_jacobian_rowval[e]);
+          const double delta = std::fabs(moved[i] - h[i]);
+          if (std::isfinite(delta)) largest[i] = std::max(largest[i], delta);
+        }
+      }
+      trial[j] = x[j];
+      for (int e = first; e < end; ++e)
+        slope[Model::invariants_jacobian_rowval[e]] =
+            std::max(slope[Model::invariants_jacobian_rowval[e]], std::fabs(H[e]) * s[j]);
+    }
+    for (int i = 0; i < k; ++i) {
+      // Near a root (not where the constraint has none: x^2 + y^2 = -1 at the origin), and not
+      // merely strongly curved (a diode's exp(v/0.026) changes by 1e36 over one volt, but its
+      // derivative predicts the change over a ten-thousandth of it).
+      const double size = threshold * change[i];
+      if (!(slope[i] < size) || !(std::fabs(h[i]) < size) ||
+          !(kNearProbe * slope[i] < kNearProbeRatio * near[i]))
+        continue;
+      std::string parameters = parameters_affecting(model, [&](const Model& m) {
+        std::vector<double> value = buffer(k);
+        m.invariants(t, x.data(), value.data());
+        return value[static_cast<size_t>(i)];
+      });
+      run_error("consistent initialization failed at t = " + text::format_number(t) +
+                    ": the constraint " + text::quoted(Model::invariant_names[i]) +
+                    " has a vanishing Jacobian where the start must be (its derivatives are " +
+                    text::format_number(slope[i]) + " where it changes by " +
+                    text::format_number(change[i]) +
+                    "): it no longer determines the motion, the reduction's rank assumption "
+                    "fails there",
+                {parameters.empty() ? "check the start values"
+                                    : "it depends on the parameters " + parameters +
+                                          "; a value that makes it degenerate?"});
+    }
+  } else {
+    (void)model, (void)t, (void)x, (void)threshold;
+  }
+}
+
+/// Stops the run where an algebraic equation no longer determines its unknowns: their terms
+/// (sum |dr/dz_k| max(|z_k|, 1), so that an unknown that is 0 is not taken for a missing one)
+/// are below kNegligibleUnknowns of its other terms (sum |dr/dx_j| |x_j|, the size of each term
+/// to first order: (1/x) x for log(x)), so rounding in the other terms decides Z. Named by the
+/// equation(s) its unknowns are solved from and the parameters its coefficients depend on.
+template <typename Model>
+void check_algebraic_scale(const Model& model, double t, const std::vector<double>& x,
+                           const std::vector<double>& xdot, const std::vector<double>& z) {
+  constexpr int n = Model::num_states, m = Model::num_algebraic;
+  if constexpr (m > 0) {
+    std::vector<double> J = buffer(Model::residual_jacobian_nnz);
+    model.residual_jacobian_values(t, x.data(), xdot.data(), z.data(), 0.0, J.data());
+    std::vector<double> state_terms(static_cast<size_t>(m), 0.0), unknown_terms = state_terms;
+    for (int c = 0; c < n + m; ++c) {
+      const double size = c < n ? std::fabs(x[static_cast<size_t>(c)])
+                                : std::max(std::fabs(z[static_cast<size_t>(c - n)]), 1.0);
+      for (int e = Model::residual_jacobian_colptr[c]; e < Model::residual_jacobian_colptr[c + 1];
+           ++e) {
+        const int row = Model::residual_jacobian_rowval[e] - n;
+        if (row < 0) continue;
+        (c < n ? state_terms : unknown_terms)[static_cast<size_t>(row)] +=
+            std::fabs(J[static_cast<size_t>(e)]) * size;
+      }
+    }
+    for (int row = 0; row < m; ++row) {
+      const size_t r = static_cast<size_t>(row);
+      if (!(unknown_terms[r] < kNegligibleUnknowns * state_terms[r])) continue;
+      std::vector<std::string> unknowns, equations;
+      for (int c = n; c < n + m; ++c)
+        for (int e = Model::residual_jacobian_colptr[c]; e < Model::residual_jacobian_colptr[c + 1];
+             ++e)
+          if (Model::residual_jacobian_rowval[e] == n + row) {
+            unknowns.push_back(text::quoted(Model::algebraic_names[c - n]));
+            equations.push_back(text::quoted(Model::algebraic_equation[c - n]));
+          }
+      std::string parameters = parameters_affecting(model, [&](const Model& changed) {
+        std::vector<double> values = buffer(Model::residual_jacobian_nnz);
+        changed.residual_jacobian_values(t, x.data(), xdot.data(), z.data(), 0.0, values.data());
+        double sum = 0.0;
+        for (int e = Model::residual_jacobian_colptr[n]; e < Model::residual_jacobian_nnz; ++e)
+          if (Model::residual_jacobian_rowval[e] == n + row) sum += std::fabs(values[e]);
+        return sum;
+      });
+      run_error(
+          "at t = " + text::format_number(t) + ": the algebraic equation " +
+              (equations.size() == 1 ? equations[0] : "(one of " + text::join(equations) + ")") +
+              " no longer determines " + text::join(unknowns) + ": " +
+              (unknowns.size() == 1 ? "its term is " : "their terms are ") +
+              text::format_number(unknown_terms[r]) + " next to " +
+              text::format_number(state_terms[r]) + " of the others, below rounding",
+          {parameters.empty() ? "a coefficient of the unknowns has (nearly) vanished"
+                              : "the coefficients depend on the parameters " + parameters +
+                                    "; a value that makes them (nearly) vanish?"});
+    }
+  } else {
+    (void)model, (void)t, (void)x, (void)xdot, (void)z;
+  }
+}
+
 /// Makes x consistent at t0 (keeping fixed starts, satisfying the initial equations) and checks
 /// that rhs can be evaluated there. `z_start`: the values of the fixed algebraic unknowns.
 template <typename Model>
@@ -185,6 +350,8 @@ void initialize(const Model& model, double t0, std::vector<double>& x,
                     text::rhs_failure(model, t0, x.data()),
                 {start_conditions(model)});
   }
+  // A degenerate constraint is the likelier cause of a start not found, if it is one.
+  if (status == 1) check_constraint_rank(model, t0, x, kVanishingJacobianNotReached);
   if (status != 0) {
     std::vector<std::string> violated;
     std::string c = violated_start_conditions(model, t0, x.data(), z_start.data());
@@ -201,10 +368,12 @@ void initialize(const Model& model, double t0, std::vector<double>& x,
                 {start_conditions(model) + " (--set gives a guess instead of --fix)"});
     run_error("consistent initialization failed " + at + left, {start_conditions(model)});
   }
+  check_constraint_rank(model, t0, x);  // before rhs, which a degenerate constraint may break
   std::vector<double> xdot = buffer(Model::num_states), z = buffer(Model::num_algebraic);
   if (model.rhs(t0, x.data(), xdot.data(), z.data()) != 0)
     run_error("the right-hand side cannot be evaluated at the start " + at + ": " +
               text::rhs_failure(model, t0, x.data()));
+  check_algebraic_scale(model, t0, x, xdot, z);
 }
 
 }  // namespace daec::simulator

@@ -45,7 +45,7 @@ class Events {
  public:
   Events(Model& model, const Options& options)
       : model_(model), spacing_(kChatteringSpacing * (options.t_end - options.t_start)) {
-    if (!options.events.empty()) log_ = std::make_unique<CsvOutput>(options.events);
+    if (!options.events.empty()) log_ = std::make_unique<CsvOutput>(options.events, "events file");
     if (log_) log_->write("t,condition,value\n");
   }
 
@@ -157,13 +157,6 @@ class Events {
     if constexpr (count > 0) model_.conditions(t, x.data(), g.data());
     (void)t, (void)x;
     return g;
-  }
-
-  static std::string csv_field(const std::string& text) {
-    if (text.find_first_of(",\"\n") == std::string::npos) return text;
-    std::string quoted = "\"";
-    for (char c : text) quoted += c == '"' ? std::string("\"\"") : std::string(1, c);
-    return quoted + "\"";
   }
 
   Model& model_;

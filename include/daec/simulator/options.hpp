@@ -2,11 +2,14 @@
 // nothing of the model; the names given to --set and --method are resolved later.
 #pragma once
 
-#include <cctype>
-#include <cerrno>
+#include <algorithm>
 #include <cmath>
 #include <cstdlib>
+#include <filesystem>
+#include <iterator>
 #include <string>
+#include <system_error>
+#include <utility>
 #include <vector>
 
 #include <daec/model_error.hpp>
@@ -22,6 +25,10 @@ constexpr double kDefaultRtol = 1e-8;
 constexpr double kDefaultAtol = 1e-10;
 // Relative tolerances below this ask for more digits than a double has (Radau5 refuses them).
 constexpr double kSmallestRtol = 1e-15;
+// A relative tolerance of 1 or more asks for no correct digit at all.
+constexpr double kLargestRtol = 1.0;
+// Output times T0 + k*DT closer than this many rounding units of t could round to one time.
+constexpr double kSmallestStepUlps = 4;
 // More output rows than this is surely a mistake in --step.
 constexpr double kMaxOutputRows = 1e9;
 
@@ -55,15 +62,34 @@ struct Options {
   bool quiet = false;         // --quiet: no report of the starts consistent initialization moved
 };
 
-/// Strict number: the whole text must be a finite number.
+/// Whether `text` is a decimal number as daec's -D takes it: an optional sign, digits with an
+/// optional point, an optional exponent (1000, -2.5, .5, 1e-3); no hexadecimal, no inf or nan,
+/// no spaces.
+inline bool is_decimal_number(const std::string& text) {
+  auto digit = [&](size_t i) { return i < text.size() && text[i] >= '0' && text[i] <= '9'; };
+  size_t i = !text.empty() && (text[0] == '-' || text[0] == '+') ? 1 : 0, digits = 0;
+  for (; digit(i); ++i) ++digits;
+  if (i < text.size() && text[i] == '.')
+    for (++i; digit(i); ++i) ++digits;
+  if (digits == 0) return false;
+  if (i < text.size() && (text[i] == 'e' || text[i] == 'E')) {
+    ++i;
+    if (i < text.size() && (text[i] == '+' || text[i] == '-')) ++i;
+    size_t exponent_digits = 0;
+    for (; digit(i); ++i) ++exponent_digits;
+    if (exponent_digits == 0) return false;
+  }
+  return i == text.size();
+}
+
+/// Strict number, the syntax of daec's -D: a decimal number (is_decimal_number) that a double
+/// holds: finite, and not a nonzero number so small that it reads as 0.
 inline double parse_number(const std::string& option, const std::string& text) {
-  errno = 0;
-  char* end = nullptr;
-  double value = std::strtod(text.c_str(), &end);
-  bool whole = !text.empty() && end == text.c_str() + text.size() &&
-               !std::isspace(static_cast<unsigned char>(text[0]));
-  if (!whole || errno == ERANGE || !std::isfinite(value))
-    usage_error("invalid number '" + text + "' for " + option);
+  const double value = std::strtod(text.c_str(), nullptr);
+  const bool zero_digits = text.find_first_of("123456789") >= text.find_first_of("eE");
+  if (!is_decimal_number(text) || !std::isfinite(value) || (value == 0 && !zero_digits))
+    usage_error("invalid number '" + text + "' for " + option +
+                " (a decimal number that fits a double, such as 1000, -2.5 or 1e-3)");
   return value;
 }
 
@@ -89,19 +115,56 @@ inline OnSingular parse_on_singular(const std::string& text) {
   usage_error("--on-singular expects stop or warn, got '" + text + "'");
 }
 
-/// "a,b,c" as its items; an empty item is an error.
+/// The items of --plot-columns "a,b,c": separated by the commas outside square brackets and
+/// outside double quotes, so that an array element A[1,2] is one item; an item may be written
+/// as a CSV field, "..." with "" for a quote (RFC 4180). An empty item is an error.
 inline std::vector<std::string> parse_columns(const std::string& text) {
+  auto bad = [&](const std::string& why) {
+    usage_error("--plot-columns expects names separated by commas" + why + ", got '" + text + "'");
+  };
   std::vector<std::string> columns;
-  size_t start = 0;
+  size_t i = 0;
   while (true) {
-    size_t comma = text.find(',', start);
-    std::string item = text.substr(start, comma == std::string::npos ? comma : comma - start);
-    if (item.empty())
-      usage_error("--plot-columns expects names separated by commas, got '" + text + "'");
+    std::string item;
+    if (i < text.size() && text[i] == '"') {  // a quoted name: up to the lone closing quote
+      for (++i;; ++i) {
+        if (i == text.size()) bad(" (a quoted name lacks its closing quote)");
+        if (text[i] != '"') {
+          item += text[i];
+        } else if (i + 1 < text.size() && text[i + 1] == '"') {
+          item += text[i++];
+        } else {
+          break;
+        }
+      }
+      if (++i < text.size() && text[i] != ',') bad(" (a quoted name ends the item)");
+    } else {
+      for (int depth = 0; i < text.size() && (text[i] != ',' || depth > 0); ++i) {
+        depth += text[i] == '[' ? 1 : text[i] == ']' && depth > 0 ? -1 : 0;
+        item += text[i];
+      }
+    }
+    if (item.empty()) bad("");
     columns.push_back(item);
-    if (comma == std::string::npos) return columns;
-    start = comma + 1;
+    if (i >= text.size()) return columns;
+    ++i;  // the comma
+    if (i == text.size()) bad("");
   }
+}
+
+/// `name` as parse_columns reads it back: as it is, or quoted when it holds a quote or a comma
+/// outside square brackets (or is empty).
+inline std::string column_selector(const std::string& name) {
+  bool plain = !name.empty() && name.front() != '"';
+  int depth = 0;
+  for (char c : name) {
+    depth += c == '[' ? 1 : c == ']' && depth > 0 ? -1 : 0;
+    plain = plain && c != '"' && (c != ',' || depth > 0);
+  }
+  if (plain && depth == 0) return name;
+  std::string quoted = "\"";
+  for (char c : name) quoted += c == '"' ? std::string("\"\"") : std::string(1, c);
+  return quoted + "\"";
 }
 
 inline bool takes_value(const std::string& option) {
@@ -139,6 +202,53 @@ inline void apply_option(Options& options, const std::string& option, const std:
   }
 }
 
+inline bool has_suffix(const std::string& text, const std::string& suffix) {
+  return text.size() >= suffix.size() &&
+         text.compare(text.size() - suffix.size(), suffix.size(), suffix) == 0;
+}
+
+/// Whether two output paths name one file: both '-' (standard output), the same path once "."
+/// and ".." and symbolic links are resolved, or (for files that exist) the same inode, whatever
+/// links lead there.
+inline bool same_file(const std::string& a, const std::string& b) {
+  if (a == "-" || b == "-") return a == b;
+  namespace fs = std::filesystem;
+  if (fs::path(a).lexically_normal() == fs::path(b).lexically_normal()) return true;
+  std::error_code error_a, error_b;
+  const fs::path real_a = fs::weakly_canonical(a, error_a),
+                 real_b = fs::weakly_canonical(b, error_b);
+  if (!error_a && !error_b && real_a == real_b) return true;
+  return fs::equivalent(a, b, error_a) && !error_a;
+}
+
+/// Two outputs on one file would interleave or overwrite each other: a usage error, before
+/// anything is written.
+inline void check_distinct_outputs(const Options& options) {
+  const std::pair<const char*, std::string> outputs[] = {
+      {"--output", options.output}, {"--events", options.events}, {"--plot", options.plot}};
+  for (size_t i = 0; i < std::size(outputs); ++i) {
+    for (size_t j = i + 1; j < std::size(outputs); ++j) {
+      const std::string &a = outputs[i].second, &b = outputs[j].second;
+      if (a.empty() || b.empty() || !same_file(a, b)) continue;
+      usage_error(std::string(outputs[i].first) + " and " + outputs[j].first +
+                  " would both write " +
+                  (a == "-" ? std::string("to standard output ('-')") : "'" + b + "'"));
+    }
+  }
+}
+
+/// The output times must stay apart in double precision: DT at least kSmallestStepUlps rounding
+/// units of the largest |t|, or rows would repeat a time.
+inline void check_step_resolution(const Options& options) {
+  const double largest = std::max(std::fabs(options.t_start), std::fabs(options.t_end));
+  const double ulp = std::nextafter(largest, HUGE_VAL) - largest;
+  if (options.step >= kSmallestStepUlps * ulp) return;
+  usage_error("--step " + text::format_number(options.step) +
+              " is below the resolution of t near " + text::format_number(largest) + " (" +
+              text::format_number(ulp) + "): output times would repeat; it must be at least " +
+              text::format_number(kSmallestStepUlps * ulp));
+}
+
 inline void check_options(Options& options) {
   using text::format_number;
   if (!(options.t_end > options.t_start))
@@ -151,13 +261,21 @@ inline void check_options(Options& options) {
     usage_error("--step must be positive, got " + format_number(options.step));
   if ((options.t_end - options.t_start) / options.step > kMaxOutputRows)
     usage_error("--step " + format_number(options.step) + " asks for too many output rows");
+  check_step_resolution(options);
   if (!(options.rtol > 0.0)) usage_error("--rtol must be positive");
   if (options.rtol < kSmallestRtol)
     usage_error("--rtol " + format_number(options.rtol) + " is below " +
                 format_number(kSmallestRtol) + ", more than double precision can deliver");
+  if (!(options.rtol < kLargestRtol))
+    usage_error("--rtol " + format_number(options.rtol) +
+                " asks for no correct digit; it must be below 1");
   if (!(options.atol > 0.0)) usage_error("--atol must be positive");
   if (!options.plot_columns.empty() && options.plot.empty())
     usage_error("--plot-columns needs --plot FILE");
+  if (!options.plot.empty() && !has_suffix(options.plot, ".svg") &&
+      !has_suffix(options.plot, ".png"))
+    usage_error("--plot " + options.plot + ": the file name must end in .svg or .png");
+  check_distinct_outputs(options);
 }
 
 /// The options of argv; --help and --method list end the parsing (nothing else is checked then).

@@ -1,5 +1,6 @@
 // What the simulator writes (spec §5): the output times, the CSV rows (t, every declared variable,
-// every output, %.17g) and the CSV file, written completely before it replaces FILE.
+// every output, %.17g; names quoted as RFC 4180 asks) and the CSV file, written through a
+// temporary that replaces FILE when the rows are complete (daec/simulator/output_files.hpp).
 #pragma once
 
 #include <algorithm>
@@ -7,15 +8,14 @@
 #include <cmath>
 #include <cstdio>
 #include <cstring>
-#include <filesystem>
+#include <memory>
 #include <string>
-#include <system_error>
-#include <utility>
 #include <vector>
 
 #include <daec/model_error.hpp>
 #include <daec/simulator/failure.hpp>
 #include <daec/simulator/options.hpp>
+#include <daec/simulator/output_files.hpp>
 
 namespace daec::simulator {
 
@@ -55,11 +55,20 @@ std::vector<std::string> csv_columns() {
   return columns;
 }
 
+/// `text` as a CSV field (RFC 4180): quoted, with "" for a quote, when it holds a comma, a
+/// quote or a line break (the element A[1,2] of a 2-D array), else as it is.
+inline std::string csv_field(const std::string& text) {
+  if (text.find_first_of(",\"\r\n") == std::string::npos) return text;
+  std::string quoted = "\"";
+  for (char c : text) quoted += c == '"' ? std::string("\"\"") : std::string(1, c);
+  return quoted + "\"";
+}
+
 template <typename Model>
 std::string csv_header() {
   std::string header;
   for (const std::string& column : csv_columns<Model>())
-    header += (header.empty() ? "" : ",") + column;
+    header += (header.empty() ? "" : ",") + csv_field(column);
   return header + "\n";
 }
 
@@ -101,63 +110,32 @@ inline std::string csv_line(const std::vector<double>& values) {
   return line + "\n";
 }
 
-/// The CSV destination. A regular FILE is written under a temporary name (FILE.partial) and
-/// renamed when complete, so a failed run leaves no partial file and an old FILE as it was; '-' is
-/// stdout; special files and symbolic links are written directly (e.g. /dev/null).
+/// The CSV destination: '-' is stdout; a FILE is written through a StagedFile (a temporary
+/// renamed onto FILE by commit(), removed if the run ends without committing).
 class CsvOutput {
  public:
-  explicit CsvOutput(const std::string& path) : path_(path) {
-    if (path == "-") {
-      file_ = stdout;
-      return;
-    }
-    // A symbolic link is written through, not replaced by the renamed file.
-    std::error_code error;
-    auto status = std::filesystem::symlink_status(path, error);
-    bool special = std::filesystem::exists(status) && !std::filesystem::is_regular_file(status);
-    write_path_ = special ? path : path + ".partial";
-    file_ = std::fopen(write_path_.c_str(), "w");
-    if (file_ == nullptr) fail("cannot open");
-  }
-  CsvOutput(const CsvOutput&) = delete;
-  CsvOutput& operator=(const CsvOutput&) = delete;
-  ~CsvOutput() {
-    if (file_ == nullptr || file_ == stdout) return;
-    std::fclose(file_);
-    if (write_path_ != path_) std::remove(write_path_.c_str());
+  explicit CsvOutput(const std::string& path, const char* what = "output file") {
+    if (path != "-") file_ = std::make_unique<StagedFile>(path, what);
   }
 
   void write(const std::string& text) {
-    if (std::fputs(text.c_str(), file_) < 0) fail("cannot write");
+    if (file_) return file_->write(text);
+    if (std::fputs(text.c_str(), stdout) < 0) fail_stdout();
   }
 
-  /// Flushes and closes; renames the temporary file onto FILE.
+  /// Flushes; renames the temporary file onto FILE.
   void commit() {
-    if (file_ == stdout) {
-      if (std::fflush(stdout) != 0) fail("cannot write");
-      return;
-    }
-    std::FILE* file = std::exchange(file_, nullptr);
-    if (std::fclose(file) != 0) {
-      std::remove(write_path_.c_str());
-      fail("cannot write");
-    }
-    if (write_path_ != path_ && std::rename(write_path_.c_str(), path_.c_str()) != 0) {
-      int saved = errno;
-      std::remove(write_path_.c_str());
-      errno = saved;
-      fail("cannot create");
-    }
+    if (file_) return file_->commit();
+    if (std::fflush(stdout) != 0) fail_stdout();
   }
 
  private:
-  [[noreturn]] void fail(const std::string& what) {
-    std::string reason = errno != 0 ? std::strerror(errno) : "unknown error";
-    run_error(what + " output file '" + path_ + "': " + reason);
+  [[noreturn]] static void fail_stdout() {
+    run_error(std::string("cannot write to standard output: ") +
+              (errno != 0 ? std::strerror(errno) : "unknown error"));
   }
 
-  std::string path_, write_path_;
-  std::FILE* file_ = nullptr;
+  std::unique_ptr<StagedFile> file_;
 };
 
 }  // namespace daec::simulator

@@ -8,12 +8,13 @@
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
-#include <fstream>
 #include <string>
 #include <vector>
 
 #include <daec/model_error.hpp>
 #include <daec/simulator/failure.hpp>
+#include <daec/simulator/options.hpp>
+#include <daec/simulator/output_files.hpp>
 
 namespace daec::simulator {
 
@@ -169,48 +170,34 @@ inline std::string plot_svg(const std::string& title, const std::vector<double>&
   return svg;
 }
 
-/// Writes `svg` to `path`: as it is for .svg, converted for .png; run_error on failure.
+/// Writes `svg` to `path` (its suffix checked with the options): as it is for .svg, converted
+/// for .png; each through a temporary renamed into place (StagedFile), run_error on failure.
 inline void write_plot(const std::string& path, const std::string& svg) {
-  auto ends_with = [&](const char* suffix) {
-    std::string s(suffix);
-    return path.size() >= s.size() && path.compare(path.size() - s.size(), s.size(), s) == 0;
+  const bool png = has_suffix(path, ".png");
+  if (!png) {
+    StagedFile file(path, "the plot");
+    file.write(svg);
+    return file.commit();
+  }
+  StagedFile source(path + ".svg", "the plot's SVG");
+  source.write(svg);
+  source.close();
+  StagedFile file(path, "the plot");
+  file.close();  // the converter writes the temporary by its name
+  auto quoted = [](const std::string& text) {
+    std::string q = "'";
+    for (char c : text) q += c == '\'' ? std::string("'\\''") : std::string(1, c);
+    return q + "'";
   };
-  const bool png = ends_with(".png");
-  if (!png && !ends_with(".svg"))
-    run_error("--plot " + path + ": the file name must end in .svg or .png");
-  const std::string svg_path = png ? path + ".svg.partial" : path + ".partial";
-  {
-    std::ofstream out(svg_path);
-    out << svg;
-    if (!out.flush()) run_error("cannot write the plot '" + svg_path + "'");
-  }
-  if (png) {
-    auto quoted = [](const std::string& text) {
-      std::string q = "'";
-      for (char c : text) q += c == '\'' ? std::string("'\\''") : std::string(1, c);
-      return q + "'";
-    };
-    const std::string partial = path + ".partial";
-    std::string command = "command -v rsvg-convert >/dev/null 2>&1 && rsvg-convert -o " +
-                          quoted(partial) + " " + quoted(svg_path) +
-                          " || { command -v convert >/dev/null 2>&1 && convert " +
-                          quoted(svg_path) + " png:" + quoted(partial) + "; }";
-    int status = std::system(command.c_str());
-    std::remove(svg_path.c_str());
-    if (status != 0) {
-      std::remove(partial.c_str());
-      run_error("--plot " + path +
-                ": writing PNG needs rsvg-convert (Debian: librsvg2-bin) or ImageMagick's "
-                "convert; write .svg instead");
-    }
-    if (std::rename(partial.c_str(), path.c_str()) != 0)
-      run_error("cannot create the plot '" + path + "'");
-    return;
-  }
-  if (std::rename(svg_path.c_str(), path.c_str()) != 0) {
-    std::remove(svg_path.c_str());
-    run_error("cannot create the plot '" + path + "'");
-  }
+  const std::string from = quoted(source.writing()), to = quoted(file.writing());
+  const std::string command = "command -v rsvg-convert >/dev/null 2>&1 && rsvg-convert -o " + to +
+                              " " + from + " || { command -v convert >/dev/null 2>&1 && " +
+                              "convert svg:" + from + " png:" + to + "; }";
+  if (std::system(command.c_str()) != 0)
+    run_error("--plot " + path +
+              ": writing PNG needs rsvg-convert (Debian: librsvg2-bin) or ImageMagick's "
+              "convert; write .svg instead");
+  file.commit();
 }
 
 }  // namespace daec::simulator

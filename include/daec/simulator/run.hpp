@@ -43,27 +43,34 @@ void print_help() {
       "           [--events FILE] [--on-singular stop|warn]\n\n"
       "  --t-start T0      start time (default %g)\n"
       "  --t-end T         end time, T > T0 (default %g)\n"
-      "  --step DT         output step, DT > 0 (default (T - T0)/%d); the last row is at T\n"
-      "  --rtol R          relative tolerance, R > 0 (default %g)\n"
+      "  --step DT         output step (default (T - T0)/%d); the last row is at T;\n"
+      "                    DT > 0, at least 4 rounding units of max(|T0|, |T|)\n"
+      "  --rtol R          relative tolerance, 1e-15 <= R < 1 (default %g)\n"
       "  --atol A          absolute tolerance, A > 0 (default %g)\n"
       "  --set NAME=VALUE  set a parameter, or the start value of a variable (a guess:\n"
       "                    consistent initialization may move it; repeatable)\n"
       "  --fix NAME=VALUE  set the start value of a variable and keep it exactly, like\n"
       "                    fixed = true (also an algebraic variable or a velocity x_dot)\n"
       "  --quiet           do not list the starts consistent initialization moved\n"
-      "  --output FILE     write the CSV to FILE ('-': standard output, the default)\n"
+      "  --output FILE     write the CSV to FILE ('-': standard output, the default);\n"
+      "                    FILE is replaced when the run ends (after a failure while\n"
+      "                    integrating: by the rows before it), never after bad usage\n"
+      "                    or a failure at the start\n"
       "  --method NAME     the integration method (default for this model: %s);\n"
       "                    --method list describes them\n"
       "  --linear-solver S dense, klu (sparse) or auto (the default: what suits the model)\n"
       "  --plot FILE       also draw the columns against t into FILE (.svg, or .png with\n"
       "                    rsvg-convert or ImageMagick installed)\n"
-      "  --plot-columns C  the columns to draw, comma-separated (default: all)\n"
+      "  --plot-columns C  the columns to draw, comma-separated (default: all); names as\n"
+      "                    the CSV header prints them, A[1,2] quoted or not\n"
       "  --events FILE     write each change of a condition (t,condition,value) to FILE\n"
       "  --on-singular W   at a singular point of the reduced system (A or the constraint\n"
       "                    Jacobian loses rank, the solution may switch branch): stop with\n"
       "                    an error naming the instant (the default) or warn and go on\n"
       "  --help            print this help\n"
-      "Options take their value as '--opt value' or '--opt=value'.\n\n",
+      "Options take their value as '--opt value' or '--opt=value'. Numbers are decimal\n"
+      "(1000, -2.5, 1e-3; no hexadecimal, inf or nan). Two outputs on one file are bad\n"
+      "usage.\n\n",
       Model::model_name, kDefaultTStart, kDefaultTEnd, kDefaultStepsPerRun, kDefaultRtol,
       kDefaultAtol, default_method<Model>().c_str());
   Model defaults{};
@@ -112,6 +119,15 @@ inline std::string statistics_text(const Statistics& counts) {
          std::to_string(counts.projections) + ", events " + std::to_string(counts.events);
 }
 
+/// The row at (t, x), once the algebraic equations are found to still determine Z there.
+template <typename Model>
+std::vector<double> checked_row(const Model& model, double t, const std::vector<double>& x) {
+  std::vector<double> xdot = buffer(Model::num_states), z = buffer(Model::num_algebraic);
+  if (model.rhs(t, x.data(), xdot.data(), z.data()) == 0)
+    check_algebraic_scale(model, t, x, xdot, z);
+  return row_values(model, t, x);
+}
+
 /// Receives each row of values (t, the declared variables, the outputs) in order.
 using RowSink = std::function<void(const std::vector<double>&)>;
 
@@ -124,7 +140,7 @@ Statistics integrate(Integrator& integrator, const Model& model, const Options& 
                      std::vector<double> x, const RowSink& sink, InvariantResiduals& largest,
                      Events<Model>& events) {
   const OutputTimes times(options);
-  sink(row_values(model, times[0], x));
+  sink(checked_row(model, times[0], x));
   std::vector<double> row_state = buffer(Model::num_states);
   long next = 1;
   double t = options.t_start;
@@ -148,7 +164,7 @@ Statistics integrate(Integrator& integrator, const Model& model, const Options& 
       Event event = events.locate(t, reached, x, integrator);
       for (; next < times.count() && times[next] < event.t; ++next) {
         integrator.interpolate(times[next], row_state);
-        sink(row_values(model, times[next], row_state));
+        sink(checked_row(model, times[next], row_state));
       }
       events.apply(event, integrator);
       integrator.restart(event.t, event.x);
@@ -164,7 +180,7 @@ Statistics integrate(Integrator& integrator, const Model& model, const Options& 
       } else {
         integrator.interpolate(times[next], row_state);
       }
-      sink(row_values(model, times[next], row_state));
+      sink(checked_row(model, times[next], row_state));
     }
   }
   Statistics counts = integrator.statistics();
@@ -185,9 +201,12 @@ std::vector<size_t> plot_columns(const Options& options) {
   for (const std::string& name : options.plot_columns) {
     size_t i = 1;
     while (i < columns.size() && columns[i] != name) ++i;
-    if (i == columns.size())
+    if (i == columns.size()) {
+      std::vector<std::string> selectors;
+      for (size_t j = 1; j < columns.size(); ++j) selectors.push_back(column_selector(columns[j]));
       usage_error("--plot-columns: no column '" + name + "'; the columns are " +
-                  text::join(std::vector<std::string>(columns.begin() + 1, columns.end())));
+                  text::join(selectors));
+    }
     chosen.push_back(i);
   }
   return chosen;
@@ -230,6 +249,21 @@ class PlotData {
   std::vector<std::vector<double>> rows_;
 };
 
+/// A run that fails while integrating keeps the complete rows (and events) written before the
+/// failure in its files. A file that cannot be committed is left as it was; the failure that
+/// ended the run is the one reported.
+template <typename Model>
+void keep_rows_before_failure(CsvOutput& csv, Events<Model>& events) {
+  for (auto commit : {std::function<void()>([&] { csv.commit(); }),
+                      std::function<void()>([&] { events.commit(); })}) {
+    try {
+      commit();
+    } catch (const Failure& ignored) {
+      (void)ignored;
+    }
+  }
+}
+
 template <typename Model>
 int simulate(const Options& options) {
   Model model{};
@@ -251,14 +285,19 @@ int simulate(const Options& options) {
   };
   Statistics counts;
   Events<Model> events(model, options);
-  if (Model::num_states > 0) {
-    events.start(options.t_start, x);  // else the rows follow the relations' live values
-    std::unique_ptr<Integrator> integrator =
-        make_integrator(method, model, options, x, linear_solver);
-    counts = integrate(*integrator, model, options, x, sink, largest, events);
-  } else {  // everything algebraic: nothing to integrate, only to evaluate
-    const OutputTimes times(options);
-    for (long k = 0; k < times.count(); ++k) sink(row_values(model, times[k], x));
+  try {
+    if (Model::num_states > 0) {
+      events.start(options.t_start, x);  // else the rows follow the relations' live values
+      std::unique_ptr<Integrator> integrator =
+          make_integrator(method, model, options, x, linear_solver);
+      counts = integrate(*integrator, model, options, x, sink, largest, events);
+    } else {  // everything algebraic: nothing to integrate, only to evaluate
+      const OutputTimes times(options);
+      for (long k = 0; k < times.count(); ++k) sink(checked_row(model, times[k], x));
+    }
+  } catch (const Failure& failure) {
+    keep_rows_before_failure(csv, events);
+    throw;
   }
   if (plot.wanted()) plot.write();
   csv.commit();
@@ -284,6 +323,7 @@ int run(int argc, char** argv) {
       print_methods<Model>();
       return 0;
     }
+    const SignalCleanup cleanup;  // a signal removes the temporaries of the output files
     return simulate<Model>(options);
   } catch (const Failure& failure) {
     std::fprintf(stderr, "sim: error: %s\n", failure.message.c_str());

@@ -2,6 +2,7 @@
 // start values of variables and velocity states) and applying them in the right order.
 #pragma once
 
+#include <cmath>
 #include <cstdio>
 #include <string>
 #include <utility>
@@ -11,6 +12,7 @@
 #include <daec/simulator/failure.hpp>
 #include <daec/simulator/options.hpp>
 #include <daec/simulator/output.hpp>
+#include <daec/traits.hpp>
 
 namespace daec::simulator {
 
@@ -72,6 +74,31 @@ Target resolve(const std::string& name, const char* option) {
               settable_names<Model>());
 }
 
+/// A parameter that the values given make infinite or NaN (k = 1/tau with --set tau=0) is bad
+/// usage: the run would compute with it as if it were a number.
+template <typename Model>
+void check_finite_parameters(const Model& model) {
+  for (int i = 0; i < Model::num_parameters; ++i) {
+    if (std::isfinite(model.p[i])) continue;
+    std::string binding = traits::parameter_binding<Model>(i);
+    usage_error("the parameter '" + std::string(Model::parameter_names[i]) + "' is " +
+                text::format_number(model.p[i]) +
+                (binding.empty()
+                     ? ""
+                     : " (" + std::string(Model::parameter_names[i]) + " = " + binding + ")") +
+                " with the values given; a parameter must be finite");
+  }
+}
+
+/// The model's start values (from the parameters) must be finite.
+template <typename Model>
+void check_finite_starts(const std::vector<double>& values, const char* const* names, int count) {
+  if (const int i = text::first_not_finite(values.data(), count); i >= 0)
+    usage_error("the start value of '" + std::string(names[i]) + "' is " +
+                text::format_number(values[static_cast<size_t>(i)]) +
+                " with the parameter values given; a start must be finite");
+}
+
 /// The start asked for: the states' values (guesses, or kept where fixed) and the values the
 /// fixed algebraic unknowns must take.
 struct RequestedStart {
@@ -100,9 +127,12 @@ RequestedStart apply_settings(const Options& options, Model& model) {
       usage_error("the model refuses parameter '" + setting.name + "'");
     }
   }
+  check_finite_parameters(model);
   RequestedStart start{buffer(Model::num_states), buffer(Model::num_algebraic)};
   model.initial_state(start.x.data());
   model.initial_algebraic(start.z.data());
+  check_finite_starts<Model>(start.x, Model::state_names, Model::num_states);
+  check_finite_starts<Model>(start.z, Model::algebraic_names, Model::num_algebraic);
   for (const auto& [target, setting] : starts) {
     size_t index = static_cast<size_t>(target.index);
     if (target.kind == Target::Kind::state) {

@@ -140,7 +140,8 @@ struct Binding {
   /// Model::algebraic_condition: (estimate, the unknown of the weakest pivot or None, sign).
   static py::tuple algebraic_condition(const Model& model, double t, const Array& x) {
     int unknown = -1, sign = 0;
-    const double estimate = model.algebraic_condition(t, state(x), &unknown, &sign);
+    const double estimate =
+        model.algebraic_condition(t, state(x, "algebraic_condition", t), &unknown, &sign);
     py::object name = py::none();
     if (unknown >= 0) name = py::str(Model::algebraic_names[unknown]);
     return py::make_tuple(estimate, name, sign);
@@ -149,7 +150,8 @@ struct Binding {
   /// Model::invariants_condition: (estimate, the hidden constraint of the weakest pivot or None).
   static py::tuple invariants_condition(const Model& model, double t, const Array& x) {
     int invariant = -1;
-    const double estimate = model.invariants_condition(t, state(x), &invariant);
+    const double estimate =
+        model.invariants_condition(t, state(x, "invariants_condition", t), &invariant);
     py::object name = py::none();
     if (invariant >= 0) name = py::str(Model::invariant_names[invariant]);
     return py::make_tuple(estimate, name);

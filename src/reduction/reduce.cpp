@@ -19,6 +19,7 @@
 #include "reduction/symbolic.h"
 #include "structure/matching.h"
 #include "support/text.h"
+#include "support/watchdog.h"
 
 namespace daec {
 
@@ -134,7 +135,14 @@ bool Reducer::run_round(ReductionRound& round) {
   checkpoint(file_location(),
              fmt::format("computing the rank of the constraints in round {}", round.number));
   sample_on_invariants();
-  ExpressionMatrix B = jacobian(system_.constraints, system_.algebraic);
+  // Each row at its constraint, so that what GiNaC throws from one (log(0) in the derivative of
+  // 0^x) is reported there.
+  std::string stage = fmt::format("computing the rank of the constraints in round {}", round.number);
+  ExpressionMatrix B = jacobian_matrix(
+      residuals_of(system_.constraints), system_.algebraic,
+      [&](size_t r) { enter_stage(system_.constraints[r].location, stage); },
+      [](const GiNaC::ex&) {});
+  checkpoint(file_location(), stage);
   size_t n = system_.algebraic.size();
   round.table.pattern = B.pattern();
   for (const Constraint& c : system_.constraints) round.table.rows.push_back(c.label);

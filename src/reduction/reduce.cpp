@@ -142,7 +142,7 @@ bool Reducer::run_round(ReductionRound& round) {
       residuals_of(system_.constraints), system_.algebraic,
       [&](size_t r) { enter_stage(system_.constraints[r].location, stage); },
       [](const GiNaC::ex&) {});
-  checkpoint(file_location(), stage);
+  enter_stage(file_location(), stage);  // the rank concerns them all
   size_t n = system_.algebraic.size();
   round.table.pattern = B.pattern();
   for (const Constraint& c : system_.constraints) round.table.rows.push_back(c.label);

@@ -212,31 +212,32 @@ std::vector<int> independent_columns(const DenseOf<T>& values, const ConstantMas
   return columns;
 }
 
+// values[rows, columns] as sparse rows over the positions of `columns`.
+template <typename T>
+std::vector<std::vector<std::pair<int, T>>> submatrix(const DenseOf<T>& values,
+                                                      const std::vector<size_t>& rows,
+                                                      const std::vector<int>& columns) {
+  std::vector<std::vector<std::pair<int, T>>> out;
+  for (size_t r : rows) {
+    std::vector<std::pair<int, T>> row;
+    for (size_t c = 0; c < columns.size(); ++c)
+      row.push_back({static_cast<int>(c), values[r][columns[c]]});
+    out.push_back(std::move(row));
+  }
+  return out;
+}
+
 // The rank of values[rows, columns]; a close call in doubles is reported through `close_call`.
 int rank_of(const Dense& values, const std::vector<size_t>& rows, const std::vector<int>& columns,
             bool& close_call) {
-  std::vector<NumericRow> numeric;
-  for (size_t r : rows) {
-    NumericRow row;
-    for (size_t c = 0; c < columns.size(); ++c)
-      row.push_back({static_cast<int>(c), values[r][columns[c]]});
-    numeric.push_back(std::move(row));
-  }
-  RankDecision decision = decide_rank(numeric, columns.size());
+  RankDecision decision = decide_rank(submatrix(values, rows, columns), columns.size());
   close_call = close_call || decision.close_call;
   return decision.rank;
 }
 
 int rank_of(const DenseOf<GiNaC::numeric>& values, const std::vector<size_t>& rows,
             const std::vector<int>& columns, bool&) {
-  std::vector<PreciseRow> precise;
-  for (size_t r : rows) {
-    PreciseRow row;
-    for (size_t c = 0; c < columns.size(); ++c)
-      row.push_back({static_cast<int>(c), values[r][columns[c]]});
-    precise.push_back(std::move(row));
-  }
-  return precise_rank(precise, columns.size());
+  return precise_rank(submatrix(values, rows, columns), columns.size());
 }
 
 // Whether at a second point rows `basis` still span `row` through `columns`: B[basis, columns]

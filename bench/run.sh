@@ -2,7 +2,7 @@
 # bench/run.sh — daec's benchmarks, the one command: compile-time scaling on the N-link pendulum
 # chain (wall time, peak memory, generated file size, rhs operation count), dummy variables
 # versus substitution (--dummies=never), the Fekete points on a sphere, and the sympy peer
-# timed side by side with daec; fits the growth exponents, checks the targets of issue 5,
+# timed side by side with daec; fits the growth exponents, checks its targets,
 # profiles daec with callgrind, and writes bench/RESULTS.md and the plots bench/*.png.
 #   bench/run.sh                      everything (about 5 minutes on 2 cores, plus a first build)
 #   REPEATS=1 REPEATS_SHORT=1 PROFILE_N=0 bench/run.sh   quicker: one run each, no profile
@@ -305,7 +305,7 @@ elapsed=$(($(date +%s) - started))
   cat <<EOF
 # daec benchmarks
 
-Written by \`bench/run.sh\` (issue 5) — do not edit by hand: run it again. $(date -u '+%Y-%m-%d %H:%M UTC'),
+Written by \`bench/run.sh\` — do not edit by hand: run it again. $(date -u '+%Y-%m-%d %H:%M UTC'),
 $REPEATS runs per measurement ($REPEATS_SHORT for daec runs under a second), medians; the whole run
 took $elapsed s.
 
@@ -327,7 +327,7 @@ its peak resident set (GNU time \`%M\`), "rhs operations" the count daec prints 
 
 ## Targets
 
-| target (issue 5) | figure | verdict |
+| target | figure | verdict |
 | --- | --- | --- |
 | compile time grows at most linearly in N (exponent <= 1.2) | exponent $exp_time (fit over N >= 8); $local_time between N = $last_n | **$target_time** |
 | generated file size grows at most linearly in N (exponent <= 1.2) | exponent $exp_size (fit over N >= 8); $local_size between N = $last_n | **$target_size** |

@@ -1,5 +1,5 @@
 #!/bin/sh
-# bench/scale.sh — daec on large models (issue 12): the N-link pendulum chain
+# bench/scale.sh — daec on large models: the N-link pendulum chain
 # (models/pendulum_chain.dae) and the reaction-diffusion model (models/reaction_diffusion.dae,
 # a method-of-lines PDE with an algebraic equilibrium at every point) from N = 2 to 10,000, each
 # sized by daec -D N=.... For
@@ -314,7 +314,7 @@ N >= 64.
 ${run_note:+
 $run_note
 }
-## Targets (issue 12)
+## Targets
 
 | target | measured | verdict |
 | --- | --- | --- |
@@ -346,7 +346,7 @@ $(table "$rd" "$rd_exp")
 ## Where the time goes
 
 [\`bench/profile-notes.md\`](profile-notes.md) ("Large models") has the profiles behind these
-figures: what grew faster than N before issue 12, what was done about it, and what is left.
+figures: what grew faster than N before the large-model work, what was done about it, and what is left.
 EOF
 } >"$OUT"
 say "scale.sh: wrote $OUT and bench/scale_*.png in $((elapsed / 60)) min $((elapsed % 60)) s"

@@ -1,4 +1,4 @@
-# DaecFunctions.cmake — build targets from .dae models (spec §7), included by DaecConfig.cmake:
+# DaecFunctions.cmake — build targets from .dae models (docs/build-systems.md), included by DaecConfig.cmake:
 #
 #   daec_add_model(TARGET MODEL.dae [NAMESPACE NS] [SPLIT N] [DEFINES NAME=VALUE...])
 #     A static library TARGET holding the C++ that daec generates from MODEL.dae, with the
@@ -9,7 +9,7 @@
 #
 #   daec_add_python_module(TARGET MODEL.dae [MODULE name] [NAMESPACE NS] [DEFINES NAME=VALUE...])
 #     A Python extension module (pybind11, Debian package pybind11-dev) named `name` (default
-#     TARGET) whose class Model exposes the generated model with NumPy arrays (spec §8):
+#     TARGET) whose class Model exposes the generated model with NumPy arrays (docs/adapters.md):
 #     `import name; m = name.Model(); m.rhs(t, x)`. Built against the Python interpreter pybind11
 #     finds (set PYTHON_EXECUTABLE to choose it, e.g. /usr/bin/python3).
 #

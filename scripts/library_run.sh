@@ -3,7 +3,7 @@
 # sizes (models/pendulum_chain.dae with its `parameter N` changed, one file per size: -D would set
 # one size for the whole batch) in one batch, three times — twice with -j 2, once with -j 1 —
 # and compares the three output directories byte for byte. Batch mode promises the same bytes
-# however many jobs run and however often it runs (spec §3); this checks it on the whole library.
+# however many jobs run and however often it runs (docs/command-line.md); this checks it on the whole library.
 #   scripts/library_run.sh [OUTDIR]        (default: build/library-run; emptied first)
 # Environment: DAEC (default build/daec), CHAINS (default "2 4 8 16 32 64").
 # Prints each run's time (daec's own summary line) and a verdict; exits 0 only if all three runs

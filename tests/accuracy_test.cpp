@@ -1,4 +1,4 @@
-// The fast slice of the work-precision benchmark (bench/accuracy/, spec §5.1): daec's simulator,
+// The fast slice of the work-precision benchmark (bench/accuracy/, docs/simulator.md, "The accuracy target"): daec's simulator,
 // with its default method, on each benchmark problem at rtol = atol = 1e-6 and 1e-8; the figure
 // of merit max_i |y_i - ref_i| / (rtol*|ref_i| + atol) at the end point, over every declared
 // variable, against bench/accuracy/references/<problem>.txt must be at most 10.
@@ -18,7 +18,7 @@
 namespace daec::test {
 namespace {
 
-constexpr double kTarget = 10;  // spec §5.1
+constexpr double kTarget = 10;  // docs/simulator.md, "The accuracy target"
 
 /// references/<problem>.txt: the interval and the end values of every declared variable.
 struct Reference {

@@ -441,7 +441,7 @@ TEST(Classification, CheckOutputIsTheSameOnEveryRun) {
 }
 
 TEST(Classification, CoupledPendulumsMatchSeedTables) {
-  // Seed 12.2: x1..v2 differential, lambda1..3 algebraic, and the first dependency table: the
+  // The coupled pendulums of docs/method.md: x1..v2 differential, lambda1..3 algebraic, and the first dependency table: the
   // three constraints contain positions only, no multiplier (all zeros against the lambdas).
   Classified c;
   ASSERT_FALSE(check_summary_of_bundled("coupled_pendulums", c).empty());

@@ -41,7 +41,7 @@ struct CompileOptions {
 };
 
 /// The flags every compilation of generated code uses: "-std=c++17 -Wall -Wextra -Werror
-/// -pedantic -O1" (the spec promises warning-free code), plus the sanitizers in the sanitizer
+/// -pedantic -O1" (the generated code is warning-free: docs/generated-code.md), plus the sanitizers in the sanitizer
 /// build.
 std::string strict_flags();
 

@@ -281,7 +281,7 @@ TEST(Lexer, DescribeTokensForDiagnostics) {
   EXPECT_EQ(describe(Token{TokenKind::KwEnd, "end", {}}), "'end'");
 }
 
-// ---- arrays, loops and conditions (spec §1.1) ----
+// ---- arrays, loops and conditions (docs/language.md) ----
 
 TEST(Lexer, KeywordsOfLoopsAndConditions) {
   auto lexed = lex_text("for in loop if then else elseif\nand or not sum product");

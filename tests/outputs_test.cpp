@@ -1,4 +1,4 @@
-// Tests of what daec writes where (spec §3): outputs written atomically and all or none — a
+// Tests of what daec writes where (docs/command-line.md): outputs written atomically and all or none — a
 // missing or read-only directory, a directory in the way, a model with errors leave every existing
 // file byte-identical and no temporary behind; '-' for standard output and standard input.
 //

@@ -1,10 +1,10 @@
 #!/usr/bin/env bash
-# The CMake package and the Makefile rule (spec §7), tested from outside as a user meets them:
+# The CMake package and the Makefile rule (docs/build-systems.md), tested from outside as a user meets them:
 # installs the build tree into a temporary prefix and moves it (the package must be relocatable),
 # builds docs/example against it, runs the user program and the simulator, checks that a changed
 # model or a changed daec regenerates the code, that bad calls fail clearly, and finally runs the
 # example's Makefile with the installed daec on PATH. Part `adapters` builds and runs the
-# example's programs that use the adapters of spec §8 instead (Boost.Odeint, CVODE, Python), which
+# example's programs that use the adapters of docs/adapters.md instead (Boost.Odeint, CVODE, Python), which
 # take a minute to compile: a test of its own, so that CTest runs both parts side by side.
 #   tests/package_test.sh BUILD_DIR SOURCE_DIR [core|adapters]   (CTest: package, package_adapters)
 set -euo pipefail
@@ -61,7 +61,7 @@ grep -qxF "Daec_DIR:PATH=$prefix/lib/cmake/Daec" "$work/build/CMakeCache.txt" ||
   fail "the example did not find the moved package"
 
 if [[ $part == adapters ]]; then
-  step "the adapters (spec §8): Boost.Odeint, CVODE and SciPy reach the published x(1)"
+  step "the adapters (docs/adapters.md): Boost.Odeint, CVODE and SciPy reach the published x(1)"
   logged "$work/build.log" cmake --build "$work/build" -j 2 \
     --target pendulum_odeint pendulum_cvode pendulum_py
   grep -q "daec: generating pendulum_py from pendulum.dae" "$work/build.log" ||
@@ -81,7 +81,7 @@ if [[ $part == adapters ]]; then
   exit 0
 fi
 
-# The targets of spec §7; the adapters' programs are the other part's.
+# The targets of docs/build-systems.md; the adapters' programs are the other part's.
 core_targets=(--target pendulum_energy pendulum_sim)
 logged "$work/build.log" cmake --build "$work/build" -j 2 "${core_targets[@]}"
 for target in pendulum_model pendulum_sim; do

@@ -983,7 +983,7 @@ TEST(Parser, CrLfLineEndings) {
             "^\n");
 }
 
-// ---- arrays, loops and conditions (spec §1.1) ----
+// ---- arrays, loops and conditions (docs/language.md) ----
 
 /// The equation section as a tree: `eqK` for equation K (1-based, as numbered for eqN names),
 /// `for i in A:B { ... }` for a loop.

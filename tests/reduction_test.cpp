@@ -1,4 +1,4 @@
-// Tests of the reduction stages (spec §2): first order, semi-explicit form, linearity
+// Tests of the reduction stages (docs/method.md): first order, semi-explicit form, linearity
 // preprocessing, the reduction loop, the index, and the failures of the loop.
 #include <gtest/gtest.h>
 
@@ -217,7 +217,7 @@ TEST(Linearity, LongTrigonometricExpressionsClassifyQuickly) {
   EXPECT_EQ(found, expected);
 }
 
-// ---- the index (spec §2.6) ----
+// ---- the index (docs/method.md §6) ----
 
 TEST(Reduction, IndexOfBundledModels) {
   EXPECT_EQ(index_of(reduce_file("models/pendulum.dae")), 3);
@@ -287,7 +287,7 @@ TEST(Reduction, NonlinearAlgebraicVariable) {
   EXPECT_EQ(index_of(q), 1);
 }
 
-// The index counts differentiations of the model's equations, not rounds (spec §2.6,
+// The index counts differentiations of the model's equations, not rounds (docs/method.md §6 and docs/reduction.md,
 // reduction/differentiation_index.h): three patterns where the rounds overcount it.
 
 TEST(Reduction, IndexCountsOrdersNotRoundsWhenACombinationLagsARound) {
@@ -600,7 +600,7 @@ TEST(Reduction, ParameterValuesThatMakeConstraintsSingularAreNamed) {
   EXPECT_EQ("", regular.diagnostics());
 }
 
-// ---- conditions (spec §1.1) ----
+// ---- conditions (docs/language.md) ----
 
 // The rod's length jumps at t = 1. The condition depends on t alone, so the derivative of the
 // length is 0 in both branches: rod' and rod'' are those of the ordinary pendulum, and only the

@@ -1,4 +1,4 @@
-// Tests of the reports of a reduction (spec §3): the --check summary, the Markdown and JSON
+// Tests of the reports of a reduction (docs/command-line.md): the --check summary, the Markdown and JSON
 // reports (golden files for the bundled models), the JSON string escaper and the SVG spy plot.
 //
 // Golden files live in tests/golden/<model>.report.md, .report.json and .spy.svg. After an
@@ -468,7 +468,7 @@ TEST(Report, NullSpacePathIsReported) {
   std::string md = r.markdown();
   EXPECT_NE(md.find("structural rank 2, rank 1: B is singular. No row of B is zero"),
             std::string::npos);
-  EXPECT_NE(md.find("(null-space path, seed 12.1 Step 2)"), std::string::npos);
+  EXPECT_NE(md.find("(null-space path, docs/method.md §5, step 2)"), std::string::npos);
   EXPECT_EQ(md.find("zero-row path"), std::string::npos);
   JsonValue json = parse_json(r.json());
   EXPECT_TRUE(json["rounds"][0]["null_space"].boolean);

@@ -1,4 +1,4 @@
-// Runtime failures of the generated code and of the simulator (issue 6): a singular A, a domain
+// Runtime failures of the generated code and of the simulator (docs/limits.md): a singular A, a domain
 // error (sqrt of a negative number, log of 0), a projection or consistent initialization that
 // cannot converge, a constraint or an algebraic equation that degenerates. The generated functions
 // report them through their return codes (tests/data/runtime/check_return_codes.cpp); the

@@ -1,4 +1,4 @@
-// End-to-end tests of the standalone simulator (`daec --main`, spec section 5): generate it for
+// End-to-end tests of the standalone simulator (`daec --main`, docs/simulator.md): generate it for
 // the bundled models, compile it with SUNDIALS (g++, and clang++ once), run it and compare with
 // the exact or published solutions of the project's test-problems.md, or, for every bundled model
 // without one, with a property the solution is known to have. Also its command line:
@@ -299,7 +299,7 @@ TEST(Simulator, DoublePendulumConservesEnergy) {
   EXPECT_LT(sim.stats.largest_invariant_residual, 1e-8);
 }
 
-/// Seed example 12.1 solved for u' and v' by hand: semi-explicit, so that --dummies=never
+/// The linear example of docs/method.md (models/example_12_1.dae) solved for u' and v' by hand: semi-explicit, so that --dummies=never
 /// reduces it by substitution alone (lambda the only algebraic unknown), whereas the bundled form
 /// gets the dummy variables u_dot, v_dot in either mode.
 const char* const kExample121Explicit = R"(model example_12_1_explicit "Example 12.1, explicit";
@@ -327,7 +327,7 @@ std::pair<double, double> largest_example_12_1_residuals(const Csv& csv) {
   return {constraint, derivative};
 }
 
-// Seed example 12.1 from t = 2: no closed form; the constraint holds at every row, and the bundled
+// The linear example of docs/method.md (models/example_12_1.dae) from t = 2: no closed form; the constraint holds at every row, and the bundled
 // model (dummy variables) agrees with its explicit form reduced by substitution (--dummies=never).
 TEST(Simulator, Example12_1KeepsConstraintWithAndWithoutDummies) {
   Fixture f =

@@ -19,7 +19,7 @@
 namespace daec {
 namespace {
 
-// The pattern of the final linear system of the coupled pendulums (seed 12.2, step 3).
+// The pattern of the final linear system of the coupled pendulums (docs/method.md: the coupled pendulums).
 // Rows: Constraint 1'', 2'', 3'', 4, 5, 6, 7. Columns: λ1 λ2 λ3 u1dot v1dot u2dot v2dot.
 SparsityPattern seed_pattern() {
   return SparsityPattern::from_dense({

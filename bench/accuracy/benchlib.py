@@ -1,5 +1,5 @@
 """What the accuracy benchmark's scripts share: the problems and their references, the figure of
-merit of spec §5.1, and the parsing of the simulator's statistics line and CSV."""
+merit of docs/simulator.md, "The accuracy target", and the parsing of the simulator's statistics line and CSV."""
 import os
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -7,7 +7,7 @@ PROBLEMS_DIR = os.path.join(HERE, "problems")
 REFERENCES_DIR = os.path.join(HERE, "references")
 RESULTS_DIR = os.path.join(HERE, "results")
 TOLERANCES = (1e-4, 1e-6, 1e-8, 1e-10)
-TARGET = 10.0  # spec §5.1: the figure of merit of daec's default method, at every tolerance
+TARGET = 10.0  # docs/simulator.md, "The accuracy target": the figure of merit of daec's default method, at every tolerance
 
 
 def problems():
@@ -48,7 +48,7 @@ class Reference:
 
 
 def figure_of_merit(values, reference, rtol, atol):
-    """max_i |y_i - ref_i| / (rtol*|ref_i| + atol) over every declared variable (spec §5.1), and
+    """max_i |y_i - ref_i| / (rtol*|ref_i| + atol) over every declared variable (docs/simulator.md, "The accuracy target"), and
     the variable where it is reached. A variable missing from `values` is an error."""
     worst, worst_name = -1.0, None
     for name, ref in reference.values.items():

@@ -1,6 +1,6 @@
 """The Radau IIA peer of the accuracy benchmark: SciPy's solve_ivp(method='Radau') with the
 model's analytic Jacobian on daec's reduced ODE X' = F(X) of the same model, called through the
-Python module daec_add_python_module builds (spec §8); the algebraic variables come from the
+Python module daec_add_python_module builds (docs/adapters.md); the algebraic variables come from the
 model's algebraic(t, x) at the end. No projection onto the invariants: this is what a SciPy user
 gets from daec's generated code as it is.
 

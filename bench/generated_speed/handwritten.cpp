@@ -65,7 +65,7 @@ bool all_finite(const double* v, int n) {
 }  // namespace
 
 // ---------------------------------------------------------------------------------------------
-// Coupled pendulums (seed 12.2):
+// Coupled pendulums (docs/method.md, second example):
 //   (x1+a) u1d + y1 v1d                 = -(u1^2 + v1^2)       (Constraint 1)''/2
 //   (x2-a) u2d + y2 v2d                 = -(u2^2 + v2^2)       (Constraint 2)''/2
 //   dx (u1d - u2d) + dy (v1d - v2d)     = -(du^2 + dv^2)       (Constraint 3)''/2

@@ -1,5 +1,5 @@
 // handwritten.h — the reference a C++ engineer would write by hand for the two benchmark models:
-// the seed chapter's final index-1 system A(X) Z = b(X) (section 12.2), assembled as a dense
+// the final index-1 system A(X) Z = b(X) of docs/method.md §7, assembled as a dense
 // matrix and solved by a dense LU factorisation with partial pivoting, then X' = F(X, Z).
 // The state and unknown layouts match daec's (see the top of the generated files), so the two
 // can be compared entry by entry. All workspace is allocated in the constructors: rhs,

@@ -1,5 +1,5 @@
 #!/bin/sh
-# run.sh — builds and runs the generated-code speed benchmark (issue 5, item 4) and writes
+# run.sh — builds and runs the generated-code speed benchmark and writes
 # bench/generated_speed/RESULTS.md (plus results.json, the raw Google Benchmark output).
 #
 #   bench/generated_speed/run.sh [extra Google Benchmark flags, e.g. --benchmark_filter=Rhs]

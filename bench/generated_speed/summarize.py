@@ -135,7 +135,7 @@ def main():
         out("")
 
     e_rhs = exponents[("Generated", "Rhs")]
-    out("**Targets** (issue 5, item 4):")
+    out("**Targets**:")
     out("")
     if slower:
         worst = ", ".join(f"`{m}` ({r:.2f}× the hand-written time)" for m, r in slower)
@@ -159,7 +159,7 @@ def main():
     with open(out_path, "w") as f:
         f.write("# Generated-code speed: daec versus a hand-written dense-LU RHS\n\n")
         f.write("Produced by `" + meta.get("command", "bench/generated_speed/run.sh") + "` "
-                "(issue 5, item 4). Do not edit by hand: rerun the command; the commentary comes "
+                ". Do not edit by hand: rerun the command; the commentary comes "
                 "from `bench/generated_speed/NOTES.md`.\n\n")
         f.write(f"- Date: {meta.get('date', '?')}\n")
         f.write(f"- Commit: {meta.get('commit', '?')}\n")
@@ -172,7 +172,7 @@ def main():
         f.write("## What is compared\n\n")
         f.write("- **Generated**: `daec MODEL.dae --namespace NS`, the `Model` member functions "
                 "`rhs` (with `z = nullptr`), `rhs_jacobian` and `invariants`.\n")
-        f.write("- **Hand-written** (`handwritten.cpp`): the seed chapter's final system "
+        f.write("- **Hand-written** (`handwritten.cpp`): the final system of docs/method.md §7 "
                 "`A(X) Z = b(X)` (section 12.2; Z = multipliers and accelerations), assembled "
                 "into a dense matrix, factored by a textbook LU with partial pivoting, then "
                 "`X' = [velocities; accelerations]`. Its `rhs_jacobian` is analytic: "

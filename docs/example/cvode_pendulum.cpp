@@ -1,5 +1,5 @@
 // A SUNDIALS program of one's own integrating the pendulum with CVODE, all of its glue taken from
-// daec/sundials.hpp (spec §8): the right-hand side, the dense Jacobian and the projection onto the
+// daec/sundials.hpp (docs/adapters.md): the right-hand side, the dense Jacobian and the projection onto the
 // hidden constraints come from the generated model. With g = 1, x(1) is compared with the
 // published value of Cash's pendul3.f test problem.
 #include <cmath>

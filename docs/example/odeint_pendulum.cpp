@@ -1,4 +1,4 @@
-// The pendulum integrated with Boost.Odeint through daec's adapter (spec §8): first with the
+// The pendulum integrated with Boost.Odeint through daec's adapter (docs/adapters.md): first with the
 // explicit runge_kutta_dopri5 on [0, 1], then with the stiff rosenbrock4 (which also takes the
 // generated Jacobian) on [1, 2] and back. With g = 1, x(1) is compared with the published value
 // of Cash's pendul3.f test problem. Odeint integrates the reduced ODE and knows nothing of the

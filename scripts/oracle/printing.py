@@ -1,4 +1,4 @@
-"""Printing sympy expressions as .dae text (spec section 1) and as C/Python text for exact values.
+"""Printing sympy expressions as .dae text (docs/language.md) and as C/Python text for exact values.
 
 The .dae printer writes `^` for powers (always parenthesising a negative or compound exponent),
 `x'`/`x''` or `der(x)`/`der(x, 2)` for the jet symbols of jets.py, exact rationals as `p/q`, and

@@ -12,7 +12,7 @@ For every seed SEED .. SEED+COUNT-1: generate.py writes DIR/oracle_<seed>/oracle
     ./sim <the header's simulate arguments> --rtol R --atol A --output result.csv <ARGS>
 consistent initialization must leave every start the model declares fixed where it is (the
 simulator lists the starts it moved on stderr, "sim:   NAME: GIVEN -> USED"), and the figure of
-merit of spec section 5.1 over every declared variable and output row must be at most X; a
+merit of docs/simulator.md ("The accuracy target") over every declared variable and output row must be at most X; a
 figure-of-merit failure is run again 100 times tighter (an error that follows the tolerance is
 the method's inaccuracy) and, above 1000, diagnosed by reduced_condition.py. A passing
 model's directory is removed (unless --keep); a failing one stays, and its model is printed. Exit

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # The correctness oracle: random DAE models with known exact solutions and index, checked against
-# daec (index) and its simulator (figure of merit of spec section 5.1). See README.md here.
+# daec (index) and its simulator (the figure of merit of docs/simulator.md, "The accuracy target"). See README.md here.
 #   scripts/oracle/run.sh [COUNT] [SEED]        default 200 models from the fixed default seed
 # Settings (environment or options of run.py): RTOL, ATOL (1e-8), THRESHOLD (10), JOBS (2),
 # SIM_ARGS (extra simulator arguments, e.g. "--method radau5"), KIND (one kind only), OUT

@@ -2,7 +2,7 @@
 
 The manifold of consistent initial values has dimension d (index_analysis.StartManifold). The
 model gives exactly d conditions that determine its start locally, all at the exact solution's
-values at t0 and all kept exactly by consistent initialization (spec section 1.2):
+values at t0 and all kept exactly by consistent initialization (docs/language.md):
 
 - a start declared `fixed = true` for a differential variable (or, where the others leave freedom,
   an algebraic one), and

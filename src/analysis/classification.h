@@ -1,5 +1,5 @@
-// Classification of a checked model (spec §1, seed "Variable Classification" and the dependency
-// tables of seed 12.2): which variables are differential or algebraic, and which unknowns and
+// Classification of a checked model (docs/language.md, docs/method.md §4 and the dependency
+// tables of docs/method.md): which variables are differential or algebraic, and which unknowns and
 // derivatives each equation contains.
 #pragma once
 

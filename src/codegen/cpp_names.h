@@ -1,4 +1,4 @@
-// Making model text safe where it lands in generated C++ (spec §1, §4): identifiers that are C++
+// Making model text safe where it lands in generated C++ (docs/language.md, docs/generated-code.md): identifiers that are C++
 // keywords, reserved names or well-known macros are renamed; strings and comments are escaped so
 // that no name, description or file name can end a literal or a comment early.
 #pragma once

@@ -1,4 +1,4 @@
-// Long straight-line code split into functions of bounded length (issue 12): g++ and clang++ at
+// Long straight-line code split into functions of bounded length (docs/generated-code.md, "Large models"): g++ and clang++ at
 // -O2 take time that grows faster than linearly with the length of one function, so a large
 // model's statements are cut into "parts", each a function of at most a fixed cost, called in
 // order by the function they came from. A temporary (`const double w12 = ...;`) that a later part

@@ -1,4 +1,4 @@
-// Code generation (spec §4, §5): the reduced system as one self-contained C++ file holding
+// Code generation (docs/generated-code.md, docs/simulator.md): the reduced system as one self-contained C++ file holding
 // `namespace NS { struct Model { ... }; }`, optionally followed by the SUNDIALS simulator main,
 // plus the declaration alone as a header. Filled from the embedded templates of templates/.
 #pragma once

@@ -1,4 +1,4 @@
-// Code for A Z = b specialised to A's sparsity (spec §4): one block of the block lower-triangular
+// Code for A Z = b specialised to A's sparsity (docs/generated-code.md): one block of the block lower-triangular
 // form at a time, each by an LU factorisation with partial pivoting unrolled over the entries
 // that can be nonzero. Which entries those are is worked out here, at generation time: at each
 // pivot step every row that may be chosen as the pivot gets the union of the candidates' patterns

@@ -1,4 +1,4 @@
-// The bodies of the generated Model's functions (spec §4, §4.1), from the reduced system: the
+// The bodies of the generated Model's functions (docs/generated-code.md), from the reduced system: the
 // expressions of each function compiled together (common subexpressions across all its outputs),
 // the algebraic unknowns solved through the block-structured LU of linear_solve.h, and the
 // Jacobians by symbolic differentiation, in compressed sparse columns (rhs_jacobian by implicit
@@ -16,7 +16,7 @@
 namespace daec {
 
 /// The dense Jacobians (rhs_jacobian, residual_jacobian, invariants_jacobian) are generated when
-/// none of their arrays has more entries than this (spec §4.1).
+/// none of their arrays has more entries than this (docs/generated-code.md).
 inline constexpr size_t kMaxDenseJacobianEntries = 1'000'000;
 
 /// The sparse d(X')/dX is generated when it has at most this many entries, or at most as many as
@@ -36,7 +36,7 @@ struct FunctionBodies {
   /// tables of the projection's Gram matrix.
   std::string evaluate_algebraic, factor, solve, row_start, unknown_at, pivot_tables;
   std::string rhs_jacobian_support, projection_tables;
-  /// The patterns of the sparse Jacobians (spec §4.1).
+  /// The patterns of the sparse Jacobians (docs/generated-code.md).
   std::optional<ColumnPattern> rhs_pattern;
   ColumnPattern residual_pattern, invariants_pattern;
   bool dense_jacobians = true;

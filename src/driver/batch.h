@@ -1,4 +1,4 @@
-// Batch mode (spec §3): `daec A.dae B.dae ... --output-dir DIR [-j N]` compiles every model into
+// Batch mode (docs/command-line.md): `daec A.dae B.dae ... --output-dir DIR [-j N]` compiles every model into
 // DIR/<stem>.cpp, each in a child process of its own, at most N at a time.
 //
 // Processes rather than threads because GiNaC is not thread-safe (non-atomic reference counts,

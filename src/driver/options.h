@@ -1,4 +1,4 @@
-// The command line of daec (spec §3), parsed with Boost.Program_options.
+// The command line of daec (docs/command-line.md), parsed with Boost.Program_options.
 #pragma once
 
 #include <optional>

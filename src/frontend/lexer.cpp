@@ -1,4 +1,4 @@
-// The lexer of the .dae language (spec §1, §1.1): comments, names, keywords, numbers, strings,
+// The lexer of the .dae language (docs/language.md): comments, names, keywords, numbers, strings,
 // operators and brackets.
 #include "frontend/lexer.h"
 

@@ -1,4 +1,4 @@
-// The built-in functions of the language (spec §1): names, arities and how each becomes a
+// The built-in functions of the language (docs/language.md): names, arities and how each becomes a
 // GiNaC expression. Also declares `sign`, which GiNaC does not have for real arguments; min and
 // max are conditional expressions (model/conditions.h).
 #pragma once
@@ -22,7 +22,7 @@ struct BuiltinFunction {
 
 /// The built-in function called `name`, or nullptr.
 const BuiltinFunction* find_function(const std::string& name);
-/// All built-in function names, in the order the spec lists them.
+/// All built-in function names, in the order docs/language.md lists them.
 std::vector<std::string> function_names();
 
 }  // namespace daec

@@ -1,4 +1,4 @@
-// The differentiation index from the orders of the reduced system's rows (spec §2.6).
+// The differentiation index from the orders of the reduced system's rows (docs/method.md §6).
 #include "reduction/differentiation_index.h"
 
 #include <algorithm>

@@ -1,4 +1,4 @@
-// The left null space of the reduction's B = dg/dz (seed 12.1, Step 2, general case) as row
+// The left null space of the reduction's B = dg/dz (docs/method.md §5, step 2) as row
 // dependencies: each dependent row of B written through the fewest earlier rows that span it. The
 // structure is found numerically at random points (sparse, per connected block of B), so that the
 // symbolic work is one small determinant per dependency instead of a fraction-free elimination of

@@ -1,4 +1,4 @@
-// The resource limits checked where expressions grow (issue 6): the size of an expression
+// The resource limits checked where expressions grow (docs/limits.md): the size of an expression
 // (--max-expression-size) and the time limit (--time-limit, see support/watchdog.h). The
 // reduction and the code generator call these at each differentiation and substitution; a limit
 // exceeded throws LimitExceeded, which the caller turns into a diagnostic at its location.

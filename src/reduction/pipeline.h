@@ -1,4 +1,4 @@
-// The reduction pipeline of spec §2, stage after stage: structural check, first order,
+// The reduction pipeline of docs/method.md, stage after stage: structural check, first order,
 // semi-explicit form, linearity preprocessing and the reduction loop.
 #pragma once
 

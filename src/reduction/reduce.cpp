@@ -1,4 +1,4 @@
-// The reduction loop (seed Steps 1-3) and the index count.
+// The reduction loop (docs/method.md §5) and the index count.
 #include "reduction/reduce.h"
 
 #include <algorithm>
@@ -260,7 +260,7 @@ void Reducer::report_singular(const std::vector<size_t>& rows, const std::string
                                    std::string(rows.size() == 1 ? " " : "s ") + names + ": " + why);
 }
 
-// Seed 12.1, Step 2, general case: rows of B that are dependent without being zero. Each
+// docs/method.md §5, step 2, general case: rows of B that are dependent without being zero. Each
 // dependent row r is spanned by a few earlier rows (reduction/left_null_space.h); the bordered
 // determinant of those rows is the combination q^T g free of the algebraic unknowns, and it
 // replaces row r.
@@ -342,7 +342,7 @@ GiNaC::ex Reducer::total_derivative(const GiNaC::ex& h, ReductionRound& round) {
   return result;
 }
 
-// What replaces x_i' in a differentiated constraint (spec §2.5 Step 3).
+// What replaces x_i' in a differentiated constraint (docs/method.md §5, step 3).
 GiNaC::ex Reducer::rate_of(size_t state, ReductionRound& round) {
   StateEquation& equation = system_.differential[state];
   const GiNaC::ex& f = equation.rhs;

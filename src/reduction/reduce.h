@@ -1,4 +1,4 @@
-// Stage 5 (spec §2.5–2.7, seed Steps 1–3): the reduction loop. Works on B = dg/dz: while B is
+// Stage 5 (docs/method.md §5, steps 1–4): the reduction loop. Works on B = dg/dz: while B is
 // singular, the constraints free of z (zero rows of B, or combinations Q_a^T g from a symbolic left
 // null space) are differentiated in t and the originals kept as hidden constraints. The result
 // is the index-1 system X' = F(X, Z, t), A(X, t) Z = b(X, t) with invariants h(X, t) = 0.
@@ -19,7 +19,7 @@
 
 namespace daec {
 
-/// How derivatives of states met while differentiating are handled (spec §2.5 Step 3).
+/// How derivatives of states met while differentiating are handled (docs/method.md §5, step 3).
 enum class DummyPolicy {
   Auto,   ///< dummy variables for derivatives whose right-hand side holds algebraic unknowns
   Never,  ///< always substitute x' = f (the expressions grow)
@@ -32,7 +32,7 @@ struct ReductionOptions {
   size_t max_expression_size = kDefaultMaxExpressionSize;
 };
 
-/// The seed's dependency table of a round: constraints (rows) against algebraic unknowns.
+/// The dependency table (docs/method.md §5) of a round: constraints (rows) against algebraic unknowns.
 struct DependencyTable {
   std::vector<std::string> rows;
   std::vector<std::string> columns;
@@ -45,7 +45,7 @@ struct ReductionRound {
   int structural_rank = 0;
   int rank = 0;                  ///< generic (numerical at random points) rank of B
   bool nonsingular = false;      ///< B was nonsingular: the loop stopped here
-  bool used_null_space = false;  ///< Step 2 general case (seed 12.1) rather than zero rows
+  bool used_null_space = false;  ///< Step 2 general case (the linear example of docs/method.md) rather than zero rows
   std::vector<std::string> differentiated;  ///< labels of the constraints differentiated
   std::vector<std::string> dummies;         ///< dummy variables introduced while differentiating
 };
@@ -69,7 +69,7 @@ struct ReducedSystem {
   /// state, reduction/linearity.h).
   std::vector<GiNaC::ex> relations;
   int differentiations = 0;    ///< rounds in which constraints were differentiated
-  int index = 0;               ///< differentiation index of the input model (spec §2.6)
+  int index = 0;               ///< differentiation index of the input model (docs/method.md §6)
   std::string index_variable;  ///< a variable whose derivative needs `index` differentiations
 };
 

@@ -1,4 +1,4 @@
-// Stage 3 (spec §2.3, seed 12.1 "Required Semi-Explicit Form"): splits the first-order system
+// Stage 3 (docs/method.md §3): splits the first-order system
 // into x' = f(x, z, t) and 0 = g(x, z, t). An equation x' = expr whose other side holds no
 // derivative stays differential; every other derivative x' becomes a dummy variable x_dot with
 // x' = x_dot, and its equation joins the algebraic part.

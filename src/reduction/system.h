@@ -1,4 +1,4 @@
-// The data that flows through the reduction stages (spec §2): unknowns with their origin, the
+// The data that flows through the reduction stages (docs/method.md): unknowns with their origin, the
 // first-order system, the semi-explicit system x' = f(x, z, t), 0 = g(x, z, t), and the reduced
 // index-1 system with its hidden constraints.
 #pragma once
@@ -21,7 +21,7 @@ enum class UnknownOrigin {
   Variable,   ///< a variable of the model
   Velocity,   ///< x_dot introduced for x'' by the first-order stage
   Dummy,      ///< a dummy variable standing for the derivative of a state
-  Nonlinear,  ///< v_n standing for x_n' of a nonlinear algebraic variable (seed "Preprocessing")
+  Nonlinear,  ///< v_n standing for x_n' of a nonlinear algebraic variable (docs/method.md §4)
 };
 
 struct Unknown {
@@ -98,11 +98,11 @@ struct Constraint {
   SourceLocation location;
   GiNaC::ex residual;
   /// Differentiations of the model's equations behind this row: its level, or for a combination
-  /// of rows (spec §2.5 Step 2) the highest order it combines plus its later levels.
+  /// of rows (docs/method.md §5, step 2) the highest order it combines plus its later levels.
   int order = 0;
 };
 
-/// Seed (12.1): x_d' = f(x_d, x_a, t), 0 = g(x_d, x_a, t).
+/// docs/method.md §3: x_d' = f(x_d, x_a, t), 0 = g(x_d, x_a, t).
 struct SemiExplicitSystem {
   ModelContext context;
   std::vector<Unknown> states;              ///< x_d

@@ -1,4 +1,4 @@
-// The machine-readable report of a reduction (`daec MODEL --report-json FILE`, spec §3): the
+// The machine-readable report of a reduction (`daec MODEL --report-json FILE`, docs/command-line.md): the
 // index, the unknowns, the dummy variables, the hidden constraints, every round of the reduction
 // loop with its dependency table, and the final system with the structure of A.
 #pragma once
@@ -12,7 +12,7 @@
 namespace daec {
 
 /// The report as one JSON object, pretty-printed with two-space indentation, keys in a fixed
-/// order, arrays of plain values on one line. Starts with the keys spec §3 requires:
+/// order, arrays of plain values on one line. Starts with the keys docs/command-line.md requires:
 /// "model", "index", "states", "algebraic", "dummies" (names), "invariants" ([{"name",
 /// "expression"}]) and "rounds" ([{"number", "rows", "columns", "pattern", "structural_rank",
 /// "rank", "nonsingular", "null_space", "differentiated", "dummies"}]); then details

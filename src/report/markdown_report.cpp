@@ -92,7 +92,7 @@ std::string table(const std::vector<std::string>& header,
   return out + "\n";
 }
 
-// A pattern as a table of 0 and 1 (as the seed's dependency tables), rows and columns labelled.
+// A pattern as a table of 0 and 1 (as the dependency tables of docs/method.md §5), rows and columns labelled.
 std::string pattern_table(const SparsityPattern& pattern, const std::string& corner,
                           const std::vector<std::string>& row_labels,
                           const std::vector<std::string>& col_labels) {
@@ -202,7 +202,7 @@ std::string unknowns_section(const ReducedSystem& system) {
       "The unknowns of the reduced system: states X, whose derivatives X' = F(X, Z, t) gives, "
       "and algebraic unknowns Z, which the constraints determine. Every algebraic unknown enters "
       "linearly; an algebraic variable of the model that entered nonlinearly is promoted to a "
-      "state with a dummy variable for its derivative (seed 12.1, Preprocessing).\n\n";
+      "state with a dummy variable for its derivative (docs/method.md §4).\n\n";
   std::vector<std::vector<std::string>> rows;
   for (const Unknown& u : system.states) rows.push_back(unknown_row(system, u, true));
   for (const Unknown& u : system.algebraic) rows.push_back(unknown_row(system, u, false));
@@ -233,12 +233,12 @@ std::string differentiation_text(const ReductionRound& round) {
     out = fmt::format(
         "No row of B is zero, yet its rank is below {}: a basis of the left null space of B "
         "(fraction-free elimination) gives {} of the constraints free of Z, {}, which {} a "
-        "constraint it combines (null-space path, seed 12.1 Step 2).",
+        "constraint it combines (null-space path, docs/method.md §5, step 2).",
         round.table.pattern.cols(), one ? "a combination" : "combinations", names,
         one ? "replaces" : "each replace");
   } else {
     out = fmt::format(
-        "The {} of {} {} all zero: {} none of the algebraic unknowns (zero-row path, seed 12.2).",
+        "The {} of {} {} all zero: {} none of the algebraic unknowns (zero-row path, docs/method.md §5, step 2).",
         one ? "row" : "rows", names, one ? "is" : "are", one ? "it contains" : "they contain");
   }
   std::string kept = round.used_null_space
@@ -255,7 +255,7 @@ std::string dummies_text(const ReducedSystem& system, const ReductionRound& roun
   bool one = round.dummies.size() == 1;
   return fmt::format(
       "Differentiating met derivatives of states whose right-hand sides hold algebraic unknowns, "
-      "so {} introduced {} (seed 12.2): {}. {} joined the constraints, which is why the next "
+      "so {} introduced {} (docs/method.md: the coupled pendulums): {}. {} joined the constraints, which is why the next "
       "table is larger.",
       one ? "a dummy variable was" : "dummy variables were", one ? "for it" : "for them",
       listing(dummy_meanings(system, round.dummies)),
@@ -290,7 +290,7 @@ std::string rounds_section(const ReducedSystem& system) {
       "unknown — and checks B structurally (structural rank, by maximum matching, as MATLAB's "
       "sprank) and then symbolically (rank). While B is singular, the constraints or "
       "combinations of constraints free of Z are differentiated and the originals kept as hidden "
-      "constraints (seed 12.1, Steps 1–3).\n\n";
+      "constraints (docs/method.md §5).\n\n";
   for (const ReductionRound& round : system.rounds) out += round_section(system, round);
   return out;
 }
@@ -451,8 +451,8 @@ std::string index_by_orders_sentence(const ReducedSystem& system) {
       "combination of constraints differentiated fewer times, or a constraint that only "
       "determines the derivative of a promoted unknown): ";
   if (system.index == 0)
-    return out + "the equations as written determine every derivative, so index = 0 (spec §2.6).";
-  return out + fmt::format("`{}'` needs {}, no derivative more, so index = {} (spec §2.6).",
+    return out + "the equations as written determine every derivative, so index = 0 (docs/method.md §6).";
+  return out + fmt::format("`{}'` needs {}, no derivative more, so index = {} (docs/method.md §6).",
                            system.index_variable,
                            count_of(static_cast<size_t>(system.index), "differentiation",
                                     "differentiations"),
@@ -477,13 +477,13 @@ std::string index_sentence(const ReducedSystem& system) {
     return out + fmt::format(
                      ", and every algebraic unknown left is a dummy variable standing for the "
                      "derivative of a state, which these differentiations already determine: "
-                     "index = {} (spec §2.6).",
+                     "index = {} (docs/method.md §6).",
                      d);
   }
   return out + fmt::format(
                    ", and the algebraic unknowns left include {}, {} of the model itself rather "
                    "than {} for a derivative: one more differentiation of A Z = b is needed to "
-                   "get an ODE for {}, so index = {} + 1 = {} (spec §2.6).",
+                   "get an ODE for {}, so index = {} + 1 = {} (docs/method.md §6).",
                    listing(coded(extra)), one ? "an algebraic variable" : "algebraic variables",
                    one ? "a dummy standing" : "dummies standing", one ? "it" : "them", d, d + 1);
 }

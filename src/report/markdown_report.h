@@ -1,5 +1,5 @@
-// The human-readable report of a reduction (`daec MODEL --report FILE.md`, spec §3): what each
-// unknown is, every round of the reduction loop with the seed's dependency table, the final
+// The human-readable report of a reduction (`daec MODEL --report FILE.md`, docs/command-line.md): what each
+// unknown is, every round of the reduction loop with its dependency table (docs/method.md §5), the final
 // index-1 system, the structure of A with its block lower-triangular form, the index and the
 // hidden constraints, in GitHub-flavoured Markdown.
 #pragma once

@@ -27,7 +27,7 @@ std::string omitted_table(size_t rows, size_t columns);
 std::vector<const Unknown*> dummy_variables(const ReducedSystem& system);
 
 /// The model's own variables still among the algebraic unknowns Z (multipliers such as lambda):
-/// each needs one more differentiation, which is why they add one to the index (spec §2.6).
+/// each needs one more differentiation, which is why they add one to the index (docs/method.md §6).
 std::vector<std::string> multipliers(const ReducedSystem& system);
 
 /// The round whose Step 3 introduced dummy `name`, or 0 if an earlier stage did.

@@ -1,4 +1,4 @@
-// Block lower-triangular form of a square, structurally nonsingular pattern (spec §2 step 7): the
+// Block lower-triangular form of a square, structurally nonsingular pattern (docs/method.md §7): the
 // order in which a solver can take the equations, one irreducible block at a time.
 #pragma once
 

@@ -1,5 +1,5 @@
 // Maximum bipartite matching between the rows and the columns of a sparsity pattern
-// (Hopcroft–Karp), and the structural rank it gives (spec §2 step 1, MATLAB's sprank).
+// (Hopcroft–Karp), and the structural rank it gives (docs/method.md §5, MATLAB's sprank).
 #pragma once
 
 #include <vector>

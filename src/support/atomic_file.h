@@ -1,4 +1,4 @@
-// Writing output files atomically (spec §3): each text goes to a temporary file beside its target,
+// Writing output files atomically (docs/command-line.md): each text goes to a temporary file beside its target,
 // which is renamed over the target only once every output of the run has been written. On failure
 // every target is left as it was and no temporary remains.
 #pragma once

@@ -1,4 +1,4 @@
-// The time limit of one model (--time-limit, issue 6) and the stage daec is in.
+// The time limit of one model (--time-limit, docs/limits.md) and the stage daec is in.
 //
 // The stages of the pipeline announce what they are doing (`enter_stage`); the messages about
 // running out of time or memory name that stage. The limit is enforced twice: stages call

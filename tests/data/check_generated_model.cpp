@@ -1,6 +1,6 @@
 // Numerical checks of one generated model, built and run by tests/generated_code_test.cpp:
 // consistent initialization, rhs against residual, every Jacobian (dense where the model has
-// them, and the sparse ones of spec §4.1, their patterns checked as compressed sparse columns)
+// them, and the sparse ones of docs/generated-code.md, their patterns checked as compressed sparse columns)
 // against central finite differences, projection, outputs and the dependent parameters.
 // Compiled with -DMODEL_FILE='"model.cpp"' -DMODEL_NS=ns (and the part files of --split, if any).
 // Usage: check T0 (the time at which the model's start values are meant to be consistent).

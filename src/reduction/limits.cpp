@@ -5,6 +5,7 @@
 
 #include <fmt/format.h>
 
+#include "reduction/shared_expressions.h"
 #include "support/text.h"
 #include "support/watchdog.h"
 
@@ -86,7 +87,7 @@ void check_expression(const GiNaC::ex& e, size_t max_size) {
   const SourceLocation& location = current_stage_location();
   if (max_size > 0) {
     size_t cap = max_size > SIZE_MAX / kReportedMultiple ? SIZE_MAX : max_size * kReportedMultiple;
-    size_t size = tree_size(e, cap);
+    size_t size = distinct_size(e, cap);
     if (size > max_size) {
       std::string reached = size > cap ? "more than " + grouped_digits(cap) : grouped_digits(size);
       throw LimitExceeded(location,

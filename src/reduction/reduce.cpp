@@ -399,10 +399,11 @@ std::vector<NumericRow> Reducer::values_at_random_point(const ExpressionMatrix& 
     GiNaC::exmap point = points_.next(all_symbols(), attempt);
     std::vector<NumericRow> rows;
     bool finite = true;
+    BoundedEvaluator at_point(point);
     for (size_t r = 0; r < A.rows() && finite; ++r) {
       NumericRow row;
       for (const MatrixEntry& entry : A.row(r)) {
-        std::optional<double> value = evaluate(entry.value, point);
+        std::optional<double> value = evaluate(entry.value, at_point);
         finite = finite && value.has_value();
         if (value) row.push_back({entry.column, *value});
       }

@@ -1,6 +1,9 @@
 // Graph walks of GiNaC expressions: each distinct node once (see the header).
 #include "reduction/shared_expressions.h"
 
+#include <algorithm>
+#include <cstdint>
+#include <sstream>
 #include <string>
 #include <unordered_map>
 #include <unordered_set>
@@ -28,7 +31,9 @@ class Memo {
     auto known = results_.find(node_of(e));
     return known == results_.end() ? nullptr : &known->second.second;
   }
-  void add(const ex& e, const ex& result) { results_.emplace(node_of(e), std::make_pair(e, result)); }
+  void add(const ex& e, const ex& result) {
+    results_.emplace(node_of(e), std::make_pair(e, result));
+  }
 
  private:
   std::unordered_map<const GiNaC::basic*, std::pair<ex, ex>> results_;
@@ -129,7 +134,8 @@ class Differentiation {
     ex result;
     for (size_t i = 0; i < e.nops(); ++i) {
       ex argument = of(e.op(i));
-      if (!argument.is_zero()) result += PartialsOf::partial(f, static_cast<unsigned>(i)) * argument;
+      if (!argument.is_zero())
+        result += PartialsOf::partial(f, static_cast<unsigned>(i)) * argument;
     }
     return result;
   }
@@ -159,46 +165,120 @@ class Substitution : public GiNaC::map_function {
   Memo memo_;
 };
 
-struct ValueHash {
-  size_t operator()(const ex& e) const { return e.gethash(); }
-};
-struct ValueEqual {
-  bool operator()(const ex& a, const ex& b) const { return a.is_equal(b); }
-};
-
+// A fingerprint of a subexpression's value up to its sign, from names and numbers only: GiNaC's
+// own hashes mix in addresses, and the order of terms they give decides which sum carries a sign
+// (-(a - b)*c or (b - a)*c) and whether equal subexpressions are shared or copied, all of which
+// change from run to run. As in codegen/canonical_form.h, a sum is oriented by its first term in
+// fingerprint order, the sign of a product is that of its factors, and -x has the fingerprint of x.
 bool is_sign(const ex& e) {
   return GiNaC::is_exactly_a<GiNaC::numeric>(e) &&
          GiNaC::abs(GiNaC::ex_to<GiNaC::numeric>(e)).is_equal(1);
 }
 
+struct Fingerprint {
+  uint64_t hash = 0;
+  bool negative = false;
+};
+
+uint64_t mix(uint64_t seed, uint64_t value) {
+  uint64_t z = seed ^ (value + 0x9e3779b97f4a7c15ULL + (seed << 6) + (seed >> 2));
+  z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+  z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+  return z ^ (z >> 31);
+}
+
+uint64_t text_hash(const std::string& text) {
+  uint64_t h = 1469598103934665603ULL;  // FNV-1a: the same in every run and build
+  for (char c : text) h = (h ^ static_cast<unsigned char>(c)) * 1099511628211ULL;
+  return h;
+}
+
+class Fingerprints {
+ public:
+  const Fingerprint& of(const ex& e) {
+    auto known = memo_.find(node_of(e));
+    if (known != memo_.end()) return known->second.second;
+    Fingerprint f = compute(e);
+    return memo_.emplace(node_of(e), std::make_pair(e, f)).first->second.second;
+  }
+
+ private:
+  Fingerprint compute(const ex& e) {
+    if (GiNaC::is_exactly_a<GiNaC::numeric>(e)) {
+      const GiNaC::numeric& n = GiNaC::ex_to<GiNaC::numeric>(e);
+      std::ostringstream text;
+      text << GiNaC::abs(n);
+      return {mix(1, text_hash(text.str())), n.is_real() && n.is_negative()};
+    }
+    if (GiNaC::is_a<GiNaC::symbol>(e))
+      return {mix(2, text_hash(GiNaC::ex_to<GiNaC::symbol>(e).get_name())), false};
+    if (GiNaC::is_exactly_a<GiNaC::add>(e)) {
+      std::vector<std::pair<uint64_t, bool>> terms;
+      for (size_t i = 0; i < e.nops(); ++i) {
+        const Fingerprint& f = of(e.op(i));
+        terms.push_back({f.hash, f.negative});
+      }
+      std::sort(terms.begin(), terms.end());
+      bool negative = terms.front().second;
+      uint64_t h = 3;
+      for (const auto& [hash, sign] : terms) h = mix(mix(h, hash), sign != negative);
+      return {h, negative};
+    }
+    if (GiNaC::is_exactly_a<GiNaC::mul>(e)) {
+      bool negative = false;
+      std::vector<uint64_t> factors;
+      for (size_t i = 0; i < e.nops(); ++i) {
+        const Fingerprint& f = of(e.op(i));
+        negative = negative != f.negative;
+        if (!is_sign(e.op(i))) factors.push_back(f.hash);
+      }
+      if (factors.size() == 1) return {factors.front(), negative};  // -x is x
+      std::sort(factors.begin(), factors.end());
+      uint64_t h = 4;
+      for (uint64_t f : factors) h = mix(h, f);
+      return {h, negative};
+    }
+    if (GiNaC::is_exactly_a<GiNaC::power>(e)) {
+      const Fingerprint& base = of(e.op(0));
+      const ex& exponent = e.op(1);
+      if (GiNaC::is_exactly_a<GiNaC::numeric>(exponent) &&
+          GiNaC::ex_to<GiNaC::numeric>(exponent).is_integer()) {
+        bool odd = GiNaC::ex_to<GiNaC::numeric>(exponent).is_odd();
+        return {mix(mix(5, base.hash), of(exponent).hash), base.negative && odd};
+      }
+      return {mix(mix(mix(6, signed_hash(base)), of(exponent).hash), of(exponent).negative), false};
+    }
+    uint64_t h = 7;
+    if (GiNaC::is_exactly_a<GiNaC::function>(e))
+      h = mix(h, text_hash(GiNaC::ex_to<GiNaC::function>(e).get_name()));
+    else
+      h = mix(h, text_hash(GiNaC::ex_to<GiNaC::basic>(e).class_name()));
+    for (size_t i = 0; i < e.nops(); ++i) h = mix(h, signed_hash(of(e.op(i))));
+    return {h, false};
+  }
+
+  static uint64_t signed_hash(const Fingerprint& f) { return mix(f.hash, f.negative); }
+
+  std::unordered_map<const GiNaC::basic*, std::pair<ex, Fingerprint>> memo_;
+};
+
 }  // namespace
 
-// Distinct by value, not by address: whether GiNaC shares two equal subexpressions or holds equal
-// copies depends on the order in which it built them, which changes from run to run.
+// Distinct by fingerprint, not by address (see Fingerprint).
 size_t distinct_size(const ex& e, size_t stop_above) {
   if (e.nops() == 0) return 1;
-  std::unordered_set<ex, ValueHash, ValueEqual> seen;
+  Fingerprints fingerprints;
+  std::unordered_map<const GiNaC::basic*, ex> visited;  // holding each node (see node_of)
+  std::unordered_set<uint64_t> counted;
   std::vector<ex> pending{e};
-  size_t count = 0;
-  while (!pending.empty() && count <= stop_above) {
+  while (!pending.empty() && counted.size() <= stop_above) {
     ex node = std::move(pending.back());
     pending.pop_back();
-    if (!seen.insert(node).second) continue;
-    if (GiNaC::is_exactly_a<GiNaC::mul>(node)) {
-      size_t signs = 0;
-      for (size_t i = 0; i < node.nops(); ++i) {
-        if (is_sign(node.op(i)))
-          ++signs;
-        else
-          pending.push_back(node.op(i));
-      }
-      if (node.nops() - signs != 1) ++count;  // -x counts as x
-      continue;
-    }
-    ++count;
+    if (!visited.emplace(node_of(node), node).second) continue;
+    counted.insert(fingerprints.of(node).hash);
     for (size_t i = 0; i < node.nops(); ++i) pending.push_back(node.op(i));
   }
-  return count;
+  return counted.size();
 }
 
 ex shared_derivative(const ex& e, const GiNaC::symbol& s) {

@@ -15,9 +15,10 @@
 
 namespace daec {
 
-/// The number of distinct subexpressions of `e` (equal subexpressions count once, shared or
-/// copied). A sign is free: a factor -1 of a product is not counted, nor a product that is one
-/// factor and a sign (-x counts as x). Counting stops once the count exceeds `stop_above`.
+/// The number of distinct subexpressions of `e`: equal subexpressions count once, shared or
+/// copied, and so do a subexpression and its negative (-x counts as x, -(a - b)*c as (b - a)*c),
+/// so that the count is the same in every run. Equality is decided on a 64-bit fingerprint of
+/// names and numbers. Counting stops once the count exceeds `stop_above`.
 size_t distinct_size(const GiNaC::ex& e, size_t stop_above);
 
 /// d e / d s, the expression GiNaC's e.diff(s) gives, each distinct subexpression differentiated

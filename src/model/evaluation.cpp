@@ -4,6 +4,8 @@
 #include <cmath>
 #include <complex>
 #include <limits>
+#include <unordered_map>
+#include <utility>
 
 #include "model/conditions.h"
 
@@ -110,6 +112,18 @@ class BoundedEvaluation : public GiNaC::map_function {
     }
     // Exact numbers stay exact: (-1.0)^2 is 1, but (-1.0)^2.0 is complex, exp(2.0 log(-1.0)).
     if (GiNaC::is_exactly_a<numeric>(e)) return e;
+    // Each distinct subexpression once: a constraint differentiated again and again holds the
+    // same subexpressions many times over. The table holds each key, so that an operand built on
+    // the fly (a term of a sum) keeps its address for the whole evaluation.
+    auto known = values_of_.find(&GiNaC::ex_to<GiNaC::basic>(e));
+    if (known != values_of_.end()) return known->second.second;
+    ex value = evaluate_node(e);
+    values_of_.emplace(&GiNaC::ex_to<GiNaC::basic>(e), std::make_pair(e, value));
+    return value;
+  }
+
+ private:
+  ex evaluate_node(const ex& e) {
     if (ex decided; evaluate_decided(e, decided)) return decided;
     bool is_power = GiNaC::is_exactly_a<GiNaC::power>(e);
     if (!is_power && !GiNaC::is_exactly_a<GiNaC::function>(e)) return checked(e.map(*this).evalf());
@@ -122,7 +136,6 @@ class BoundedEvaluation : public GiNaC::map_function {
     return checked(result.evalf());
   }
 
- private:
   static ex checked(const ex& value) {
     if (const numeric* n = as_numeric(value)) check_log_magnitude(log_magnitude(*n));
     return value;
@@ -150,6 +163,7 @@ class BoundedEvaluation : public GiNaC::map_function {
   }
 
   const GiNaC::exmap& values_;
+  std::unordered_map<const GiNaC::basic*, std::pair<ex, ex>> values_of_;
 };
 
 }  // namespace
@@ -157,6 +171,19 @@ class BoundedEvaluation : public GiNaC::map_function {
 ex evaluate_bounded(const ex& value, const GiNaC::exmap& values) {
   BoundedEvaluation evaluation(values);
   return evaluation(value);
+}
+
+class BoundedEvaluator::Evaluation : public BoundedEvaluation {
+ public:
+  using BoundedEvaluation::BoundedEvaluation;
+};
+
+BoundedEvaluator::BoundedEvaluator(const GiNaC::exmap& values)
+    : evaluation_(std::make_unique<Evaluation>(values)) {}
+BoundedEvaluator::~BoundedEvaluator() = default;
+
+ex BoundedEvaluator::operator()(const ex& value) {
+  return (*evaluation_)(value);
 }
 
 }  // namespace daec

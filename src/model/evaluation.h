@@ -5,6 +5,7 @@
 // (sema) and for evaluations at points (reduction).
 #pragma once
 
+#include <memory>
 #include <stdexcept>
 #include <string>
 
@@ -43,5 +44,22 @@ void check_defined(const std::string& function, const GiNaC::exvector& args);
 /// sinh, cosh or power whose result would exceed e^kMaxLogMagnitude or fall below its inverse,
 /// and for any intermediate result beyond those bounds.
 GiNaC::ex evaluate_bounded(const GiNaC::ex& value, const GiNaC::exmap& values = {});
+
+/// evaluate_bounded for many expressions at one point: a subexpression that several of them share
+/// (a constraint and its derivatives) is evaluated once. `values` must outlive it.
+class BoundedEvaluator {
+ public:
+  explicit BoundedEvaluator(const GiNaC::exmap& values);
+  ~BoundedEvaluator();
+  BoundedEvaluator(const BoundedEvaluator&) = delete;
+  BoundedEvaluator& operator=(const BoundedEvaluator&) = delete;
+
+  /// As evaluate_bounded(value, values); throws as it does.
+  GiNaC::ex operator()(const GiNaC::ex& value);
+
+ private:
+  class Evaluation;
+  std::unique_ptr<Evaluation> evaluation_;
+};
 
 }  // namespace daec

@@ -63,17 +63,16 @@ int SymbolColumns::column(const GiNaC::ex& symbol) const {
   return it == column_.end() ? -1 : it->second;
 }
 
-// Walks the tree of `e` (shared subtrees as often as they occur, as symbols_in does) and calls
-// `found` with the column of each symbol that is an unknown, until it returns false.
+// Walks the distinct subexpressions of `e` (reduction/shared_expressions.h) and calls `found`
+// with the column of each symbol that is an unknown, until it returns false.
 template <typename Found>
 static void for_each_column(const std::unordered_map<GiNaC::ex, int, SymbolColumns::Hasher,
                                                      SymbolColumns::Equality>& column_of,
                             const GiNaC::ex& e, Found found) {
-  for (auto it = e.preorder_begin(); it != e.preorder_end(); ++it) {
-    if (!GiNaC::is_a<GiNaC::symbol>(*it)) continue;
-    auto c = column_of.find(*it);
-    if (c != column_of.end() && !found(c->second)) return;
-  }
+  for_each_symbol(e, [&](const GiNaC::ex& symbol) {
+    auto c = column_of.find(symbol);
+    return c == column_of.end() || found(c->second);
+  });
 }
 
 std::vector<int> SymbolColumns::columns_in(const GiNaC::ex& e) const {

@@ -9,6 +9,7 @@
 
 #include <ginac/ginac.h>
 
+#include "reduction/shared_expressions.h"
 #include "reduction/system.h"
 #include "structure/sparsity.h"
 
@@ -88,7 +89,7 @@ ExpressionMatrix jacobian_matrix(const std::vector<GiNaC::ex>& rows,
     before_row(i);
     std::vector<MatrixEntry> entries;
     for (int c : columns.columns_in(rows[i])) {
-      GiNaC::ex value = rows[i].diff(GiNaC::ex_to<GiNaC::symbol>(unknowns[c].symbol));
+      GiNaC::ex value = shared_derivative(rows[i], GiNaC::ex_to<GiNaC::symbol>(unknowns[c].symbol));
       after_entry(value);
       entries.push_back({c, value});
     }

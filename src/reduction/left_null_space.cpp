@@ -283,11 +283,12 @@ std::optional<std::vector<RowDependency>> dependencies_at(const ExpressionMatrix
                                                           const GiNaC::exmap& check) {
   std::vector<int> columns = columns_of(B, rows);
   ConstantMask constant = constant_entries(B, rows, columns);
-  auto in_doubles = [](const GiNaC::exmap& at) {
+  BoundedEvaluator at_point(point), at_check(check);
+  auto in_doubles = [](BoundedEvaluator& at) {
     return [&at](const GiNaC::ex& e) { return evaluate(e, at); };
   };
-  std::optional<Dense> values = values_at<double>(B, rows, columns, in_doubles(point));
-  std::optional<Dense> other = values_at<double>(B, rows, columns, in_doubles(check));
+  std::optional<Dense> values = values_at<double>(B, rows, columns, in_doubles(at_point));
+  std::optional<Dense> other = values_at<double>(B, rows, columns, in_doubles(at_check));
   if (!values || !other) return std::nullopt;
   // An entry far below the others of its row or column may be a coefficient of other units or
   // the rounding left of a cancellation, which scaling would make as large as any: many digits
@@ -300,11 +301,12 @@ std::optional<std::vector<RowDependency>> dependencies_at(const ExpressionMatrix
     if (!close_call) return found;
   }
   GiNaC::exmap exact = exact_point(point), exact_check = exact_point(check);
-  auto precisely = [](const GiNaC::exmap& at) {
+  BoundedEvaluator at_exact(exact), at_exact_check(exact_check);
+  auto precisely = [](BoundedEvaluator& at) {
     return [&at](const GiNaC::ex& e) { return evaluate_precisely(e, at); };
   };
-  auto precise = values_at<GiNaC::numeric>(B, rows, columns, precisely(exact));
-  auto precise_other = values_at<GiNaC::numeric>(B, rows, columns, precisely(exact_check));
+  auto precise = values_at<GiNaC::numeric>(B, rows, columns, precisely(at_exact));
+  auto precise_other = values_at<GiNaC::numeric>(B, rows, columns, precisely(at_exact_check));
   if (!precise || !precise_other) return std::nullopt;
   bool ignored = false;
   return dependencies_from(rows, columns, constant, *precise, *precise_other, kWithManyDigits,

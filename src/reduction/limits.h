@@ -42,11 +42,6 @@ void report_limit(const LimitExceeded& e, const SourceFile* file, DiagnosticEngi
 void report_expression_failure(const std::exception& e, const SourceLocation& fallback,
                                DiagnosticEngine& diags);
 
-/// The number of nodes of `e` as a tree: a subexpression counts as often as it occurs, shared or
-/// not, because that is what differentiating, substituting or printing `e` walks. Counting stops
-/// once the count exceeds `stop_above`, so that checking a limit costs no more than the limit.
-size_t tree_size(const GiNaC::ex& e, size_t stop_above);
-
 /// Enters the stage `description` at `location` (see enter_stage) and throws LimitExceeded if the
 /// time limit has been reached.
 void checkpoint(const SourceLocation& location, const std::string& description);
@@ -55,7 +50,8 @@ void checkpoint(const SourceLocation& location, const std::string& description);
 /// within one stage.
 void check_time();
 
-/// Throws LimitExceeded, naming the current stage, if `e` has more than `max_size` nodes
+/// Throws LimitExceeded, naming the current stage, if `e` has more than `max_size` distinct
+/// subexpressions (reduction/shared_expressions.h: what the reduction's walks cost)
 /// (max_size 0: no limit); then checks the time as `checkpoint` does.
 void check_expression(const GiNaC::ex& e, size_t max_size);
 

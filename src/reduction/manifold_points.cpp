@@ -1,10 +1,12 @@
 // Gauss-Newton onto the invariants, in doubles and then with many digits (see the header).
 #include "reduction/manifold_points.h"
 
+#include <algorithm>
 #include <cmath>
 #include <optional>
 #include <type_traits>
 
+#include "reduction/shared_expressions.h"
 #include "reduction/symbolic.h"
 
 namespace daec {
@@ -15,6 +17,8 @@ namespace {
 constexpr int kDoubleIterations = 40, kPreciseIterations = 4;
 // Converged in doubles when max |h| is below this times the scale of the states.
 constexpr double kDoubleTolerance = 1e-12;
+// Given up in doubles after this many iterations without a smaller residual.
+constexpr int kStalledIterations = 4;
 
 template <typename T>
 T magnitude(const T& v) {
@@ -77,8 +81,10 @@ ManifoldProjection::ManifoldProjection(std::vector<GiNaC::ex> invariants,
     : invariants_(std::move(invariants)), states_(std::move(states)) {
   for (const GiNaC::ex& h : invariants_) {
     std::vector<std::pair<size_t, GiNaC::ex>> row;
+    GiNaC::exset symbols;
+    for_each_symbol(h, [&](const GiNaC::ex& s) { return symbols.insert(s), true; });
     for (size_t j = 0; j < states_.size(); ++j) {
-      if (!h.has(states_[j])) continue;
+      if (!symbols.count(states_[j])) continue;
       GiNaC::ex d = derivative(h, states_[j]);
       if (!d.is_zero()) row.push_back({j, d});
     }
@@ -87,7 +93,8 @@ ManifoldProjection::ManifoldProjection(std::vector<GiNaC::ex> invariants,
 }
 
 // One minimum-norm Gauss-Newton step x -= J^T (J J^T)^-1 h in the arithmetic of T, with `value`
-// evaluating an expression at `point`; false if something is not finite or J J^T is singular.
+// evaluating an expression with the evaluator of `point` (one for h and J: they share most of
+// their subexpressions); false if something is not finite or J J^T is singular.
 template <typename T, typename Value>
 static bool step(const std::vector<GiNaC::ex>& invariants,
                  const std::vector<std::vector<std::pair<size_t, GiNaC::ex>>>& jacobian,
@@ -97,13 +104,14 @@ static bool step(const std::vector<GiNaC::ex>& invariants,
   std::vector<T> h(m);
   std::vector<std::vector<std::pair<size_t, T>>> J(m);
   residual = T(0);
+  BoundedEvaluator at_point(point);
   for (size_t i = 0; i < m; ++i) {
-    std::optional<T> v = value(invariants[i], point);
+    std::optional<T> v = value(invariants[i], at_point);
     if (!v) return false;
     h[i] = *v;
     if (magnitude(h[i]) > residual) residual = magnitude(h[i]);
     for (const auto& [j, d] : jacobian[i]) {
-      std::optional<T> dv = value(d, point);
+      std::optional<T> dv = value(d, at_point);
       if (!dv) return false;
       J[i].push_back({j, *dv});
     }
@@ -150,17 +158,23 @@ bool ManifoldProjection::try_project(GiNaC::exmap& point) const {
   }
   double scale = 1.0;
   for (const GiNaC::ex& s : states_) scale = std::max(scale, std::fabs(*evaluate(moved[s], {})));
-  auto in_doubles = [](const GiNaC::ex& e, const GiNaC::exmap& at) { return evaluate(e, at); };
+  auto in_doubles = [](const GiNaC::ex& e, BoundedEvaluator& at) { return evaluate(e, at); };
   bool converged = false;
-  for (int k = 0; k < kDoubleIterations && !converged; ++k) {
+  double best = HUGE_VAL;
+  for (int k = 0, stalled = 0; k < kDoubleIterations && !converged; ++k) {
     double residual = 0;
     if (!step<double>(invariants_, jacobian_, states_, moved, in_doubles, residual)) return false;
     converged = residual <= kDoubleTolerance * scale;
+    // Rounding, not the tolerance, bounds the residual of large invariants: once it has stopped
+    // decreasing, further steps only cost time.
+    stalled = residual < best ? 0 : stalled + 1;
+    best = std::min(best, residual);
+    if (!converged && stalled >= kStalledIterations) return false;
   }
   if (!converged) return false;
   // With many digits, from the exact value of the double solution.
   GiNaC::exmap precise = exact_point(moved);
-  auto with_digits = [](const GiNaC::ex& e, const GiNaC::exmap& at) {
+  auto with_digits = [](const GiNaC::ex& e, BoundedEvaluator& at) {
     return evaluate_precisely(e, at);
   };
   for (int k = 0; k < kPreciseIterations; ++k) {

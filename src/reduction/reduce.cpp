@@ -137,7 +137,8 @@ bool Reducer::run_round(ReductionRound& round) {
   sample_on_invariants();
   // Each row at its constraint, so that what GiNaC throws from one (log(0) in the derivative of
   // 0^x) is reported there.
-  std::string stage = fmt::format("computing the rank of the constraints in round {}", round.number);
+  std::string stage =
+      fmt::format("computing the rank of the constraints in round {}", round.number);
   ExpressionMatrix B = jacobian_matrix(
       residuals_of(system_.constraints), system_.algebraic,
       [&](size_t r) { enter_stage(system_.constraints[r].location, stage); },
@@ -399,10 +400,11 @@ std::vector<NumericRow> Reducer::values_at_random_point(const ExpressionMatrix& 
     GiNaC::exmap point = points_.next(all_symbols(), attempt);
     std::vector<NumericRow> rows;
     bool finite = true;
+    BoundedEvaluator at_point(point);
     for (size_t r = 0; r < A.rows() && finite; ++r) {
       NumericRow row;
       for (const MatrixEntry& entry : A.row(r)) {
-        std::optional<double> value = evaluate(entry.value, point);
+        std::optional<double> value = evaluate(entry.value, at_point);
         finite = finite && value.has_value();
         if (value) row.push_back({entry.column, *value});
       }

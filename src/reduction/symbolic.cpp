@@ -8,6 +8,7 @@
 
 #include "model/evaluation.h"
 #include "reduction/numeric_rank.h"
+#include "reduction/shared_expressions.h"
 
 namespace daec {
 
@@ -28,12 +29,11 @@ size_t expression_size(const GiNaC::ex& e) {
 }
 
 GiNaC::ex substitute_symbols(const GiNaC::ex& e, const GiNaC::exmap& values) {
-  return e.subs(values,
-                GiNaC::subs_options::no_pattern | GiNaC::subs_options::pattern_is_not_product);
+  return shared_substitute(e, values);
 }
 
 GiNaC::ex derivative(const GiNaC::ex& e, const GiNaC::ex& symbol) {
-  return e.diff(GiNaC::ex_to<GiNaC::symbol>(symbol));
+  return shared_derivative(e, GiNaC::ex_to<GiNaC::symbol>(symbol));
 }
 
 GiNaC::exmap RandomPoints::next(const std::vector<GiNaC::ex>& symbols, int attempt) {
@@ -83,10 +83,10 @@ GiNaC::exmap exact_point(const GiNaC::exmap& point) {
   return exact;
 }
 
-std::optional<GiNaC::numeric> evaluate_precisely(const GiNaC::ex& e, const GiNaC::exmap& exact) {
+std::optional<GiNaC::numeric> evaluate_precisely(const GiNaC::ex& e, BoundedEvaluator& at_exact) {
   PrecisionScope precision(kPreciseDigits);
   try {
-    GiNaC::ex value = evaluate_bounded(e, exact);
+    GiNaC::ex value = at_exact(e);
     if (!GiNaC::is_a<GiNaC::numeric>(value)) return std::nullopt;
     const GiNaC::numeric& number = GiNaC::ex_to<GiNaC::numeric>(value);
     if (!number.is_real()) return std::nullopt;
@@ -96,11 +96,16 @@ std::optional<GiNaC::numeric> evaluate_precisely(const GiNaC::ex& e, const GiNaC
   }
 }
 
-std::optional<double> evaluate(const GiNaC::ex& e, const GiNaC::exmap& point) {
+std::optional<GiNaC::numeric> evaluate_precisely(const GiNaC::ex& e, const GiNaC::exmap& exact) {
+  BoundedEvaluator at_exact(exact);
+  return evaluate_precisely(e, at_exact);
+}
+
+std::optional<double> evaluate(const GiNaC::ex& e, BoundedEvaluator& at_point) {
   try {
     // Not e.subs(point).evalf(): GiNaC leaks memory when its evaluation throws (a division by
     // zero at start values), and CLN can take seconds and gigabytes on exp(exp(exp(x))).
-    GiNaC::ex value = evaluate_bounded(e, point);
+    GiNaC::ex value = at_point(e);
     if (!GiNaC::is_a<GiNaC::numeric>(value)) return std::nullopt;
     const GiNaC::numeric& number = GiNaC::ex_to<GiNaC::numeric>(value);
     if (!number.is_real()) return std::nullopt;
@@ -112,11 +117,17 @@ std::optional<double> evaluate(const GiNaC::ex& e, const GiNaC::exmap& point) {
   }
 }
 
+std::optional<double> evaluate(const GiNaC::ex& e, const GiNaC::exmap& point) {
+  BoundedEvaluator at_point(point);
+  return evaluate(e, at_point);
+}
+
 std::optional<int> precise_rank_at(const ExpressionMatrix& matrix, const GiNaC::exmap& exact) {
   std::vector<PreciseRow> values(matrix.rows());
+  BoundedEvaluator at_exact(exact);
   for (size_t r = 0; r < matrix.rows(); ++r) {
     for (const MatrixEntry& entry : matrix.row(r)) {
-      std::optional<GiNaC::numeric> v = evaluate_precisely(entry.value, exact);
+      std::optional<GiNaC::numeric> v = evaluate_precisely(entry.value, at_exact);
       if (!v) return std::nullopt;
       values[r].push_back({entry.column, *v});
     }
@@ -132,9 +143,10 @@ int generic_rank(const ExpressionMatrix& matrix, const std::vector<GiNaC::ex>& s
     GiNaC::exmap point = points.next(symbols, attempt);
     std::vector<NumericRow> values(matrix.rows());
     bool finite = true;
+    BoundedEvaluator at_point(point);
     for (size_t r = 0; r < matrix.rows() && finite; ++r) {
       for (const MatrixEntry& entry : matrix.row(r)) {
-        std::optional<double> v = evaluate(entry.value, point);
+        std::optional<double> v = evaluate(entry.value, at_point);
         finite = v.has_value();
         if (!finite) break;
         values[r].push_back({entry.column, *v});

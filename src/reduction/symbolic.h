@@ -11,6 +11,7 @@
 
 #include <ginac/ginac.h>
 
+#include "model/evaluation.h"
 #include "model/model.h"
 #include "reduction/expression_matrix.h"
 
@@ -68,6 +69,10 @@ class RandomPoints {
 /// `e` evaluated at `point` as a double; nullopt if it is not a finite real number there.
 std::optional<double> evaluate(const GiNaC::ex& e, const GiNaC::exmap& point);
 
+/// evaluate(e, point) with the evaluator of a point (model/evaluation.h): expressions evaluated
+/// at the same point share the values of their common subexpressions.
+std::optional<double> evaluate(const GiNaC::ex& e, BoundedEvaluator& at_point);
+
 /// Decimal digits of the evaluations that settle rank decisions too close to call in doubles.
 constexpr int kPreciseDigits = 60;
 
@@ -78,6 +83,9 @@ GiNaC::exmap exact_point(const GiNaC::exmap& point);
 /// `e` evaluated at an exact point to kPreciseDigits digits; nullopt if it is not a finite real
 /// number there.
 std::optional<GiNaC::numeric> evaluate_precisely(const GiNaC::ex& e, const GiNaC::exmap& exact);
+
+/// evaluate_precisely(e, exact) with the evaluator of an exact point, used only for this.
+std::optional<GiNaC::numeric> evaluate_precisely(const GiNaC::ex& e, BoundedEvaluator& at_exact);
 
 /// The generic rank of `matrix` (entries in `symbols`): the largest numeric rank
 /// (reduction/numeric_rank.h) over a few random points where every entry is finite; where a

@@ -1,0 +1,309 @@
+// Graph walks of GiNaC expressions: each distinct node once (see the header).
+#include "reduction/shared_expressions.h"
+
+#include <algorithm>
+#include <cstdint>
+#include <sstream>
+#include <string>
+#include <unordered_map>
+#include <unordered_set>
+#include <vector>
+
+#include "model/conditions.h"
+
+namespace daec {
+
+using GiNaC::ex;
+
+namespace {
+
+// The node `e` points to: the key of the memo tables. Nodes are immutable, and each table keeps
+// its keys alive (an operand of a sum is built on the fly, and its address could be reused once
+// it is freed), so an address stands for one subexpression for the whole walk.
+const GiNaC::basic* node_of(const ex& e) {
+  return &GiNaC::ex_to<GiNaC::basic>(e);
+}
+
+// Results by node, each with the expression that holds the node.
+class Memo {
+ public:
+  const ex* find(const ex& e) const {
+    auto known = results_.find(node_of(e));
+    return known == results_.end() ? nullptr : &known->second.second;
+  }
+  void add(const ex& e, const ex& result) {
+    results_.emplace(node_of(e), std::make_pair(e, result));
+  }
+
+ private:
+  std::unordered_map<const GiNaC::basic*, std::pair<ex, ex>> results_;
+};
+
+// GiNaC's sums and products keep their terms as (rest, coefficient) pairs, and a function's
+// partial derivatives are protected; the derivatives below build exactly what GiNaC's own do, so
+// they read these through member pointers taken in a derived class (access is checked where the
+// pointer is named, not where it is used).
+struct PairsOf : GiNaC::expairseq {
+  static const GiNaC::epvector& pairs(const GiNaC::expairseq& e) { return e.*(&PairsOf::seq); }
+  static const ex& coefficient(const GiNaC::expairseq& e) { return e.*(&PairsOf::overall_coeff); }
+};
+
+struct PartialsOf : GiNaC::function {
+  static ex partial(const GiNaC::function& f, unsigned i) {
+    return (f.*(&PartialsOf::pderivative))(i);
+  }
+};
+
+// GiNaC's functions whose derivative is explicit (not the chain rule) and that the memoised walk
+// does not rebuild: differentiated by GiNaC itself.
+bool has_explicit_derivative(const std::string& name) {
+  return name == "abs" || name == "conjugate" || name == "real_part" || name == "imag_part";
+}
+
+class Differentiation {
+ public:
+  explicit Differentiation(const GiNaC::symbol& s) : s_(s) {}
+
+  ex of(const ex& e) {
+    if (GiNaC::is_a<GiNaC::symbol>(e)) return e.is_equal(s_) ? 1 : 0;
+    if (e.nops() == 0) return 0;  // numbers and constants
+    if (const ex* known = memo_.find(e)) return *known;
+    ex result = compute(e);
+    memo_.add(e, result);
+    return result;
+  }
+
+ private:
+  ex compute(const ex& e) {
+    if (GiNaC::is_exactly_a<GiNaC::add>(e)) return of_sum(GiNaC::ex_to<GiNaC::add>(e));
+    if (GiNaC::is_exactly_a<GiNaC::mul>(e)) return of_product(GiNaC::ex_to<GiNaC::mul>(e));
+    if (GiNaC::is_exactly_a<GiNaC::power>(e)) return of_power(e.op(0), e.op(1), e);
+    if (GiNaC::is_exactly_a<GiNaC::function>(e)) return of_function(e);
+    return e.diff(s_);  // anything else (never produced by the front end)
+  }
+
+  // add::derivative: each term's rest, with its coefficient.
+  ex of_sum(const GiNaC::add& sum) {
+    GiNaC::epvector terms;
+    terms.reserve(sum.nops());
+    for (const GiNaC::expair& term : PairsOf::pairs(sum))
+      terms.push_back(GiNaC::expair(of(term.rest), term.coeff));
+    return GiNaC::dynallocate<GiNaC::add>(std::move(terms));
+  }
+
+  // mul::derivative: D(a*b*c) = D(a)*b*c + a*D(b)*c + a*b*D(c), each factor rest^coeff.
+  ex of_product(const GiNaC::mul& product) {
+    const GiNaC::epvector& factors = PairsOf::pairs(product);
+    const ex& coefficient = PairsOf::coefficient(product);
+    GiNaC::exvector terms;
+    terms.reserve(factors.size());
+    GiNaC::epvector with_derivative = factors;
+    for (size_t i = 0; i < factors.size(); ++i) {
+      const GiNaC::expair& factor = factors[i];
+      GiNaC::expair replaced =
+          as_factor(GiNaC::pow(factor.rest, factor.coeff - 1) * of(factor.rest));
+      std::swap(replaced, with_derivative[i]);
+      terms.push_back(GiNaC::dynallocate<GiNaC::mul>(with_derivative, coefficient * factor.coeff));
+      std::swap(replaced, with_derivative[i]);
+    }
+    return GiNaC::dynallocate<GiNaC::add>(terms);
+  }
+
+  // mul::split_ex_to_pair: a power with a numeric exponent is (basis, exponent).
+  static GiNaC::expair as_factor(const ex& e) {
+    if (GiNaC::is_exactly_a<GiNaC::power>(e) && GiNaC::is_exactly_a<GiNaC::numeric>(e.op(1)))
+      return GiNaC::expair(e.op(0), e.op(1));
+    return GiNaC::expair(e, 1);
+  }
+
+  // power::derivative.
+  ex of_power(const ex& basis, const ex& exponent, const ex& e) {
+    if (GiNaC::is_a<GiNaC::numeric>(exponent)) {
+      const GiNaC::epvector factors = {GiNaC::expair(basis, exponent - 1),
+                                       GiNaC::expair(of(basis), 1)};
+      return GiNaC::dynallocate<GiNaC::mul>(factors, exponent);
+    }
+    return e * (of(exponent) * GiNaC::log(basis) + exponent * of(basis) * GiNaC::pow(basis, -1));
+  }
+
+  // function::derivative: the explicit derivative where there is one, else the chain rule.
+  ex of_function(const ex& e) {
+    if (is_if(e)) return daec_if(e.op(0), of(e.op(1)), of(e.op(2)));
+    const auto& f = GiNaC::ex_to<GiNaC::function>(e);
+    if (has_explicit_derivative(f.get_name())) return e.diff(s_);
+    ex result;
+    for (size_t i = 0; i < e.nops(); ++i) {
+      ex argument = of(e.op(i));
+      if (!argument.is_zero())
+        result += PartialsOf::partial(f, static_cast<unsigned>(i)) * argument;
+    }
+    return result;
+  }
+
+  const GiNaC::symbol& s_;
+  Memo memo_;
+};
+
+class Substitution : public GiNaC::map_function {
+ public:
+  explicit Substitution(const GiNaC::exmap& values) : values_(values) {}
+
+  ex operator()(const ex& e) override {
+    if (GiNaC::is_a<GiNaC::symbol>(e)) {
+      auto value = values_.find(e);
+      return value == values_.end() ? e : value->second;
+    }
+    if (e.nops() == 0) return e;
+    if (const ex* known = memo_.find(e)) return *known;
+    ex result = e.map(*this);
+    memo_.add(e, result);
+    return result;
+  }
+
+ private:
+  const GiNaC::exmap& values_;
+  Memo memo_;
+};
+
+// A fingerprint of a subexpression's value up to its sign, from names and numbers only: GiNaC's
+// own hashes mix in addresses, and the order of terms they give decides which sum carries a sign
+// (-(a - b)*c or (b - a)*c) and whether equal subexpressions are shared or copied, all of which
+// change from run to run. As in codegen/canonical_form.h, a sum is oriented by its first term in
+// fingerprint order, the sign of a product is that of its factors, and -x has the fingerprint of x.
+bool is_sign(const ex& e) {
+  return GiNaC::is_exactly_a<GiNaC::numeric>(e) &&
+         GiNaC::abs(GiNaC::ex_to<GiNaC::numeric>(e)).is_equal(1);
+}
+
+struct Fingerprint {
+  uint64_t hash = 0;
+  bool negative = false;
+};
+
+uint64_t mix(uint64_t seed, uint64_t value) {
+  uint64_t z = seed ^ (value + 0x9e3779b97f4a7c15ULL + (seed << 6) + (seed >> 2));
+  z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+  z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+  return z ^ (z >> 31);
+}
+
+uint64_t text_hash(const std::string& text) {
+  uint64_t h = 1469598103934665603ULL;  // FNV-1a: the same in every run and build
+  for (char c : text) h = (h ^ static_cast<unsigned char>(c)) * 1099511628211ULL;
+  return h;
+}
+
+class Fingerprints {
+ public:
+  const Fingerprint& of(const ex& e) {
+    auto known = memo_.find(node_of(e));
+    if (known != memo_.end()) return known->second.second;
+    Fingerprint f = compute(e);
+    return memo_.emplace(node_of(e), std::make_pair(e, f)).first->second.second;
+  }
+
+ private:
+  Fingerprint compute(const ex& e) {
+    if (GiNaC::is_exactly_a<GiNaC::numeric>(e)) {
+      const GiNaC::numeric& n = GiNaC::ex_to<GiNaC::numeric>(e);
+      std::ostringstream text;
+      text << GiNaC::abs(n);
+      return {mix(1, text_hash(text.str())), n.is_real() && n.is_negative()};
+    }
+    if (GiNaC::is_a<GiNaC::symbol>(e))
+      return {mix(2, text_hash(GiNaC::ex_to<GiNaC::symbol>(e).get_name())), false};
+    if (GiNaC::is_exactly_a<GiNaC::add>(e)) {
+      std::vector<std::pair<uint64_t, bool>> terms;
+      for (size_t i = 0; i < e.nops(); ++i) {
+        const Fingerprint& f = of(e.op(i));
+        terms.push_back({f.hash, f.negative});
+      }
+      std::sort(terms.begin(), terms.end());
+      bool negative = terms.front().second;
+      uint64_t h = 3;
+      for (const auto& [hash, sign] : terms) h = mix(mix(h, hash), sign != negative);
+      return {h, negative};
+    }
+    if (GiNaC::is_exactly_a<GiNaC::mul>(e)) {
+      bool negative = false;
+      std::vector<uint64_t> factors;
+      for (size_t i = 0; i < e.nops(); ++i) {
+        const Fingerprint& f = of(e.op(i));
+        negative = negative != f.negative;
+        if (!is_sign(e.op(i))) factors.push_back(f.hash);
+      }
+      if (factors.size() == 1) return {factors.front(), negative};  // -x is x
+      std::sort(factors.begin(), factors.end());
+      uint64_t h = 4;
+      for (uint64_t f : factors) h = mix(h, f);
+      return {h, negative};
+    }
+    if (GiNaC::is_exactly_a<GiNaC::power>(e)) {
+      const Fingerprint& base = of(e.op(0));
+      const ex& exponent = e.op(1);
+      if (GiNaC::is_exactly_a<GiNaC::numeric>(exponent) &&
+          GiNaC::ex_to<GiNaC::numeric>(exponent).is_integer()) {
+        bool odd = GiNaC::ex_to<GiNaC::numeric>(exponent).is_odd();
+        return {mix(mix(5, base.hash), of(exponent).hash), base.negative && odd};
+      }
+      return {mix(mix(mix(6, signed_hash(base)), of(exponent).hash), of(exponent).negative), false};
+    }
+    uint64_t h = 7;
+    if (GiNaC::is_exactly_a<GiNaC::function>(e))
+      h = mix(h, text_hash(GiNaC::ex_to<GiNaC::function>(e).get_name()));
+    else
+      h = mix(h, text_hash(GiNaC::ex_to<GiNaC::basic>(e).class_name()));
+    for (size_t i = 0; i < e.nops(); ++i) h = mix(h, signed_hash(of(e.op(i))));
+    return {h, false};
+  }
+
+  static uint64_t signed_hash(const Fingerprint& f) { return mix(f.hash, f.negative); }
+
+  std::unordered_map<const GiNaC::basic*, std::pair<ex, Fingerprint>> memo_;
+};
+
+}  // namespace
+
+// Distinct by fingerprint, not by address (see Fingerprint).
+size_t distinct_size(const ex& e, size_t stop_above) {
+  if (e.nops() == 0) return 1;
+  Fingerprints fingerprints;
+  std::unordered_map<const GiNaC::basic*, ex> visited;  // holding each node (see node_of)
+  std::unordered_set<uint64_t> counted;
+  std::vector<ex> pending{e};
+  while (!pending.empty() && counted.size() <= stop_above) {
+    ex node = std::move(pending.back());
+    pending.pop_back();
+    if (!visited.emplace(node_of(node), node).second) continue;
+    counted.insert(fingerprints.of(node).hash);
+    for (size_t i = 0; i < node.nops(); ++i) pending.push_back(node.op(i));
+  }
+  return counted.size();
+}
+
+ex shared_derivative(const ex& e, const GiNaC::symbol& s) {
+  return Differentiation(s).of(e);
+}
+
+ex shared_substitute(const ex& e, const GiNaC::exmap& values) {
+  if (values.empty()) return e;
+  Substitution substitution(values);
+  return substitution(e);
+}
+
+void for_each_symbol(const ex& e, const std::function<bool(const ex&)>& found) {
+  std::unordered_map<const GiNaC::basic*, ex> seen;  // holding each node (see node_of)
+  std::vector<ex> pending{e};
+  while (!pending.empty()) {
+    ex node = std::move(pending.back());
+    pending.pop_back();
+    if (!seen.emplace(node_of(node), node).second) continue;
+    if (GiNaC::is_a<GiNaC::symbol>(node)) {
+      if (!found(node)) return;
+      continue;
+    }
+    for (size_t i = 0; i < node.nops(); ++i) pending.push_back(node.op(i));
+  }
+}
+
+}  // namespace daec

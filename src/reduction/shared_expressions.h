@@ -1,0 +1,36 @@
+// Walks of GiNaC expressions that visit each distinct subexpression once.
+//
+// GiNaC shares subexpressions: a constraint differentiated round after round holds the same
+// subexpressions many times over, and as a tree it can be thousands of times larger than the
+// graph GiNaC keeps in memory (docs/limits.md). GiNaC's own diff and subs walk the tree; these
+// walk the graph, remembering the result for each node they have seen, so that their cost follows
+// the number of distinct subexpressions. Their results are the same expressions GiNaC's diff and
+// a substitution of symbols give.
+#pragma once
+
+#include <cstddef>
+#include <functional>
+
+#include <ginac/ginac.h>
+
+namespace daec {
+
+/// The number of distinct subexpressions of `e`: equal subexpressions count once, shared or
+/// copied, and so do a subexpression and its negative (-x counts as x, -(a - b)*c as (b - a)*c),
+/// so that the count is the same in every run. Equality is decided on a 64-bit fingerprint of
+/// names and numbers. Counting stops once the count exceeds `stop_above`.
+size_t distinct_size(const GiNaC::ex& e, size_t stop_above);
+
+/// d e / d s, the expression GiNaC's e.diff(s) gives, each distinct subexpression differentiated
+/// once.
+GiNaC::ex shared_derivative(const GiNaC::ex& e, const GiNaC::symbol& s);
+
+/// `e` with the symbols that are keys of `values` replaced by their values (simultaneously),
+/// each distinct subexpression visited once. The values must not be patterns: keys that are not
+/// symbols are ignored.
+GiNaC::ex shared_substitute(const GiNaC::ex& e, const GiNaC::exmap& values);
+
+/// Calls `found` with each distinct symbol of `e` until it returns false.
+void for_each_symbol(const GiNaC::ex& e, const std::function<bool(const GiNaC::ex&)>& found);
+
+}  // namespace daec

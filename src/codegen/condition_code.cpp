@@ -302,8 +302,7 @@ std::string condition_functions(const ReducedSystem& system,
   for (size_t k : settled)
     not_solved += fmt::format("    g[{}] = std::numeric_limits<double>::quiet_NaN();\n", k);
   not_solved += "  }\n";
-  std::string set = unused_first(modes, {"x", "t"});
-  if (!free_relations.empty()) set = "  double* mode = modes();\n" + set;
+  std::string set = free_relations.empty() ? "" : "  double* mode = modes();\n" + modes;
   return fmt::format(
       "void Model::conditions(double t, const double* x, double* g) const {{\n{}{}{}}}\n\n"
       "int Model::set_modes(double t, const double* x) {{\n{}"

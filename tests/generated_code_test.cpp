@@ -79,9 +79,8 @@ TEST_P(BundledModel, CompilesWarningFreeAndChecksOut) {
   const std::string stem = GetParam();
   std::string dir = make_scratch_dir("generated_" + stem);
   for (const char* compiler : {"g++", "clang++"}) {
-    std::string checker =
-        build_checker(source_dir() + "/models/" + stem + ".dae", dir, stem, compiler, "", 0,
-                      kWarningOptimization);
+    std::string checker = build_checker(source_dir() + "/models/" + stem + ".dae", dir, stem,
+                                        compiler, "", 0, kWarningOptimization);
     expect_checks_pass(checker, start_time(stem));
   }
 }
@@ -266,8 +265,9 @@ TEST(GeneratedCode, ModesOfRelationsOnAlgebraicUnknownsAreSettled) {
   write_file(dir + "/settle.dae",
              "model settle;\nparameter c = 2;\nvariable x(start = 0), z;\nequation\n"
              "  x' = z;\n  law: z = if z > 0 then c else 1;\nend settle;\n");
-  ASSERT_EQ(0, run_daec(shell_quote(dir + "/settle.dae") + " -o " + shell_quote(dir + "/settle.cpp"))
-                   .status);
+  ASSERT_EQ(0,
+            run_daec(shell_quote(dir + "/settle.dae") + " -o " + shell_quote(dir + "/settle.cpp"))
+                .status);
   write_file(dir + "/main.cpp",
              "#include \"settle.cpp\"\n"
              "#include <cstdio>\n"
@@ -295,9 +295,9 @@ TEST(GeneratedCode, ModesOfRelationsOnAlgebraicUnknownsAreSettled) {
   CommandResult built = compile_cpp({dir + "/main.cpp"}, dir + "/settle");
   ASSERT_EQ(0, built.status) << built.err;
   EXPECT_EQ(
-      "live 0 z 2\n"        // true first: z = c = 2 > 0 holds
-      "held 0 z 1 g 1\n"    // held false: z = 1, and g = z - 0 at that z
-      "set 0 mode 1\n"      // from false: z = 1 > 0, so true: z = 2 > 0 holds
+      "live 0 z 2\n"             // true first: z = c = 2 > 0 holds
+      "held 0 z 1 g 1\n"         // held false: z = 1, and g = z - 0 at that z
+      "set 0 mode 1\n"           // from false: z = 1 > 0, so true: z = 2 > 0 holds
       "cycle 3 why 5 index 0\n"  // c = -1: true gives -1, false gives 1
       "unsettled 3 mode 0\n",    // the first round's value: z = -1 is not > 0
       run_program(dir + "/settle").out);

@@ -97,7 +97,8 @@ std::string singular_block(int unknown) {
 /// Condition k of the model, quoted ("the condition" for a model without any).
 template <typename Model>
 std::string condition_name(int k) {
-  if constexpr (traits::num_conditions_v<Model> > 0) {
+  constexpr int count = traits::num_conditions_v<Model>;
+  if constexpr (count > 0) {
     return "the condition " + quoted(Model::condition_names[k]);
   } else {
     (void)k;

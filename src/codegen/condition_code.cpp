@@ -88,8 +88,9 @@ const double* modes() const {{ return p + num_parameters; }}
 
 )";
 
-const char* kPlainSolve = R"(// A(X, t) and b(X, t) evaluated, A factored and Z solved (by position, into r): 0, 1 if A is
-// singular, 2 if Z is not finite.
+const char* kPlainSolve =
+    R"(// A(X, t) and b(X, t) evaluated, A factored and Z solved (by position, into r): 0,
+// 1 if A is singular, 2 if Z is not finite.
 int solve_algebraic(const double* p, double t, const double* x, double* a, int* pivot, double* r) {
   evaluate_A_b(p, t, x, a, r);
   if (factor_A(a, pivot) != 0) return 1;
@@ -100,10 +101,11 @@ int solve_algebraic(const double* p, double t, const double* x, double* a, int* 
 
 // The settling of the modes of the relations that hold Z (condition_code.h); {0} is the table of
 // those relations, {1} the body of algebraic_relation_values.
-const char* kSettling = R"(// The relations that compare algebraic unknowns (condition kAlgebraicRelation[i]): A and b depend
-// on their modes, and their live values need Z. Their modes are settled with Z instead: Z solved
-// with the modes, the relations evaluated with that Z, the modes set to those values, and again,
-// until they hold (Model::set_modes).
+const char* kSettling =
+    R"(// The relations that compare algebraic unknowns (condition kAlgebraicRelation[i]):
+// A and b depend on their modes, and their live values need Z. Their modes are settled with Z
+// instead: Z solved with the modes, the relations evaluated with that Z, the modes set to those
+// values, and again, until they hold (Model::set_modes).
 constexpr int kAlgebraicRelations = {2};
 {0}// Rounds of settling before it gives up: the modes cycle, no set of them holds with its Z.
 constexpr int kMaxModeRounds = 2 * kAlgebraicRelations + 8;
@@ -261,8 +263,8 @@ void settling_code(const ReducedSystem& system, const LinearSolvePlan& plan,
   std::string values = unused_first(
       assignments(state_symbols(system, plan), "value", relations, all_indices(relations.size())),
       {"p", "t", "x", "r"});
-  code.solve_algebraic = fmt::format(kSettling, constant_table("kAlgebraicRelation", table),
-                                     values, settled.size());
+  code.solve_algebraic =
+      fmt::format(kSettling, constant_table("kAlgebraicRelation", table), values, settled.size());
   code.settled_p = "settled_parameters(p, t, x).data()";
   code.rhs_failure =
       "  if (const int relation = cycling_relation(p, t, x); relation >= 0) {\n"

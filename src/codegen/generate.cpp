@@ -387,8 +387,7 @@ GeneratedCode generate_code(const ReducedSystem& s, const CodegenOptions& option
   TemplateValues declaration_template = declaration_values(s, result.name_space);
   declaration_template["parameter_bound_initializer"] = parameters.bound_initializer;
   for (auto& [key, value] : jacobian_declarations(bodies)) declaration_template[key] = value;
-  ConditionCode conditions =
-      condition_code(s, plan, declaration_template["parameter_initializer"]);
+  ConditionCode conditions = condition_code(s, plan, declaration_template["parameter_initializer"]);
   declaration_template["parameter_initializer"] = conditions.parameter_initializer;
   declaration_template["parameter_array_size"] = conditions.parameter_array_size;
   declaration_template["condition_declarations"] = conditions.declarations;

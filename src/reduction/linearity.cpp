@@ -206,7 +206,7 @@ std::vector<std::string> nonlinear_unknowns(const SemiExplicitSystem& system,
   return names;
 }
 std::vector<std::string> promote_nonlinear(SemiExplicitSystem& system,
-                                          ConditionUnknowns conditions) {
+                                           ConditionUnknowns conditions) {
   std::vector<bool> nonlinear = nonlinear_flags(system, conditions);
   std::vector<Unknown> linear, derivatives;
   std::vector<std::string> promoted;

@@ -32,7 +32,8 @@ static std::optional<ReducedSystem> run_stages(const Model& model, const Reducti
   // An unknown inside a relation is first classified by its branches. Where that leaves a
   // constraint to differentiate that holds Z only in a relation, the reduction starts again
   // with such unknowns made states (reduction/linearity.h).
-  for (ConditionUnknowns conditions : {ConditionUnknowns::Branchwise, ConditionUnknowns::Nonlinear}) {
+  for (ConditionUnknowns conditions :
+       {ConditionUnknowns::Branchwise, ConditionUnknowns::Nonlinear}) {
     SemiExplicitSystem system = semi_explicit;
     checkpoint(whole_model, "classifying the algebraic variables");
     promoted = promote_nonlinear(system, conditions);

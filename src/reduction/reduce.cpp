@@ -137,7 +137,8 @@ bool Reducer::run_round(ReductionRound& round) {
   sample_on_invariants();
   // Each row at its constraint, so that what GiNaC throws from one (log(0) in the derivative of
   // 0^x) is reported there.
-  std::string stage = fmt::format("computing the rank of the constraints in round {}", round.number);
+  std::string stage =
+      fmt::format("computing the rank of the constraints in round {}", round.number);
   ExpressionMatrix B = jacobian_matrix(
       residuals_of(system_.constraints), system_.algebraic,
       [&](size_t r) { enter_stage(system_.constraints[r].location, stage); },

@@ -271,6 +271,7 @@ TEST(GeneratedCode, ModesOfRelationsOnAlgebraicUnknownsAreSettled) {
   write_file(dir + "/main.cpp",
              "#include \"settle.cpp\"\n"
              "#include <cstdio>\n"
+             "#include <daec/model_error.hpp>\n"
              "int main() {\n"
              "  settle::Model m;\n"
              "  double x[1] = {0}, xdot[1], z[1], g[1];\n"
@@ -288,18 +289,24 @@ TEST(GeneratedCode, ModesOfRelationsOnAlgebraicUnknownsAreSettled) {
              "  int cycle = m.rhs(0.0, x, xdot, z);\n"
              "  int why = m.rhs_failure(0.0, x, &index);\n"
              "  std::printf(\"cycle %d why %d index %d\\n\", cycle, why, index);\n"
+             "  std::printf(\"%s\\n\", daec::text::rhs_failure(m, 0.0, x).c_str());\n"
              "  int unsettled = m.set_modes(0.0, x);\n"
              "  std::printf(\"unsettled %d mode %g\\n\", unsettled, m.modes()[0]);\n"
              "  return 0;\n"
              "}\n");
-  CommandResult built = compile_cpp({dir + "/main.cpp"}, dir + "/settle");
+  CommandResult built =
+      compile_cpp({dir + "/main.cpp"}, dir + "/settle",
+                  {"g++", false, "-I" + shell_quote(source_dir() + "/include"), ""});
   ASSERT_EQ(0, built.status) << built.err;
   EXPECT_EQ(
       "live 0 z 2\n"             // true first: z = c = 2 > 0 holds
       "held 0 z 1 g 1\n"         // held false: z = 1, and g = z - 0 at that z
       "set 0 mode 1\n"           // from false: z = 1 > 0, so true: z = 2 > 0 holds
       "cycle 3 why 5 index 0\n"  // c = -1: true gives -1, false gives 1
-      "unsettled 3 mode 0\n",    // the first round's value: z = -1 is not > 0
+      "the modes of the conditions do not settle: the condition 'law: z > 0' changes in every "
+      "round of solving for the algebraic unknowns with them (no set of modes holds with the "
+      "unknowns it gives)\n"
+      "unsettled 3 mode 0\n",  // the first round's value: z = -1 is not > 0
       run_program(dir + "/settle").out);
   std::string code = read_file(dir + "/settle.cpp");
   EXPECT_NE(std::string::npos, code.find("int settle_modes(")) << code;

@@ -107,6 +107,21 @@ TEST(Conditions, IncidenceIsTheUnionOfTheBranches) {
   EXPECT_EQ(symbols_in(e).size(), 5u);
 }
 
+TEST(Conditions, SubstitutionOutsideConditionsKeepsTheRelations) {
+  Symbols s;
+  // g = i - (if x > 0.7 then (x - 0.7)/0.1 else x/1e6) with i = x = 0 outside the relation:
+  // the branches' constants remain, the relation still compares x.
+  ex g = s.y - daec_if(daec_gt(s.x, numeric(7, 10)), (s.x - numeric(7, 10)) * 10, s.x / 1000000);
+  ex at_zero = substitute_outside_conditions(g, {{s.x, 0}, {s.y, 0}});
+  EXPECT_EQ(to_dae(at_zero), "-(if x > 7/10 then -7 else 0)");
+  // Logical operators are passed over whole too; other symbols are left alone.
+  ex h = s.a * daec_if(daec_and(daec_lt(s.x, s.b), daec_not(daec_gt(s.y, 0))), s.x, s.b);
+  EXPECT_EQ(to_dae(substitute_outside_conditions(h, {{s.x, 2}})),
+            to_dae(s.a * daec_if(daec_and(daec_lt(s.x, s.b), daec_not(daec_gt(s.y, 0))), 2, s.b)));
+  // Plain substitution would decide the relation at x = 0.
+  EXPECT_EQ(to_dae(g.subs(GiNaC::exmap{{s.x, 0}, {s.y, 0}})), "0");
+}
+
 TEST(Conditions, RelationsInOrderOfFirstOccurrence) {
   Symbols s;
   ex first = daec_if(daec_lt(s.t, 1), s.x, 0) + daec_if(daec_gt(s.y, 2), 1, 0);

@@ -79,9 +79,8 @@ TEST_P(BundledModel, CompilesWarningFreeAndChecksOut) {
   const std::string stem = GetParam();
   std::string dir = make_scratch_dir("generated_" + stem);
   for (const char* compiler : {"g++", "clang++"}) {
-    std::string checker =
-        build_checker(source_dir() + "/models/" + stem + ".dae", dir, stem, compiler, "", 0,
-                      kWarningOptimization);
+    std::string checker = build_checker(source_dir() + "/models/" + stem + ".dae", dir, stem,
+                                        compiler, "", 0, kWarningOptimization);
     expect_checks_pass(checker, start_time(stem));
   }
 }
@@ -256,6 +255,61 @@ TEST(GeneratedCode, SingularMatrixIsReportedNotNaN) {
   CommandResult built = compile_cpp({dir + "/main.cpp"}, dir + "/singular");
   ASSERT_EQ(0, built.status) << built.err;
   EXPECT_EQ("1 1\n", run_program(dir + "/singular").out);
+}
+
+// A relation that compares an algebraic unknown: its mode is settled with Z (rhs with the mode
+// live, set_modes from the mode held), its switching function is measured at the Z of the held
+// mode, and modes that cycle (z = -1 where z > 0, else 1) are reported, not followed.
+TEST(GeneratedCode, ModesOfRelationsOnAlgebraicUnknownsAreSettled) {
+  std::string dir = make_scratch_dir("generated_settled_modes");
+  write_file(dir + "/settle.dae",
+             "model settle;\nparameter c = 2;\nvariable x(start = 0), z;\nequation\n"
+             "  x' = z;\n  law: z = if z > 0 then c else 1;\nend settle;\n");
+  ASSERT_EQ(0,
+            run_daec(shell_quote(dir + "/settle.dae") + " -o " + shell_quote(dir + "/settle.cpp"))
+                .status);
+  write_file(dir + "/main.cpp",
+             "#include \"settle.cpp\"\n"
+             "#include <cstdio>\n"
+             "#include <daec/model_error.hpp>\n"
+             "int main() {\n"
+             "  settle::Model m;\n"
+             "  double x[1] = {0}, xdot[1], z[1], g[1];\n"
+             "  int index = -1;\n"
+             "  int live = m.rhs(0.0, x, xdot, z);\n"
+             "  std::printf(\"live %d z %g\\n\", live, z[0]);\n"
+             "  m.modes()[0] = 0.0;\n"
+             "  int held = m.rhs(0.0, x, xdot, z);\n"
+             "  m.conditions(0.0, x, g);\n"
+             "  std::printf(\"held %d z %g g %g\\n\", held, z[0], g[0]);\n"
+             "  int set = m.set_modes(0.0, x);\n"
+             "  std::printf(\"set %d mode %g\\n\", set, m.modes()[0]);\n"
+             "  m.set_parameter(\"c\", -1.0);\n"
+             "  m.modes()[0] = -1.0;\n"
+             "  int cycle = m.rhs(0.0, x, xdot, z);\n"
+             "  int why = m.rhs_failure(0.0, x, &index);\n"
+             "  std::printf(\"cycle %d why %d index %d\\n\", cycle, why, index);\n"
+             "  std::printf(\"%s\\n\", daec::text::rhs_failure(m, 0.0, x).c_str());\n"
+             "  int unsettled = m.set_modes(0.0, x);\n"
+             "  std::printf(\"unsettled %d mode %g\\n\", unsettled, m.modes()[0]);\n"
+             "  return 0;\n"
+             "}\n");
+  CommandResult built =
+      compile_cpp({dir + "/main.cpp"}, dir + "/settle",
+                  {"g++", false, "-I" + shell_quote(source_dir() + "/include"), ""});
+  ASSERT_EQ(0, built.status) << built.err;
+  EXPECT_EQ(
+      "live 0 z 2\n"             // true first: z = c = 2 > 0 holds
+      "held 0 z 1 g 1\n"         // held false: z = 1, and g = z - 0 at that z
+      "set 0 mode 1\n"           // from false: z = 1 > 0, so true: z = 2 > 0 holds
+      "cycle 3 why 5 index 0\n"  // c = -1: true gives -1, false gives 1
+      "the modes of the conditions do not settle: the condition 'law: z > 0' changes in every "
+      "round of solving for the algebraic unknowns with them (no set of modes holds with the "
+      "unknowns it gives)\n"
+      "unsettled 3 mode 0\n",  // the first round's value: z = -1 is not > 0
+      run_program(dir + "/settle").out);
+  std::string code = read_file(dir + "/settle.cpp");
+  EXPECT_NE(std::string::npos, code.find("int settle_modes(")) << code;
 }
 
 TEST(GeneratedCode, ProjectionSkipsDependentConstraints) {

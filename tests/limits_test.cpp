@@ -163,7 +163,12 @@ TEST_F(Limits, BatchAppliesTheTimeLimitToEachModel) {
   EXPECT_EQ(1, r.status);
   EXPECT_NE(std::string::npos, r.out.find("] FAILED boom.dae\n")) << r.out;
   EXPECT_NE(std::string::npos, r.out.find("converted 1 of 2 models in ")) << r.out;
-  EXPECT_EQ(0u, r.err.find("boom.dae:16:3: error: time limit of 1 s exceeded while ")) << r.err;
+  // The chain runs out of time while c is differentiated or while the rank of its derivatives is
+  // decided (a stage of the whole file), as the machine's speed has it.
+  EXPECT_TRUE(r.err.find("boom.dae:16:3: error: time limit of 1 s exceeded while ") == 0 ||
+              r.err.find("boom.dae: error: time limit of 1 s exceeded while computing the rank of "
+                         "the constraints in round ") == 0)
+      << r.err;
   EXPECT_EQ(std::vector<std::string>{"pendulum.cpp"}, files("out"));
 }
 
@@ -204,7 +209,8 @@ TEST_F(Limits, RunningOutOfMemoryIsReportedWithTheStage) {
                                             daec::test::daec_binary() +
                                             "' bomb.dae -o bomb.cpp --max-expression-size 0");
   EXPECT_EQ(1, r.status);
-  // Where the memory runs out depends on the C library and the allocator.
+  // Where the memory runs out depends on the C library and the allocator: differentiating c, or
+  // deciding the rank of the derivatives (a stage of the whole file).
   static const std::regex expected(
       "bomb\\.dae:[0-9]+:[0-9]+: error: out of memory while (differentiating constraint 'c'+'|"
       "computing the rank of the constraints) in round [0-9]+ \\(a lower --max-expression-size "

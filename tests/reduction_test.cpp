@@ -188,6 +188,36 @@ TEST(Linearity, AffineAsWrittenNeedsNoDerivatives) {
             std::vector<std::string>{"a"});
 }
 
+TEST(Linearity, UnknownInARelationIsClassifiedByTheBranches) {
+  // Linear in both branches of the diode law: vd and i stay linear although vd is compared.
+  const std::string rectifier =
+      "model m; variable v, vd, i; equation vd = sin(t) - v;"
+      " i = if vd > 0.7 then (vd - 0.7)/0.1 else vd/1e6; v' = i - v; end";
+  EXPECT_EQ(nonlinear_in(rectifier), std::vector<std::string>{});
+  // min and max compare their operands: u = max(-1, min(1, a)) is piecewise linear in a.
+  EXPECT_EQ(nonlinear_in("model m; variable x, a, u; equation x' = u; a = t - x;"
+                         " u = max(-1, min(1, 2*a)); end"),
+            std::vector<std::string>{});
+  // Nonlinear in one branch: nonlinear, whatever the other branch and the relation.
+  EXPECT_EQ(nonlinear_in("model m; variable v, vd, i; equation vd = sin(t) - v;"
+                         " i = if vd > 0.7 then vd^2 else vd/1e6; v' = i - v; end"),
+            std::vector<std::string>{"vd"});
+  // Linear in the branches but inside a function elsewhere: nonlinear.
+  EXPECT_EQ(nonlinear_in("model m; variable v, vd, i; equation vd = sin(t) - v;"
+                         " i = if vd > 0.7 then vd else 0; v' = i - exp(vd); end"),
+            std::vector<std::string>{"vd"});
+  // The relation's own operands may be anything: they are not values of the equation.
+  EXPECT_EQ(nonlinear_in("model m; variable v, vd, i; equation vd = sin(t) - v;"
+                         " i = if exp(vd)*i > 2 then vd else 2*vd; v' = i - v; end"),
+            std::vector<std::string>{});
+  // The fallback classification counts every unknown inside a relation as nonlinear.
+  auto run = test::run(rectifier);
+  ASSERT_TRUE(run->model);
+  EXPECT_EQ(nonlinear_unknowns(to_semi_explicit(to_first_order(*run->model)),
+                               ConditionUnknowns::Nonlinear),
+            std::vector<std::string>{"vd"});
+}
+
 TEST(Linearity, LongTrigonometricExpressionsClassifyQuickly) {
   // Sixteen algebraic unknowns, each constraint a sum of 24 products of sines and cosines of
   // several unknowns (a wheel-rail contact has expressions like these): each unknown's
@@ -403,7 +433,7 @@ TEST(Reduction, CoupledPendulumsFinalSystemMatchesSeed) {
   const ReducedSystem& s = *r.system;
   EXPECT_EQ(names(s.algebraic), (std::vector<std::string>{"lambda1", "lambda2", "lambda3", "u1_dot",
                                                           "v1_dot", "u2_dot", "v2_dot"}));
-  // The seed's three dependency tables (12.2, Steps 1-3): two rounds on the constraints alone,
+  // The three dependency tables of docs/method.md's second example (§5): two rounds on the constraints alone,
   // the dummy variables for the accelerations in the second, then the 7x7 pattern of sprank 7.
   ASSERT_EQ(s.rounds.size(), 3u);
   EXPECT_EQ(s.rounds[0].table.columns, (std::vector<std::string>{"lambda1", "lambda2", "lambda3"}));
@@ -623,10 +653,10 @@ TEST(Reduction, PendulumWithAPiecewiseRodLength) {
   EXPECT_EQ(to_dae(r.system->relations[0]), "t < 1");
 }
 
-// An ideal diode with two slopes: the algebraic voltage v decides the branch. A Z = b is solved
-// with b = -g(Z = 0), which would decide the condition at v = 0; so v is treated as a nonlinear
-// unknown, made a state, and the condition becomes a function of the states.
-TEST(Reduction, DiodeVoltageInAConditionBecomesAState) {
+// An ideal diode with two slopes: the algebraic voltage v decides the branch. The diode law is
+// affine in v and i on each side, so both stay algebraic unknowns: A and b hold the relation, and
+// b = -g(Z = 0) keeps v inside it (the generated code decides it with the solved v).
+TEST(Reduction, DiodeVoltageInAConditionStaysAlgebraic) {
   Reduced r = reduce_text(
       "model diode;\n"
       "parameter R = 1, R1 = 0.1, R2 = 100, C = 1;\n"
@@ -634,15 +664,13 @@ TEST(Reduction, DiodeVoltageInAConditionBecomesAState) {
       "equation\n"
       "  C*u' = -i;\n"
       "  u = R*i + v;\n"
-      "  i = if v > 0 then v/R1 else v/R2;\n"
+      "  diode: i = if v > 0 then v/R1 else v/R2;\n"
       "end\n");
-  // Index 1: u = R i + v and the diode law give v and i from u without differentiating; v is
-  // made a state only so that the condition is a function of the states, which costs one
-  // differentiation of the reduction but none of the model.
   EXPECT_EQ(index_of(r), 1);
   ASSERT_TRUE(r.system);
-  EXPECT_EQ(r.system->promoted, std::vector<std::string>{"v"});
-  EXPECT_EQ(names(r.system->states), (std::vector<std::string>{"u", "v"}));
+  EXPECT_TRUE(r.system->promoted.empty());
+  EXPECT_TRUE(r.system->invariants.empty());
+  EXPECT_EQ(names(r.system->states), std::vector<std::string>{"u"});
   ASSERT_EQ(r.system->relations.size(), 1u);
   EXPECT_EQ(to_dae(r.system->relations[0]), "v > 0");
   // The branches are differentiated separately: A holds a conditional of the two slopes.
@@ -654,6 +682,46 @@ TEST(Reduction, DiodeVoltageInAConditionBecomesAState) {
     }
   }
   EXPECT_TRUE(conditional_in_A);
+}
+
+// The same with an offset in one branch: b keeps the relation of v, not the branch v = 0 picks.
+TEST(Reduction, RightHandSideKeepsTheRelationOfAnAlgebraicUnknown) {
+  Reduced r = reduce_text(
+      "model rectifier;\n"
+      "variable v(start = 0), vd, i;\n"
+      "equation\n"
+      "  vd = sin(t) - v;\n"
+      "  diode: i = if vd > 0.7 then (vd - 0.7)/0.1 else vd/1e6;\n"
+      "  v' = i - v;\n"
+      "end\n");
+  EXPECT_EQ(index_of(r), 1);
+  ASSERT_TRUE(r.system);
+  EXPECT_TRUE(r.system->promoted.empty());
+  std::string b;
+  for (size_t row = 0; row < r.system->constraints.size(); ++row)
+    if (r.system->constraints[row].label == "diode") b = to_dae(r.system->b[row]);
+  EXPECT_NE(std::string::npos, b.find("if vd > 7/10 then")) << b;
+}
+
+// A constraint free of z but for its relation would leave z in the hidden constraint: the
+// reduction starts again with z made a state, as a nonlinear unknown, and says so once.
+TEST(Reduction, ConstraintWithAnUnknownOnlyInItsRelationPromotesIt) {
+  Reduced r = reduce_text(
+      "model fallback;\n"
+      "variable x(start = 0), z;\n"
+      "equation\n"
+      "  x' = z;\n"
+      "  c: 0 = if z > 0 then x - sin(t) else 2*(x - sin(t));\n"
+      "end\n");
+  ASSERT_TRUE(r.system) << r.diagnostics();
+  EXPECT_EQ("", r.diagnostics());
+  EXPECT_EQ(r.system->promoted, std::vector<std::string>{"z"});
+  EXPECT_EQ(names(r.system->states), (std::vector<std::string>{"x", "z"}));
+  SymbolColumns algebraic(r.system->algebraic);
+  ASSERT_EQ(r.system->invariants.size(), 2u);
+  for (const Constraint& h : r.system->invariants)
+    EXPECT_FALSE(algebraic.occurs_in(h.residual)) << to_dae(h.residual);
+  EXPECT_EQ(to_dae(r.system->relations.at(0)), "z > 0");
 }
 
 TEST(Reduction, SaturatingControllerWithMinAndMax) {

@@ -317,7 +317,7 @@ TEST(Report, CoupledPendulumsGolden) {
   expect_goldens("coupled_pendulums");
 }
 
-// The seed's result (12.2): seven final unknowns in this order, A structurally nonsingular, and
+// The result of docs/method.md's second example (§7): seven final unknowns in this order, A structurally nonsingular, and
 // the three length constraints and their first derivatives as hidden constraints.
 TEST(Report, CoupledPendulumsShowTheSeedResult) {
   Reduced r = reduce_file("models/coupled_pendulums.dae");

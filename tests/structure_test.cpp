@@ -1,5 +1,5 @@
 // Tests of the structural analysis (src/structure): sparsity patterns, maximum matching,
-// Dulmage–Mendelsohn and block lower-triangular form, on the seed's 7×7 pattern (12.2), small
+// Dulmage–Mendelsohn and block lower-triangular form, on the 7×7 pattern of docs/method.md's second example, small
 // hand-made cases, random patterns against brute-force references, and a 200,000-row chain.
 #include <gtest/gtest.h>
 
@@ -276,7 +276,7 @@ TEST(Structure, PatternRejectsBadInput) {
   EXPECT_THROW(pattern.submatrix({0, 2}, {0}), std::invalid_argument);
 }
 
-// ---- the seed's pattern ---------------------------------------------------------------------
+// ---- the coupled pendulums' pattern ---------------------------------------------------------------------
 
 TEST(Structure, SeedPatternHasStructuralRankSeven) {
   SparsityPattern pattern = seed_pattern();

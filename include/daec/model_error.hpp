@@ -14,6 +14,8 @@
 #include <string>
 #include <vector>
 
+#include <daec/traits.hpp>
+
 namespace daec {
 
 /// A generated model could not compute what was asked of it at some (t, x); what() names the
@@ -92,6 +94,18 @@ std::string singular_block(int unknown) {
          " (their block of the algebraic equations is singular)";
 }
 
+/// Condition k of the model, quoted ("the condition" for a model without any).
+template <typename Model>
+std::string condition_name(int k) {
+  constexpr int count = traits::num_conditions_v<Model>;
+  if constexpr (count > 0) {
+    return "the condition " + quoted(Model::condition_names[k]);
+  } else {
+    (void)k;
+    return "the condition";
+  }
+}
+
 /// Why rhs (and so rhs_jacobian, residual and outputs) fails at (t, x), in words; "" if it does
 /// not.
 template <typename Model>
@@ -110,6 +124,10 @@ std::string rhs_failure(const Model& model, double t, const double* x) {
              domain_hint("its equation");
     case Model::rhs_state_not_finite:
       return "the state " + quoted(Model::state_names[index]) + " is not finite";
+    case Model::rhs_modes_cycle:
+      return "the modes of the conditions do not settle: " + condition_name<Model>(index) +
+             " changes in every round of solving for the algebraic unknowns with them (no set of "
+             "modes holds with the unknowns it gives)";
   }
   return "";
 }

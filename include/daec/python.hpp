@@ -172,9 +172,19 @@ struct Binding {
     return g;
   }
 
-  /// Freezes the relations at their values at (t, X) (Model::set_modes).
+  /// Freezes the relations at their values at (t, X) (Model::set_modes); model_error where the
+  /// relations that compare algebraic unknowns cannot be settled with them.
   static void set_modes(Model& model, double t, const Array& x) {
-    if constexpr (c > 0) model.set_modes(t, state(x, "set_modes", t));
+    if constexpr (c > 0) {
+      const double* at = state(x, "set_modes", t);
+      if (const int status = model.set_modes(t, at)) {
+        throw model_error(text::call_failure(
+            "set_modes", t,
+            status == 3 ? "the modes of the conditions that compare algebraic unknowns cycle (no "
+                          "set of modes holds with the unknowns it gives)"
+                        : text::rhs_failure(model, t, at)));
+      }
+    }
     (void)model, (void)t, (void)x;
   }
 

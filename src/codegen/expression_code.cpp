@@ -304,10 +304,13 @@ std::string ExpressionCompiler::emit_condition(const ex& e) {
          : kind == RelationKind::NotEqual ? "!="
                                           : relation_spelling(kind);
   }
-  std::string live = "(" + emit(e.op(0)) + " " + op + " " + emit(e.op(1)) + ")";
   // A numbered condition follows its mode (the symbol code of the relation, e.g. p[3]) once the
-  // mode is set: -1 follows the live value, 0 is false, 1 true (model_declaration.h.in).
+  // mode is set: -1 follows the live value, 0 is false, 1 true (model_declaration.h.in). A
+  // settled mode is never -1 where it is read (kSettledMode).
   auto mode = symbols_.find(e);
+  if (mode != symbols_.end() && mode->second.rfind(kSettledMode, 0) == 0)
+    return "(" + mode->second.substr(std::string(kSettledMode).size()) + " > 0.0)";
+  std::string live = "(" + emit(e.op(0)) + " " + op + " " + emit(e.op(1)) + ")";
   if (mode == symbols_.end()) return live;
   return "(" + mode->second + " < 0.0 ? " + live + " : " + mode->second + " > 0.0)";
 }

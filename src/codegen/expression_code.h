@@ -17,6 +17,11 @@ namespace daec {
 /// (model/conditions.h) listed here reads as the code of its mode (see emit_condition).
 using SymbolCode = std::map<GiNaC::ex, std::string, GiNaC::ex_is_less>;
 
+/// A relation whose code is kSettledMode followed by its mode's code reads as the mode alone:
+/// where its live value cannot be computed (it compares algebraic unknowns not yet solved for),
+/// the caller has settled the mode to 0 or 1 (codegen/condition_code.h).
+inline constexpr char kSettledMode[] = "settled:";
+
 /// Compiles the expressions of one generated function. Add every expression first (so that
 /// subexpressions shared between outputs are found), then ask for the code.
 class ExpressionCompiler {

@@ -168,7 +168,7 @@ std::string position_table(const ReducedSystem& s, const LinearSolvePlan& plan) 
 }
 
 std::string algebraic_solver(const ReducedSystem& s, const std::optional<LinearSolvePlan>& plan,
-                             const FunctionBodies& bodies) {
+                             const FunctionBodies& bodies, const ConditionCode& conditions) {
   if (!plan) return "";
   TemplateValues values = {
       {"position_table", position_table(s, *plan)},
@@ -179,6 +179,8 @@ std::string algebraic_solver(const ReducedSystem& s, const std::optional<LinearS
       {"factor", bodies.factor},
       {"solve", bodies.solve},
       {"evaluate", bodies.evaluate_algebraic},
+      {"solve_algebraic", conditions.solve_algebraic},
+      {"settled_p", conditions.settled_p},
   };
   return render_template("algebraic_solver.cpp.in", embedded_template("algebraic_solver.cpp.in"),
                          values);
@@ -385,7 +387,7 @@ GeneratedCode generate_code(const ReducedSystem& s, const CodegenOptions& option
   TemplateValues declaration_template = declaration_values(s, result.name_space);
   declaration_template["parameter_bound_initializer"] = parameters.bound_initializer;
   for (auto& [key, value] : jacobian_declarations(bodies)) declaration_template[key] = value;
-  ConditionCode conditions = condition_code(s, declaration_template["parameter_initializer"]);
+  ConditionCode conditions = condition_code(s, plan, declaration_template["parameter_initializer"]);
   declaration_template["parameter_initializer"] = conditions.parameter_initializer;
   declaration_template["parameter_array_size"] = conditions.parameter_array_size;
   declaration_template["condition_declarations"] = conditions.declarations;
@@ -421,9 +423,9 @@ GeneratedCode generate_code(const ReducedSystem& s, const CodegenOptions& option
       {"algebraic_equation", algebraic_equations(s, plan)},
       {"sparse_patterns", sparse_patterns(bodies)},
       {"expression_helpers", std::string(embedded_template("expression_helpers.cpp.in"))},
-      {"rhs_failure", bodies.rhs_failure},
+      {"rhs_failure", conditions.rhs_failure + bodies.rhs_failure},
       {"algebraic_condition", algebraic_condition(plan.has_value())},
-      {"algebraic_solver", paragraph(algebraic_solver(s, plan, bodies))},
+      {"algebraic_solver", paragraph(algebraic_solver(s, plan, bodies, conditions))},
       {"rhs_jacobian_support", paragraph(bodies.rhs_jacobian_support)},
       {"projection_tables", bodies.projection_tables},
       {"initial_equation_names", initializer(

@@ -216,9 +216,13 @@ std::string evaluate_algebraic(Generator& gen, size_t& operations) {
     list.push_back({fmt::format("r[{}]", i), gen.system.b[plan.blocks.row_order[i]],
                     "b of " + gen.system.constraints[plan.blocks.row_order[i]].label});
   }
+  // Z is what this computes: a relation that compares algebraic unknowns reads its mode alone,
+  // which solve_algebraic has settled (codegen/condition_code.h).
+  SymbolCode settled = gen.symbols(false);
+  add_condition_modes(gen.system, settled, true);
   std::string code = gen.parts.body({"evaluate_A_b",
                                      {kP, kT, kX, out("a"), out("r")},
-                                     assignment_statements(gen.symbols(false), list, &operations)});
+                                     assignment_statements(settled, list, &operations)});
   return body(code, {"p", "t", "x"});
 }
 

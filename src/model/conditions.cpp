@@ -320,6 +320,29 @@ SymbolSet condition_symbols(const ex& e) {
   return found;
 }
 
+namespace {
+
+// Replaces symbols everywhere but inside conditions (which are passed over whole).
+struct OutsideConditions : GiNaC::map_function {
+  explicit OutsideConditions(const GiNaC::exmap& v) : values(v) {}
+  ex operator()(const ex& e) override {
+    if (is_condition_call(e)) return e;
+    if (GiNaC::is_a<GiNaC::symbol>(e)) {
+      auto it = values.find(e);
+      return it == values.end() ? e : it->second;
+    }
+    return e.map(*this);
+  }
+  const GiNaC::exmap& values;
+};
+
+}  // namespace
+
+ex substitute_outside_conditions(const ex& e, const GiNaC::exmap& values) {
+  OutsideConditions outside(values);
+  return outside(e);
+}
+
 std::vector<ex> collect_relations(const std::vector<ex>& expressions) {
   std::vector<ex> relations;
   std::set<ex, GiNaC::ex_is_less> seen;

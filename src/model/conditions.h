@@ -60,6 +60,11 @@ SymbolSet value_symbols(const GiNaC::ex& e);
 /// The symbols occurring inside the conditions of `e` (the arguments of its relations).
 SymbolSet condition_symbols(const GiNaC::ex& e);
 
+/// `e` with the symbols in `values` replaced outside its conditions: a relation keeps the symbols
+/// it compares. An affine constraint g = A Z - b whose relations hold Z gives its b as
+/// -substitute_outside_conditions(g, Z = 0): the relations are decided with the actual Z, not 0.
+GiNaC::ex substitute_outside_conditions(const GiNaC::ex& e, const GiNaC::exmap& values);
+
 /// The distinct relations (daec_lt ... daec_ne calls) occurring in `expressions`, in the order
 /// of their first occurrence, relations of one expression ordered by their printed form (GiNaC's
 /// own operand order changes from run to run).

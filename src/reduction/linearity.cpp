@@ -168,18 +168,18 @@ class NonlinearityTest {
   RandomPoints points_;
 };
 
-std::vector<bool> nonlinear_flags(const SemiExplicitSystem& system) {
+std::vector<bool> nonlinear_flags(const SemiExplicitSystem& system, ConditionUnknowns conditions) {
   SymbolColumns columns(system.algebraic);
   std::vector<bool> nonlinear(system.algebraic.size(), false);
   NonlinearityTest test(system, columns);
   auto mark = [&](const GiNaC::ex& e) {
-    // An unknown in a condition counts as nonlinear (i = if v > 0 then v/R1 else v/R2 is
-    // piecewise linear in v): A Z = b is solved with b = -g(Z = 0), which would evaluate the
-    // condition at v = 0, and the simulator must be able to watch every condition as a function
-    // of the states and t.
-    SymbolSet in_conditions = condition_symbols(e);
-    for (int i : columns.columns_in(e))
-      if (in_conditions.count(system.algebraic[i].symbol)) nonlinear[i] = true;
+    // AffineScan passes over relations (piecewise constant) and takes each branch of an `if`
+    // on its own: an unknown inside a relation is linear when every branch is affine in it.
+    if (conditions == ConditionUnknowns::Nonlinear) {
+      SymbolSet in_conditions = condition_symbols(e);
+      for (int i : columns.columns_in(e))
+        if (in_conditions.count(system.algebraic[i].symbol)) nonlinear[i] = true;
+    }
     test.mark(e, nonlinear);
   };
   // The stage names each equation: what GiNaC throws from one is reported there.
@@ -196,16 +196,18 @@ std::vector<bool> nonlinear_flags(const SemiExplicitSystem& system) {
 
 }  // namespace
 
-std::vector<std::string> nonlinear_unknowns(const SemiExplicitSystem& system) {
-  std::vector<bool> nonlinear = nonlinear_flags(system);
+std::vector<std::string> nonlinear_unknowns(const SemiExplicitSystem& system,
+                                            ConditionUnknowns conditions) {
+  std::vector<bool> nonlinear = nonlinear_flags(system, conditions);
   std::vector<std::string> names;
   for (size_t i = 0; i < nonlinear.size(); ++i) {
     if (nonlinear[i]) names.push_back(system.algebraic[i].name);
   }
   return names;
 }
-std::vector<std::string> promote_nonlinear(SemiExplicitSystem& system) {
-  std::vector<bool> nonlinear = nonlinear_flags(system);
+std::vector<std::string> promote_nonlinear(SemiExplicitSystem& system,
+                                           ConditionUnknowns conditions) {
+  std::vector<bool> nonlinear = nonlinear_flags(system, conditions);
   std::vector<Unknown> linear, derivatives;
   std::vector<std::string> promoted;
   for (size_t i = 0; i < system.algebraic.size(); ++i) {

@@ -12,16 +12,44 @@
 
 namespace daec {
 
+static void replay(const DiagnosticEngine& from, DiagnosticEngine& to) {
+  for (const Diagnostic& d : from.diagnostics()) {
+    if (d.severity == Severity::Error) to.error(d.location, d.message);
+    if (d.severity == Severity::Warning) to.warning(d.location, d.message);
+    if (d.severity == Severity::Note) to.note(d.location, d.message);
+  }
+}
+
 static std::optional<ReducedSystem> run_stages(const Model& model, const ReductionOptions& options,
                                                DiagnosticEngine& diags) {
   SourceLocation whole_model{model.location.file};
   checkpoint(whole_model, "checking the structure of the model");
   if (!check_structure(model, diags)) return std::nullopt;
   checkpoint(whole_model, "bringing the model to semi-explicit form");
-  SemiExplicitSystem system = to_semi_explicit(to_first_order(model));
-  checkpoint(whole_model, "classifying the algebraic variables");
-  std::vector<std::string> promoted = promote_nonlinear(system);
-  std::optional<ReducedSystem> reduced = reduce(std::move(system), options, diags);
+  const SemiExplicitSystem semi_explicit = to_semi_explicit(to_first_order(model));
+  std::optional<ReducedSystem> reduced;
+  std::vector<std::string> promoted;
+  // An unknown inside a relation is first classified by its branches. Where that leaves a
+  // constraint to differentiate that holds Z only in a relation, the reduction starts again
+  // with such unknowns made states (reduction/linearity.h).
+  for (ConditionUnknowns conditions :
+       {ConditionUnknowns::Branchwise, ConditionUnknowns::Nonlinear}) {
+    SemiExplicitSystem system = semi_explicit;
+    checkpoint(whole_model, "classifying the algebraic variables");
+    promoted = promote_nonlinear(system, conditions);
+    DiagnosticEngine attempt;  // an abandoned attempt's warnings are not reported
+    try {
+      reduced = reduce(std::move(system), options, attempt);
+    } catch (const AlgebraicInCondition&) {
+      if (conditions == ConditionUnknowns::Nonlinear) throw;
+      continue;
+    } catch (...) {  // a limit: what the attempt reported before it stays
+      replay(attempt, diags);
+      throw;
+    }
+    replay(attempt, diags);
+    break;
+  }
   if (!reduced) return std::nullopt;
   reduced->promoted = std::move(promoted);
   checkpoint(whole_model, "checking the conditions on the start");

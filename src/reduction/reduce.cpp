@@ -271,7 +271,7 @@ std::vector<size_t> Reducer::null_space_rows(const ExpressionMatrix& B, int roun
   GiNaC::exmap at_zero = algebraic_at_zero();
   std::vector<GiNaC::ex> residuals;
   for (const Constraint& c : system_.constraints)
-    residuals.push_back(substitute_symbols(c.residual, at_zero));
+    residuals.push_back(substitute_outside_conditions(c.residual, at_zero));
   std::vector<size_t> replaced;
   for (const RowDependency& dependency : row_dependencies(B, all_symbols(), points_)) {
     std::vector<size_t> rows = dependency.basis;
@@ -304,7 +304,9 @@ bool Reducer::differentiate(size_t row, ReductionRound& round) {
   // Free of the algebraic unknowns (its row of B vanishes), it may still hold them with
   // coefficients that cancel (59*4500*z - 265500*z, unexpanded). Affine in them, it equals its
   // value at Z = 0, which the hidden constraint must be: a function of X and t alone.
-  c.residual = substitute_symbols(c.residual, algebraic_at_zero());
+  c.residual = substitute_outside_conditions(c.residual, algebraic_at_zero());
+  // What holds Z now holds it in a relation only: a hidden constraint h(X, t) cannot.
+  if (algebraic_columns_.occurs_in(c.residual)) throw AlgebraicInCondition(c.label);
   if (!state_columns_.occurs_in(c.residual)) {
     auto contradiction = contradictions_.find(c.base_label);
     if (is_identically_zero(c.residual) && contradiction != contradictions_.end()) {
@@ -373,7 +375,7 @@ ReducedSystem Reducer::finish() {
   result.A = final_B_;
   GiNaC::exmap at_zero = algebraic_at_zero();
   for (const Constraint& c : system_.constraints)
-    result.b.push_back(-substitute_symbols(c.residual, at_zero));
+    result.b.push_back(-substitute_outside_conditions(c.residual, at_zero));
   result.invariants = invariants_;
   result.rounds = rounds_;
   std::vector<GiNaC::ex> expressions;

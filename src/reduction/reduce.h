@@ -5,6 +5,7 @@
 #pragma once
 
 #include <optional>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -65,12 +66,22 @@ struct ReducedSystem {
   /// The distinct relations (daec_lt ... daec_ne calls, model/conditions.h) of F, of the
   /// constraints (A and b) and of the invariants, in the order of first occurrence: where one
   /// changes its value the solution has a kink or a jump, and an integrator must stop there.
-  /// Each is a function of the states and t only (an algebraic unknown in a condition is made a
-  /// state, reduction/linearity.h).
+  /// A relation may hold algebraic unknowns (linear in every branch, reduction/linearity.h):
+  /// then A and b depend on its mode, and the generated code settles such modes together with Z
+  /// (codegen/condition_code.h).
   std::vector<GiNaC::ex> relations;
   int differentiations = 0;    ///< rounds in which constraints were differentiated
   int index = 0;               ///< differentiation index of the input model (docs/method.md §6)
   std::string index_variable;  ///< a variable whose derivative needs `index` differentiations
+};
+
+/// Thrown by reduce when a constraint to be differentiated is free of the algebraic unknowns
+/// except inside a relation: its hidden constraint would depend on Z. The pipeline then makes
+/// the unknowns in conditions states (reduction/linearity.h) and reduces again.
+struct AlgebraicInCondition : std::runtime_error {
+  explicit AlgebraicInCondition(const std::string& constraint)
+      : std::runtime_error("constraint '" + constraint +
+                           "' depends on an algebraic unknown only through a condition") {}
 };
 
 /// Runs the loop on a semi-explicit system whose algebraic unknowns enter affinely. Reports

@@ -50,7 +50,8 @@ struct SparseModel {
     rhs_singular = 1,
     rhs_algebraic_not_finite = 2,
     rhs_derivative_not_finite = 3,
-    rhs_state_not_finite = 4
+    rhs_state_not_finite = 4,
+    rhs_modes_cycle = 5
   };
 
   int rhs(double, const double* x, double* xdot, double* z) const {

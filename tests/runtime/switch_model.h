@@ -18,7 +18,10 @@ struct Model : circle::Model {
   double* modes() { return mode; }
   const double* modes() const { return mode; }
   void conditions(double, const double* x, double* g) const { g[0] = x[1] - p[1] / 2; }
-  void set_modes(double, const double* x) { mode[0] = x[1] < p[1] / 2; }
+  int set_modes(double, const double* x) {
+    mode[0] = x[1] < p[1] / 2;
+    return 0;
+  }
 
   int rhs(double t, const double* x, double* xdot, double* z) const {
     return branch(x).rhs(t, x, xdot, z);

@@ -54,7 +54,10 @@ class Events {
 
   /// Freezes every relation at its value at the start.
   void start(double t, const std::vector<double>& x) {
-    if constexpr (count > 0) model_.set_modes(t, x.data());
+    if constexpr (count > 0) {
+      if (const int status = model_.set_modes(t, x.data()))
+        run_error("at t = " + text::format_number(t) + ": " + unsettled(status));
+    }
   }
 
   /// Whether some relation's live value at (t, x) differs from its mode: it changed since the
@@ -103,7 +106,8 @@ class Events {
   void apply(Event& event, const Integrator& integrator) {
     if constexpr (count > 0) {
       std::vector<double> before(model_.modes(), model_.modes() + count);
-      model_.set_modes(event.t, event.x.data());
+      if (const int status = model_.set_modes(event.t, event.x.data()))
+        integrator.fail(event.t, unsettled(status));
       std::string last;
       for (int k = 0; k < count; ++k) {
         if (model_.modes()[k] == before[static_cast<size_t>(k)]) continue;
@@ -139,11 +143,23 @@ class Events {
   }
 
  private:
-  // The first condition whose live value at (t, x) differs from its mode, or -1.
+  // Why set_modes failed (a relation that compares algebraic unknowns is settled with them).
+  static std::string unsettled(int status) {
+    if (status == 3)
+      return "the modes of the conditions do not settle: setting the conditions that compare "
+             "algebraic unknowns from the unknowns they give cycles (no set of modes holds)";
+    return "the algebraic unknowns cannot be solved for (" +
+           std::string(status == 1 ? "A is singular" : "not finite") +
+           ") to set the modes of the conditions that compare them";
+  }
+
+  // The first condition whose live value at (t, x) differs from its mode, or -1. A relation that
+  // compares algebraic unknowns is evaluated with Z solved under the current modes (where
+  // set_modes fails, the modes it leaves are those values).
   int mismatch(double t, const std::vector<double>& x) const {
     if constexpr (count > 0) {
       Model live = model_;
-      live.set_modes(t, x.data());
+      (void)live.set_modes(t, x.data());
       for (int k = 0; k < count; ++k)
         if (live.modes()[k] != model_.modes()[k]) return k;
     } else {

@@ -102,10 +102,9 @@ Build build_simulator(const std::string& model, const std::string& dir, const st
   std::string cpp = dir + "/" + stem + ".cpp", header = dir + "/" + stem + ".h";
   const bool single_file = how == SimulatorBuild::single_file;
   Build build;
-  CommandResult generated =
-      run_daec(shell_quote(model_path.string()) + " -o " + shell_quote(cpp) +
-               (single_file ? " --main " : " --header " + shell_quote(header) + " ") +
-               daec_arguments);
+  CommandResult generated = run_daec(
+      shell_quote(model_path.string()) + " -o " + shell_quote(cpp) +
+      (single_file ? " --main " : " --header " + shell_quote(header) + " ") + daec_arguments);
   if (generated.status != 0) {
     build.log = "daec failed (status " + std::to_string(generated.status) + "):\n" + generated.out +
                 generated.err;

@@ -268,15 +268,14 @@ int ida_residual(realtype t, N_Vector yy, N_Vector yp, N_Vector rr, void* user_d
 /// The name of unknown i of Y = (X, Z).
 template <typename Model>
 std::string unknown_name(const Model& model, int i) {
-  return i < model.num_states ? model.state_names[i]
-                               : model.algebraic_names[i - model.num_states];
+  return i < model.num_states ? model.state_names[i] : model.algebraic_names[i - model.num_states];
 }
 
 /// The name of residual row i: the state's derivative, or the algebraic equation.
 template <typename Model>
 std::string residual_name(const Model& model, int i) {
   return i < model.num_states ? std::string(model.state_names[i]) + "'"
-                               : std::string(model.algebraic_equation[i - model.num_states]);
+                              : std::string(model.algebraic_equation[i - model.num_states]);
 }
 
 /// dF/dY + c_j dF/dY' into a SUNDenseMatrix ((n + m) x (n + m)), from the dense
@@ -316,15 +315,17 @@ int ida_sparse_jacobian(realtype t, realtype c_j, N_Vector yy, N_Vector yp, N_Ve
   UserData<Model>& data = data_of<Model>(user_data);
   const int n = data.model->num_states, size = data.model->num_states + data.model->num_algebraic;
   const double* y = N_VGetArrayPointer(yy);
-  copy_pattern(jacobian, size, data.model->residual_jacobian_colptr, data.model->residual_jacobian_rowval,
-               data.model->residual_jacobian_nnz);
+  copy_pattern(jacobian, size, data.model->residual_jacobian_colptr,
+               data.model->residual_jacobian_rowval, data.model->residual_jacobian_nnz);
   double* values = SUNSparseMatrix_Data(jacobian);
   data.model->residual_jacobian_values(t, y, N_VGetArrayPointer(yp), y + n, c_j, values);
   std::string row, column;
   double value = 0.0;
-  if (first_bad_entry(data.model->residual_jacobian_colptr, size, values,
-                      [&](int i) { return residual_name(*data.model, i); },
-                      [&](int i) { return unknown_name(*data.model, i); }, data.model->residual_jacobian_rowval, row, column, value))
+  if (first_bad_entry(
+          data.model->residual_jacobian_colptr, size, values,
+          [&](int i) { return residual_name(*data.model, i); },
+          [&](int i) { return unknown_name(*data.model, i); }, data.model->residual_jacobian_rowval,
+          row, column, value))
     return data.fail(t, "jacobian", text::jacobian_failure(*data.model, t, y, row, column, value));
   return 0;
 }

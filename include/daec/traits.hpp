@@ -41,8 +41,9 @@ struct has_sparse_invariants_jacobian<Model, std::void_t<decltype(Model::invaria
 template <typename Model, typename = void>
 struct has_dense_jacobians : std::true_type {};
 template <typename Model>
-struct has_dense_jacobians<Model, std::enable_if_t<!is_runtime_system_v<Model>,
-                                                   std::void_t<decltype(Model::has_dense_jacobians)>>>
+struct has_dense_jacobians<Model,
+                           std::enable_if_t<!is_runtime_system_v<Model>,
+                                            std::void_t<decltype(Model::has_dense_jacobians)>>>
     : std::bool_constant<Model::has_dense_jacobians> {};
 
 /// Model::has_sparse_rhs_jacobian where the model declares it (the ODE form's Jacobian may be

@@ -79,9 +79,9 @@ class System {
   const int* invariants_jacobian_rowval = nullptr;
 
   // ----- The instance's settings, in the adapted Model ---------------------------------------
-  double* p = nullptr;                // num_parameters values
-  bool* parameter_bound = nullptr;    // nullptr without dependent parameters
-  bool* fixed = nullptr;              // num_states + num_algebraic
+  double* p = nullptr;              // num_parameters values
+  bool* parameter_bound = nullptr;  // nullptr without dependent parameters
+  bool* fixed = nullptr;            // num_states + num_algebraic
 
   // ----- The Model's functions ---------------------------------------------------------------
   virtual int set_parameter(const char* name, double value) = 0;

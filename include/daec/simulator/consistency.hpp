@@ -48,8 +48,8 @@ inline InvariantResiduals largest_residuals(const System& model, double t, const
     model.state_nominal(nominal.data());
     for (int j = 0; j < n; ++j) {
       const double weight = std::max(std::fabs(x[j]), nominal[static_cast<size_t>(j)]);
-      for (int e = model.invariants_jacobian_colptr[j];
-           e < model.invariants_jacobian_colptr[j + 1]; ++e) {
+      for (int e = model.invariants_jacobian_colptr[j]; e < model.invariants_jacobian_colptr[j + 1];
+           ++e) {
         const auto row = static_cast<size_t>(model.invariants_jacobian_rowval[e]);
         gradient[row] += std::fabs(values[static_cast<size_t>(e)]);
         scale[row] = std::max(scale[row], weight);
@@ -76,7 +76,7 @@ inline InvariantResiduals largest_residuals(const System& model, double t, const
 /// "rod = 0.25, rod' = 1.5": the invariants left violated (all of them if none stands out,
 /// unless `only_violated`: then "").
 inline std::string violated_invariants(const System& model, double t, const double* x,
-                                bool only_violated = false) {
+                                       bool only_violated = false) {
   std::vector<double> h = buffer(model.num_invariants);
   model.invariants(t, x, h.data());
   std::vector<std::string> violated, all;
@@ -92,8 +92,9 @@ inline std::string violated_invariants(const System& model, double t, const doub
 
 /// Prints every start that consistent initialization changed by more than the tolerance: each
 /// state whose value in `used` differs from `given` (the start asked for).
-inline void report_moved_starts(const System& model, const std::vector<double>& given, const std::vector<double>& used,
-                         double t0, double rtol, double atol) {
+inline void report_moved_starts(const System& model, const std::vector<double>& given,
+                                const std::vector<double>& used, double t0, double rtol,
+                                double atol) {
   std::vector<std::string> lines;
   for (int i = 0; i < model.num_states; ++i) {
     double before = given[static_cast<size_t>(i)], after = used[static_cast<size_t>(i)];
@@ -112,7 +113,7 @@ inline void report_moved_starts(const System& model, const std::vector<double>& 
 /// "eq4 = 0.5, fixed lambda = 3 (start 2)": the start conditions left violated (initial
 /// equations, fixed algebraic unknowns), "" if rhs cannot be evaluated or none is.
 inline std::string violated_start_conditions(const System& model, double t, const double* x,
-                                      const double* z_start) {
+                                             const double* z_start) {
   std::vector<double> xdot = buffer(model.num_states), z = buffer(model.num_algebraic),
                       r = buffer(model.num_initial_equations);
   if (model.rhs(t, x, xdot.data(), z.data()) != 0) return "";
@@ -141,7 +142,7 @@ inline std::string start_conditions(const System& model) {
   for (int i = 0; i < model.num_states + model.num_algebraic; ++i) {
     if (!model.fixed[i]) continue;
     fixed.push_back(i < model.num_states ? model.state_names[i]
-                                          : model.algebraic_names[i - model.num_states]);
+                                         : model.algebraic_names[i - model.num_states]);
   }
   for (int i = 0; i < model.num_initial_equations; ++i)
     equations.push_back(model.initial_equation_names[i]);
@@ -210,7 +211,7 @@ std::string parameters_affecting(const System& model, Quantity quantity) {
 /// constraint's own change over one scale unit of its states (`threshold`): the reduction assumed
 /// full rank there, so the motion is not determined (the pendulum's rod with L = 0 at x = y = 0).
 inline void check_constraint_rank(const System& model, double t, const std::vector<double>& x,
-                           double threshold = kVanishingJacobian) {
+                                  double threshold = kVanishingJacobian) {
   const int n = model.num_states, k = model.num_invariants;
   if (k > 0) {
     const std::vector<double> s = state_scales(model, x);
@@ -273,7 +274,7 @@ inline void check_constraint_rank(const System& model, double t, const std::vect
 /// to first order: (1/x) x for log(x)), so rounding in the other terms decides Z. Named by the
 /// equation(s) its unknowns are solved from and the parameters its coefficients depend on.
 inline void check_algebraic_scale(const System& model, double t, const std::vector<double>& x,
-                           const std::vector<double>& xdot, const std::vector<double>& z) {
+                                  const std::vector<double>& xdot, const std::vector<double>& z) {
   const int n = model.num_states, m = model.num_algebraic;
   if (m > 0) {
     std::vector<double> J = buffer(model.residual_jacobian_nnz);
@@ -328,7 +329,7 @@ inline void check_algebraic_scale(const System& model, double t, const std::vect
 /// Makes x consistent at t0 (keeping fixed starts, satisfying the initial equations) and checks
 /// that rhs can be evaluated there. `z_start`: the values of the fixed algebraic unknowns.
 inline void initialize(const System& model, double t0, std::vector<double>& x,
-                const std::vector<double>& z_start) {
+                       const std::vector<double>& z_start) {
   std::string at = "at t = " + text::format_number(t0);
   check_start_freedom(model);
   const int status = model.consistent_initialization(t0, x.data(), z_start.data());

@@ -10,12 +10,12 @@
 #include <cvode/cvode.h>
 
 #include <daec/model_error.hpp>
+#include <daec/runtime/system.hpp>
 #include <daec/simulator/failure.hpp>
 #include <daec/simulator/integrator.hpp>
 #include <daec/simulator/options.hpp>
 #include <daec/simulator/sundials_common.hpp>
 #include <daec/sundials.hpp>
-#include <daec/runtime/system.hpp>
 #include <daec/traits.hpp>
 
 namespace daec::simulator {

@@ -16,11 +16,11 @@
 #include <string>
 #include <vector>
 
+#include <daec/runtime/system.hpp>
 #include <daec/simulator/failure.hpp>
 #include <daec/simulator/integrator.hpp>
 #include <daec/simulator/options.hpp>
 #include <daec/simulator/output.hpp>
-#include <daec/runtime/system.hpp>
 
 namespace daec::simulator {
 

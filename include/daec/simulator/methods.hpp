@@ -7,13 +7,13 @@
 #include <vector>
 
 #include <daec/model_error.hpp>
+#include <daec/runtime/system.hpp>
 #include <daec/simulator/cvode_bdf.hpp>
 #include <daec/simulator/failure.hpp>
 #include <daec/simulator/ida.hpp>
 #include <daec/simulator/integrator.hpp>
 #include <daec/simulator/options.hpp>
 #include <daec/simulator/radau.hpp>
-#include <daec/runtime/system.hpp>
 
 namespace daec::simulator {
 
@@ -113,8 +113,9 @@ inline const char* linear_solver_name(LinearSolver solver) {
 }
 
 inline std::unique_ptr<Integrator> make_integrator(const std::string& method, const System& model,
-                                            const Options& options, const std::vector<double>& x0,
-                                            LinearSolver solver) {
+                                                   const Options& options,
+                                                   const std::vector<double>& x0,
+                                                   LinearSolver solver) {
   check_method(method);
   if (method == "ida") return std::make_unique<Ida>(model, options, x0, solver);
   if (method.rfind("radau5", 0) == 0) return make_radau(method, model, options, x0, solver);

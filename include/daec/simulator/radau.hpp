@@ -17,10 +17,10 @@
 #include <daec/integrators/klu_lu.hpp>
 #include <daec/integrators/radau5.hpp>
 #include <daec/model_error.hpp>
+#include <daec/runtime/system.hpp>
 #include <daec/simulator/failure.hpp>
 #include <daec/simulator/integrator.hpp>
 #include <daec/simulator/options.hpp>
-#include <daec/runtime/system.hpp>
 
 namespace daec::simulator {
 
@@ -66,7 +66,8 @@ class OdeProblem : public ModelProblemBase {
   }
   // The generated Jacobian is row-major, Radau5's column-major.
   int jacobian(double t, const double* x, double* J) {
-    if (!model_->has_dense_jacobians) return fail("jacobian", t, "this model has no dense Jacobian");
+    if (!model_->has_dense_jacobians)
+      return fail("jacobian", t, "this model has no dense Jacobian");
     row_major_.resize(static_cast<size_t>(n) * n);
     if (model_->rhs_jacobian(t, x, row_major_.data()) != 0)
       return fail("jacobian", t, text::dense_jacobian_failure(*model_, t, x, row_major_.data()));
@@ -127,7 +128,8 @@ class DaeProblem : public ModelProblemBase {
                 why.empty() ? "the residual is not finite" + text::domain_hint("the model") : why);
   }
   int jacobian(double t, const double* y, double* J) {
-    if (!model_->has_dense_jacobians) return fail("jacobian", t, "this model has no dense Jacobian");
+    if (!model_->has_dense_jacobians)
+      return fail("jacobian", t, "this model has no dense Jacobian");
     zero_.assign(static_cast<size_t>(std::max(n, 1)), 0.0);
     dr_dx_.resize(static_cast<size_t>(size_) * n);
     dr_dxdot_.resize(static_cast<size_t>(size_) * n);
@@ -165,7 +167,7 @@ class DaeProblem : public ModelProblemBase {
   int project(double t, double* y) {
     projected_.assign(y, y + n);
     if (model_->num_invariants > 0 && (model_->project(t, projected_.data()) != 0 ||
-                                      text::first_not_finite(projected_.data(), n) >= 0))
+                                       text::first_not_finite(projected_.data(), n) >= 0))
       return fail("projection", t, text::projection_failure(*model_, t, y, projected_.data()));
     xdot_.resize(static_cast<size_t>(std::max(n, 1)));
     z_.resize(static_cast<size_t>(std::max(m, 1)));
@@ -193,7 +195,10 @@ template <typename Problem, typename Solver>
 class RadauMethod final : public Integrator {
  public:
   RadauMethod(const System& model, const Options& options, const std::vector<double>& x0)
-      : n(model.num_states), model_(model), problem_(model), radau_(problem_, radau_options(options)) {
+      : n(model.num_states),
+        model_(model),
+        problem_(model),
+        radau_(problem_, radau_options(options)) {
     radau_.set_stop_time(options.t_end);
     std::vector<double> y = start_values(options.t_start, x0);
     integrators::Radau5Result result = radau_.initialize(options.t_start, y.data());
@@ -298,8 +303,8 @@ class RadauMethod final : public Integrator {
 
 /// The Radau method `name` ("radau5" or "radau5-dae") on `model` with `solver`.
 inline std::unique_ptr<Integrator> make_radau(const std::string& name, const System& model,
-                                       const Options& options, const std::vector<double>& x0,
-                                       LinearSolver solver) {
+                                              const Options& options, const std::vector<double>& x0,
+                                              LinearSolver solver) {
   using Dense = integrators::DenseLinearSolver;
   using Klu = integrators::KluLinearSolver;
   if (name == "radau5-dae") {

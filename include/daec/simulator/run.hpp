@@ -20,6 +20,8 @@
 #include <vector>
 
 #include <daec/model_error.hpp>
+#include <daec/runtime/model_adapter.hpp>
+#include <daec/runtime/system.hpp>
 #include <daec/simulator/consistency.hpp>
 #include <daec/simulator/events.hpp>
 #include <daec/simulator/failure.hpp>
@@ -29,8 +31,6 @@
 #include <daec/simulator/plot.hpp>
 #include <daec/simulator/settings.hpp>
 #include <daec/simulator/singular.hpp>
-#include <daec/runtime/model_adapter.hpp>
-#include <daec/runtime/system.hpp>
 
 namespace daec::simulator {
 
@@ -95,7 +95,7 @@ inline void print_help(const System& model) {
   for (int i = 0; i < model.num_states + model.num_algebraic; ++i)
     if (defaults.fixed[i])
       fixed.push_back(i < model.num_states ? model.state_names[i]
-                                            : model.algebraic_names[i - model.num_states]);
+                                           : model.algebraic_names[i - model.num_states]);
   if (!fixed.empty()) std::printf("Fixed starts: %s\n", text::join(fixed).c_str());
   if (model.num_initial_equations > 0)
     std::printf("Initial equations: %s\n",
@@ -124,7 +124,8 @@ inline std::string statistics_text(const Statistics& counts) {
 }
 
 /// The row at (t, x), once the algebraic equations are found to still determine Z there.
-inline std::vector<double> checked_row(const System& model, double t, const std::vector<double>& x) {
+inline std::vector<double> checked_row(const System& model, double t,
+                                       const std::vector<double>& x) {
   std::vector<double> xdot = buffer(model.num_states), z = buffer(model.num_algebraic);
   if (model.rhs(t, x.data(), xdot.data(), z.data()) == 0)
     check_algebraic_scale(model, t, x, xdot, z);
@@ -139,8 +140,8 @@ using RowSink = std::function<void(const std::vector<double>&)>;
 /// condition changes within a step (`events`, whose modes were set at T0), the rows before the
 /// change come from that step, and the method restarts there on the new branch.
 inline Statistics integrate(Integrator& integrator, const System& model, const Options& options,
-                     std::vector<double> x, const RowSink& sink, InvariantResiduals& largest,
-                     Events& events) {
+                            std::vector<double> x, const RowSink& sink, InvariantResiduals& largest,
+                            Events& events) {
   const OutputTimes times(options);
   sink(checked_row(model, times[0], x));
   std::vector<double> row_state = buffer(model.num_states);

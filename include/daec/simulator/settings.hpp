@@ -64,8 +64,7 @@ inline Target resolve(const System& model, const std::string& name, const char* 
   }
   index = text::find_name(model.state_names, model.num_states, name);
   if (index >= 0) return {Target::Kind::state, index};
-  usage_error("unknown name '" + name + "' in " + option + "; it can set " +
-              settable_names(model));
+  usage_error("unknown name '" + name + "' in " + option + "; it can set " + settable_names(model));
 }
 
 /// A parameter that the values given make infinite or NaN (k = 1/tau with --set tau=0) is bad
@@ -84,7 +83,8 @@ inline void check_finite_parameters(const System& model) {
 }
 
 /// The model's start values (from the parameters) must be finite.
-inline void check_finite_starts(const std::vector<double>& values, const char* const* names, int count) {
+inline void check_finite_starts(const std::vector<double>& values, const char* const* names,
+                                int count) {
   if (const int i = text::first_not_finite(values.data(), count); i >= 0)
     usage_error("the start value of '" + std::string(names[i]) + "' is " +
                 text::format_number(values[static_cast<size_t>(i)]) +

@@ -20,10 +20,10 @@
 #include <vector>
 
 #include <daec/model_error.hpp>
+#include <daec/runtime/system.hpp>
 #include <daec/simulator/failure.hpp>
 #include <daec/simulator/integrator.hpp>
 #include <daec/simulator/options.hpp>
-#include <daec/runtime/system.hpp>
 
 namespace daec::simulator {
 
@@ -82,7 +82,8 @@ inline std::string estimate(double value) {
 
 /// What loses rank at a singular point: the block of A holding the weakest pivot (its equations
 /// and unknowns), and dh/dX where it is singular too.
-inline std::string singular_matrices(const System& model, const Conditioning& c, double threshold = kSingularCondition) {
+inline std::string singular_matrices(const System& model, const Conditioning& c,
+                                     double threshold = kSingularCondition) {
   std::string what;
   if (!(c.algebraic <= threshold) || c.sign == 0) {
     std::vector<std::string> equations, unknowns;

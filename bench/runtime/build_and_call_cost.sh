@@ -23,13 +23,12 @@ flags="-std=c++17 -O2 -I$source/include -I/usr/include/suitesparse"
 libs="-lsundials_cvode -lsundials_ida -lsundials_nvecserial -lsundials_sunlinsoldense
       -lsundials_sunmatrixdense -lsundials_sunlinsolklu -lsundials_sunmatrixsparse -lklu -lm"
 
-# Seconds (wall clock) that a command takes.
+# "WALL CPU": the seconds a command takes, on the clock and in CPU time (user + system, of the
+# compiler and linker processes: what a loaded machine inflates least).
 seconds() {
-  local start end
-  start=$(date +%s.%N)
-  "$@" >/dev/null 2>&1
-  end=$(date +%s.%N)
-  echo "$end - $start" | bc -l | xargs printf '%.1f'
+  local TIMEFORMAT='%R %U %S' measured
+  measured=$({ time "$@" >/dev/null 2>&1; } 2>&1)
+  echo "$measured" | awk '{ printf "%.1f %.1f\n", $1, $2 + $3 }'
 }
 # The package's simulator main for namespace $1 and header $2.
 write_main() {
@@ -49,34 +48,41 @@ generate pendulum models/pendulum.dae
 generate chain models/pendulum_chain.dae -D N=1000
 "$daec" "$source/models/pendulum.dae" --main -o single.cpp >/dev/null 2>&1
 
-pendulum_package=$(seconds $cxx $flags pendulum.cpp pendulum_main.cpp "$library" $libs -o pendulum_sim)
-pendulum_single=$(seconds $cxx $flags single.cpp $libs -o single_sim)
-pendulum_model=$(seconds $cxx $flags -c pendulum.cpp -o pendulum.o)
-chain_model=$(seconds $cxx $flags -c chain.cpp -o chain.o)
-chain_package=$(seconds $cxx $flags chain.cpp chain_main.cpp "$library" $libs -o chain_sim)
+read -r pendulum_package_wall pendulum_package < <(seconds $cxx $flags pendulum.cpp \
+  pendulum_main.cpp "$library" $libs -o pendulum_sim)
+read -r pendulum_single_wall pendulum_single < <(seconds $cxx $flags single.cpp $libs -o single_sim)
+read -r pendulum_model_wall pendulum_model < <(seconds $cxx $flags -c pendulum.cpp -o pendulum.o)
+read -r chain_model_wall chain_model < <(seconds $cxx $flags -c chain.cpp -o chain.o)
+# The package's build compiles the model once: the simulator is the model's object, the main and
+# the link (what make or ninja redo after a change of the model).
+read -r chain_main_wall chain_main < <(seconds $cxx $flags -c chain_main.cpp -o chain_main.o)
+read -r chain_link_wall chain_link < <(seconds $cxx chain.o chain_main.o "$library" $libs \
+  -o chain_sim)
+chain_package=$(echo "$chain_model + $chain_main + $chain_link" | bc -l)
+chain_package_wall=$(echo "$chain_model_wall + $chain_main_wall + $chain_link_wall" | bc -l)
 
-# call_cost NAME SIMULATOR-ARGUMENTS: "direct virtual ns, rhs per step, us per step, percent".
+# call_cost NAME SIMULATOR-ARGUMENTS CALLS: the nanoseconds of rhs and residual, direct and
+# virtual, then the steps, rhs evaluations and seconds of a run of the simulator.
 call_cost() {
-  local name=$1 arguments=$2
-  $cxx $flags -DMODEL_HEADER="\"$name.h\"" -DMODEL_NAMESPACE="$name" "$here/rhs_call_cost.cpp" \
+  local name=$1 arguments=$2 calls=$3 start end stats steps rhs
+  $cxx $flags -I. -DMODEL_HEADER="\"$name.h\"" -DMODEL_NAMESPACE="$name" "$here/rhs_call_cost.cpp" \
     "$name.o" -o "${name}_cost"
-  read -r direct virtual _ < <("./${name}_cost" "$3")
-  local start end stats
+  read -r rhs_direct rhs_virtual residual_direct residual_virtual _ < <("./${name}_cost" "$calls")
   start=$(date +%s.%N)
   stats=$("./${name}_sim" $arguments 2>&1 >/dev/null | grep -o 'steps [0-9]*, rhs evaluations [0-9]*')
   end=$(date +%s.%N)
-  local steps rhs
   steps=$(echo "$stats" | sed 's/steps \([0-9]*\),.*/\1/')
   rhs=$(echo "$stats" | sed 's/.*rhs evaluations \([0-9]*\)/\1/')
-  echo "$direct $virtual $steps $rhs $(echo "$end - $start" | bc -l)"
+  echo "$rhs_direct $rhs_virtual $residual_direct $residual_virtual $steps $rhs $(echo "$end - $start" | bc -l)"
 }
-read -r p_direct p_virtual p_steps p_rhs p_time < <(call_cost pendulum "--t-end 10" 2000000)
-read -r c_direct c_virtual c_steps c_rhs c_time < <(call_cost chain "--t-end 0.1" 20000)
+read -r p_rd p_rv p_sd p_sv p_steps p_rhs p_time < <(call_cost pendulum "--t-end 10" 2000000)
+read -r c_rd c_rv c_sd c_sv c_steps c_rhs c_time < <(call_cost chain "--t-end 0.1" 20000)
 
-row() {  # name direct virtual steps rhs seconds
-  awk -v name="$1" -v d="$2" -v v="$3" -v s="$4" -v r="$5" -v t="$6" 'BEGIN {
+row() {  # name what direct virtual steps evaluations seconds
+  awk -v name="$1" -v what="$2" -v d="$3" -v v="$4" -v s="$5" -v r="$6" -v t="$7" 'BEGIN {
     step = t / s * 1e6; extra = (v - d) * r / s / 1e3;
-    printf "| %s | %.1f | %.1f | %.1f | %.1f | %.4f%% |\n", name, d, v, r / s, step, 100 * extra / step }'
+    printf "| %s | %s | %.2f | %.2f | %.1f | %.1f | %.3f%% |\n", name, what, d, v, r / s, step,
+           100 * extra / step }'
 }
 
 cat >"$here/RESULTS.md" <<RESULTS
@@ -87,29 +93,32 @@ wall clock, on a machine shared with other work ($(nproc) cores).
 
 ## Build time
 
-| What is compiled | seconds |
+Seconds of CPU (user + system; the wall clock in parentheses, inflated by the other work).
+
+| What is compiled | CPU s (wall) |
 |---|---|
-| pendulum: simulator through the package (model + main, linked to libdaec_runtime) | $pendulum_package |
-| pendulum: single file of \`daec --main\` (runtime pasted in) | $pendulum_single |
-| pendulum: model alone (\`-c\`) | $pendulum_model |
-| 1,000-link chain: model alone (\`-c\`) | $chain_model |
-| 1,000-link chain: simulator through the package | $chain_package |
+| pendulum: simulator through the package (model + main, linked to libdaec_runtime) | $pendulum_package ($pendulum_package_wall) |
+| pendulum: single file of \`daec --main\` (runtime pasted in) | $pendulum_single ($pendulum_single_wall) |
+| pendulum: model alone (\`-c\`) | $pendulum_model ($pendulum_model_wall) |
+| 1,000-link chain: model alone (\`-c\`) | $chain_model ($chain_model_wall) |
+| 1,000-link chain: simulator through the package (model, main, link) | $chain_package ($chain_package_wall) |
 
 Targets: the pendulum's simulator through the package in at most 2 s; the chain's simulator at
 most 2 s more than its model alone.
 
-## The virtual call per rhs evaluation
+## The virtual call per model evaluation
 
 The runtime calls the model through \`daec::runtime::System\` (a virtual call, then the
-generated \`Model::rhs\`). "direct" and "virtual" are nanoseconds per rhs evaluation
-(rhs_call_cost.cpp, the fastest of five rounds); the extra cost per step is their difference
-times the rhs evaluations per step of the default method (radau5 for the pendulum, radau5-dae
-for the chain), against the measured time of a step of the whole simulator.
+generated function). "direct" and "virtual" are nanoseconds per evaluation of the function the
+default method calls (rhs for radau5 on the pendulum, residual for radau5-dae on the chain;
+rhs_call_cost.cpp, the fastest of five rounds); the extra cost per step is their difference times
+the evaluations per step, against the measured time of a step of the whole simulator (including
+its Jacobians, LU and output). A negative difference is below the timer's noise.
 
-| model | direct ns | virtual ns | rhs per step | µs per step | extra per step |
-|---|---|---|---|---|---|
-$(row "pendulum (--t-end 10)" "$p_direct" "$p_virtual" "$p_steps" "$p_rhs" "$p_time")
-$(row "1,000-link chain (--t-end 0.1)" "$c_direct" "$c_virtual" "$c_steps" "$c_rhs" "$c_time")
+| model | function | direct ns | virtual ns | evaluations per step | µs per step | extra per step |
+|---|---|---|---|---|---|---|
+$(row "pendulum (--t-end 10)" rhs "$p_rd" "$p_rv" "$p_steps" "$p_rhs" "$p_time")
+$(row "1,000-link chain (--t-end 0.1)" residual "$c_sd" "$c_sv" "$c_steps" "$c_rhs" "$c_time")
 
 Target: under 2% of a step's time.
 RESULTS

@@ -1,12 +1,12 @@
 // Events: the changes of a model's conditions along the solution (spec §1.1). Between two events
-// every relation keeps the mode it was frozen at (model_.set_modes), so that the method sees one
-// smooth branch of the right-hand side. After each internal step the relations' live values at
+// every relation keeps the mode it was frozen at (the model's set_modes), so that the method sees
+// one smooth branch of the right-hand side. After each internal step the relations' live values at
 // its end are compared with their modes; where one differs, the earliest change within the step
 // is located on the method's interpolant (the Illinois secant on the switching functions
-// model_.conditions, bracketed by the relations' own values, to a few units of rounding in t).
+// conditions(), bracketed by the relations' own values, to a few units of rounding in t).
 // The run then writes the rows before it, sets the modes there, projects the state onto the
 // constraints (which may have changed with the modes) and restarts the method. Models without
-// conditions (traits::num_conditions_v == 0) have no events and pay nothing.
+// conditions (num_conditions == 0) have no events and pay nothing.
 #pragma once
 
 #include <cfloat>

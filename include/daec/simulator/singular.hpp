@@ -3,7 +3,7 @@
 // the reduced system does not determine the solution: an integrator steps across such a point
 // and goes on along whichever branch its iterations find, and ends with status 0 and a wrong
 // answer. After every step the run asks the model for the conditioning of both matrices
-// (model.algebraic_condition, model.invariants_condition) at the ends and the middle of the
+// (algebraic_condition, invariants_condition of the model) at the ends and the middle of the
 // step, and for the sign of det(A). A change of sign between two steps means a singular point
 // was crossed even where both ends are well conditioned: it is located by bisection on the
 // method's interpolant. A saddle-point system (a linkage with Lagrange multipliers) loses rank
@@ -41,10 +41,10 @@ constexpr size_t kSingularNamesShown = 8;
 
 /// What the model's two condition checks say at one point.
 struct Conditioning {
-  double algebraic = 1.0;   // model.algebraic_condition
+  double algebraic = 1.0;   // the model's algebraic_condition
   int unknown = -1;         // ... its weakest pivot's z
   int sign = 1;             // sign of det(A), 0 where singular
-  double invariants = 1.0;  // model.invariants_condition
+  double invariants = 1.0;  // the model's invariants_condition
   int invariant = -1;       // ... its weakest pivot's hidden constraint
   bool singular() const {
     return !(algebraic <= kSingularCondition) || !(invariants <= kSingularCondition);

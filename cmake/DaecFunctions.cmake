@@ -4,8 +4,10 @@
 #     A static library TARGET holding the C++ that daec generates from MODEL.dae, with the
 #     generated header <model file stem>.h on its public include path.
 #   daec_add_simulator(TARGET MODEL.dae [NAMESPACE NS] [SPLIT N] [DEFINES NAME=VALUE...])
-#     An executable TARGET: the generated code with daec's simulator main (--main), linked against
-#     SUNDIALS and KLU (Debian: libsundials-dev, libsuitesparse-dev).
+#     An executable TARGET: the generated model (with its header) and a main of a few lines that
+#     runs daec's simulator on it, linked against the compiled runtime Daec::runtime and SUNDIALS
+#     and KLU (Debian: libsundials-dev, libsuitesparse-dev). The simulator is the one daec --main
+#     writes as a single file; only the model is compiled. NS defaults to daec_model.
 #
 #   daec_add_python_module(TARGET MODEL.dae [MODULE name] [NAMESPACE NS] [DEFINES NAME=VALUE...])
 #     A Python extension module (pybind11, Debian package pybind11-dev) named `name` (default
@@ -162,11 +164,31 @@ function(daec_add_simulator)
   list(GET arg_UNPARSED_ARGUMENTS 0 target)
   list(GET arg_UNPARSED_ARGUMENTS 1 model)
   _daec_find_sundials(daec_add_simulator sundials_include sundials_libraries)
-  _daec_generate(daec_add_simulator ${target} "${model}" "${arg_NAMESPACE}" "${arg_SPLIT}"
-                 "${arg_DEFINES}" SIMULATOR code unused)
-  add_executable(${target} ${code})
-  target_include_directories(${target} PRIVATE "${sundials_include}")
-  target_link_libraries(${target} PRIVATE ${sundials_libraries})
+  set(namespace "${arg_NAMESPACE}")
+  if(namespace STREQUAL "")
+    set(namespace daec_model)
+  endif()
+  _daec_generate(daec_add_simulator ${target} "${model}" "${namespace}" "${arg_SPLIT}"
+                 "${arg_DEFINES}" MODEL code header)
+  # The main of daec/runtime/run.hpp on the generated Model, through its adapter.
+  set(main "${CMAKE_CURRENT_BINARY_DIR}/daec_generated/${target}/main.cpp")
+  get_filename_component(header_name "${header}" NAME)
+  file(GENERATE OUTPUT "${main}" CONTENT
+"// The simulator's main, written by daec_add_simulator: daec's compiled runtime (Daec::runtime)
+// on the model of ${header_name}.
+#include \"${header_name}\"
+
+#include <daec/runtime/model_adapter.hpp>
+#include <daec/runtime/run.hpp>
+
+int main(int argc, char** argv) {
+  return daec::runtime::run(argc, argv, daec::runtime::ModelAdapter<::${namespace}::Model>{});
+}
+")
+  add_executable(${target} ${code} "${header}" "${main}")
+  get_filename_component(include_dir "${header}" DIRECTORY)
+  target_include_directories(${target} PRIVATE "${include_dir}" "${sundials_include}")
+  target_link_libraries(${target} PRIVATE Daec::runtime ${sundials_libraries})
   target_compile_features(${target} PRIVATE cxx_std_17)
 endfunction()
 

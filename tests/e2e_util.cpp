@@ -71,23 +71,57 @@ CommandResult run_program(const std::string& executable, const std::string& argu
   return run_command(shell_quote(executable) + (arguments.empty() ? "" : " " + arguments));
 }
 
+namespace {
+
+/// The namespace a generated header declares its Model in ("" if none is found).
+std::string model_namespace(const std::string& header) {
+  const std::string text = read_file(header);
+  const std::string keyword = "\nnamespace ";
+  const size_t start = text.find(keyword);
+  if (start == std::string::npos) return "";
+  const size_t name = start + keyword.size();
+  return text.substr(name, text.find(' ', name) - name);
+}
+
+/// The main of a simulator linked to the compiled runtime (daec/runtime/run.hpp).
+std::string library_main(const std::string& header, const std::string& name_space) {
+  return "#include \"" + header + "\"\n\n#include <daec/runtime/model_adapter.hpp>\n" +
+         "#include <daec/runtime/run.hpp>\n\nint main(int argc, char** argv) {\n" +
+         "  return daec::runtime::run(argc, argv, daec::runtime::ModelAdapter<::" + name_space +
+         "::Model>{});\n}\n";
+}
+
+}  // namespace
+
 Build build_simulator(const std::string& model, const std::string& dir, const std::string& compiler,
-                      const std::string& daec_arguments, const std::string& compile_flags) {
+                      const std::string& daec_arguments, const std::string& compile_flags,
+                      SimulatorBuild how) {
   fs::path model_path(model);
   if (model_path.is_relative()) model_path = fs::path(source_dir()) / model_path;
   std::string stem = model_path.stem().string();
-  std::string cpp = dir + "/" + stem + ".cpp";
+  std::string cpp = dir + "/" + stem + ".cpp", header = dir + "/" + stem + ".h";
+  const bool single_file = how == SimulatorBuild::single_file;
   Build build;
-  CommandResult generated = run_daec(shell_quote(model_path.string()) + " --main -o " +
-                                     shell_quote(cpp) + " " + daec_arguments);
+  CommandResult generated = run_daec(
+      shell_quote(model_path.string()) + " -o " + shell_quote(cpp) +
+      (single_file ? " --main " : " --header " + shell_quote(header) + " ") + daec_arguments);
   if (generated.status != 0) {
     build.log = "daec failed (status " + std::to_string(generated.status) + "):\n" + generated.out +
                 generated.err;
     return build;
   }
   build.executable = dir + "/" + stem + "-" + compiler;
+  std::vector<std::string> sources = {cpp};
+  std::string flags = compile_flags, libraries;
+  if (!single_file) {
+    const std::string main_cpp = dir + "/" + stem + "_main.cpp";
+    write_file(main_cpp, library_main(header, model_namespace(header)));
+    sources.push_back(main_cpp);
+    flags = "-I" + shell_quote(DAEC_RUNTIME_INCLUDE_DIR) + " " + flags;
+    libraries = shell_quote(DAEC_RUNTIME_LIBRARY);
+  }
   CommandResult compiled =
-      compile_cpp({cpp}, build.executable, {compiler, true, compile_flags, ""});
+      compile_cpp(sources, build.executable, {compiler, true, flags, libraries});
   build.ok = compiled.status == 0;
   build.log = compiled.out + compiled.err;
   return build;

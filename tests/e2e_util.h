@@ -60,12 +60,18 @@ struct Build {
   std::string log;
 };
 
-/// `daec <model> --main -o <dir>/<stem>.cpp [daec_arguments]` and compiles the result with
-/// SUNDIALS into <dir>/<stem>-<compiler>. `model` is a path relative to the repository root or
-/// absolute. `compile_flags` go after the fixed flags (e.g. "-O2").
+/// How build_simulator builds a simulator: against the build tree's compiled runtime (the
+/// model, its header and a main of a few lines, linked to daec_runtime, as the CMake package
+/// builds one), or as the one file `daec --main` writes for users without the package.
+enum class SimulatorBuild { library, single_file };
+
+/// Generates the simulator of `model` into <dir>/<stem>.cpp ([daec_arguments] passed on) and
+/// compiles it with SUNDIALS into <dir>/<stem>-<compiler>. `model` is a path relative to the
+/// repository root or absolute. `compile_flags` go after the fixed flags (e.g. "-O2").
 Build build_simulator(const std::string& model, const std::string& dir,
                       const std::string& compiler = "g++", const std::string& daec_arguments = "",
-                      const std::string& compile_flags = "");
+                      const std::string& compile_flags = "",
+                      SimulatorBuild how = SimulatorBuild::library);
 
 /// A CSV table of numbers with a header line, as the simulator prints it.
 struct Csv {

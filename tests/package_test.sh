@@ -46,6 +46,9 @@ logged "$work/install.log" cmake --install "$build" --prefix "$work/staging"
 for file in bin/daec lib/cmake/Daec/DaecConfig.cmake lib/cmake/Daec/DaecConfigVersion.cmake; do
   [[ -e "$work/staging/$file" ]] || fail "the installation lacks $file"
 done
+# The compiled runtime (Daec::runtime), in the platform's library directory.
+compgen -G "$work/staging/lib*/libdaec_runtime.a" >/dev/null ||
+  fail "the installation lacks libdaec_runtime.a"
 mv "$work/staging" "$work/prefix"
 prefix=$work/prefix
 
@@ -88,6 +91,9 @@ for target in pendulum_model pendulum_sim; do
   grep -q "daec: generating $target from pendulum.dae" "$work/build.log" || fail "no code for $target"
 done
 [[ -f "$work/build/daec_generated/pendulum_model/pendulum.h" ]] || fail "no generated header"
+# The simulator compiles the model and its few-line main, and links the compiled runtime.
+grep -q "daec_generated/pendulum_sim/main.cpp" "$work/build.log" ||
+  fail "pendulum_sim was not built from the model and a main linked to Daec::runtime"
 
 step "run the user program and the simulator"
 logged "$work/energy.log" "$work/build/pendulum_energy"

@@ -1,5 +1,6 @@
 // End-to-end tests of the standalone simulator (`daec --main`, docs/simulator.md): generate it for
-// the bundled models, compile it with SUNDIALS (g++, and clang++ once), run it and compare with
+// the bundled models, compile it with SUNDIALS (g++, and clang++ once; linked to the compiled
+// runtime, and twice as the one file daec --main writes), run it and compare with
 // the exact or published solutions of the project's test-problems.md, or, for every bundled model
 // without one, with a property the solution is known to have. Also its command line:
 // the failure paths, the CSV layout and the output times. Each test compiles its simulator once.
@@ -26,9 +27,10 @@ struct Fixture {
 
 Fixture build_or_fail(const std::string& test_name, const std::string& model,
                       const std::string& compiler = "g++", const std::string& daec_args = "",
-                      const std::string& compile_flags = "") {
+                      const std::string& compile_flags = "",
+                      SimulatorBuild how = SimulatorBuild::library) {
   Fixture fixture{make_scratch_dir(test_name), {}};
-  fixture.build = build_simulator(model, fixture.dir, compiler, daec_args, compile_flags);
+  fixture.build = build_simulator(model, fixture.dir, compiler, daec_args, compile_flags, how);
   EXPECT_TRUE(fixture.build.ok) << fixture.build.log;
   return fixture;
 }
@@ -74,7 +76,9 @@ bool contains(const std::string& text, const std::string& part) {
 
 // Cash's pendul3.f (m = L = g = 1, start (1, 0, 0, 1)), published at t = 1.
 TEST(Simulator, PendulumMatchesPublishedSolution) {
-  Fixture f = build_or_fail("PendulumMatchesPublishedSolution", "models/pendulum.dae");
+  // The one file daec --main writes (the path of users without the package), by g++.
+  Fixture f = build_or_fail("PendulumMatchesPublishedSolution", "models/pendulum.dae", "g++", "",
+                            "", SimulatorBuild::single_file);
   ASSERT_TRUE(f.build.ok);
   SimRun sim = run_ok(f.build, "--set g=1 --rtol 1e-10 --atol 1e-12");
   ASSERT_EQ(sim.csv.rows.size(), 101u);
@@ -94,11 +98,26 @@ TEST(Simulator, PendulumMatchesPublishedSolution) {
     SimRun other = run_ok(f.build, std::string("--t-end 10 --method ") + method);
     EXPECT_FALSE(contains(other.result.err, "singular")) << method << "\n" << other.result.err;
   }
+  // The same simulator linked to the compiled runtime says exactly the same, byte for byte:
+  // help, methods, CSV and statistics of each method, a failure and a usage error.
+  Fixture linked = build_or_fail("PendulumMatchesPublishedSolutionLinked", "models/pendulum.dae");
+  ASSERT_TRUE(linked.build.ok);
+  for (const std::string arguments :
+       {"--help", "--method list", "--t-end 2 --method radau5-dae --linear-solver klu",
+        "--t-end 2 --method bdf", "--t-end 2 --method ida --set g=1", "--set L=0", "--set nosuch=1",
+        "--fix x=0.5"}) {
+    CommandResult single = run_program(f.build.executable, arguments);
+    CommandResult library = run_program(linked.build.executable, arguments);
+    EXPECT_EQ(single.status, library.status) << arguments;
+    EXPECT_EQ(single.out, library.out) << arguments;
+    EXPECT_EQ(single.err, library.err) << arguments;
+  }
 }
 
 // The same simulator compiled by clang++, written to a file: the same numbers.
 TEST(Simulator, PendulumWithClangToAFile) {
-  Fixture f = build_or_fail("PendulumWithClangToAFile", "models/pendulum.dae", "clang++");
+  Fixture f = build_or_fail("PendulumWithClangToAFile", "models/pendulum.dae", "clang++", "", "",
+                            SimulatorBuild::single_file);
   ASSERT_TRUE(f.build.ok);
   std::string csv_path = f.dir + "/pendulum.csv";
   SimRun sim = run_ok(

@@ -1,8 +1,8 @@
 // The exception the adapters throw when a generated model fails, and the texts that say why, in
 // the model's own names: "the algebraic unknown 'z' is not finite (sqrt or log of a negative
-// number, ...)". Generic over any Model that daec generates (spec §4); used by the simulator, the
-// SUNDIALS callbacks, the Boost.Odeint systems and the Python module, so that every tool reports a
-// failure in the same words.
+// number, ...)". Generic over any Model that daec generates (docs/generated-code.md) and over the compiled
+// runtime's System; used by the simulator, the SUNDIALS callbacks, the Boost.Odeint systems and the
+// Python module, so that every tool reports a failure in the same words.
 #pragma once
 
 #include <algorithm>
@@ -80,12 +80,12 @@ inline int first_not_finite(const double* values, int count) {
 /// The algebraic unknowns of z[unknown]'s block of A Z = b and the equations they are solved from:
 /// "equation 'c' cannot be solved for 'z' (its coefficient is 0)".
 template <typename Model>
-std::string singular_block(int unknown) {
+std::string singular_block(const Model& model, int unknown) {
   std::vector<std::string> unknowns, equations;
-  for (int i = 0; i < Model::num_algebraic; ++i) {
-    if (Model::algebraic_block[i] != Model::algebraic_block[unknown]) continue;
-    unknowns.push_back(quoted(Model::algebraic_names[i]));
-    equations.push_back(quoted(Model::algebraic_equation[i]));
+  for (int i = 0; i < model.num_algebraic; ++i) {
+    if (model.algebraic_block[i] != model.algebraic_block[unknown]) continue;
+    unknowns.push_back(quoted(model.algebraic_names[i]));
+    equations.push_back(quoted(model.algebraic_equation[i]));
   }
   if (unknowns.size() == 1)
     return "equation " + equations[0] + " cannot be solved for " + unknowns[0] +
@@ -96,12 +96,15 @@ std::string singular_block(int unknown) {
 
 /// Condition k of the model, quoted ("the condition" for a model without any).
 template <typename Model>
-std::string condition_name(int k) {
-  constexpr int count = traits::num_conditions_v<Model>;
-  if constexpr (count > 0) {
+std::string condition_name(const Model& model, int k) {
+  if constexpr (traits::is_runtime_system_v<Model>) {
+    if (model.num_conditions > 0 && model.condition_names != nullptr)
+      return "the condition " + quoted(model.condition_names[k]);
+    return "the condition";
+  } else if constexpr (traits::num_conditions_v<Model> > 0) {
     return "the condition " + quoted(Model::condition_names[k]);
   } else {
-    (void)k;
+    (void)model, (void)k;
     return "the condition";
   }
 }
@@ -115,17 +118,17 @@ std::string rhs_failure(const Model& model, double t, const double* x) {
     case Model::rhs_ok:
       break;
     case Model::rhs_singular:
-      return "the algebraic equations are singular: " + singular_block<Model>(index);
+      return "the algebraic equations are singular: " + singular_block(model, index);
     case Model::rhs_algebraic_not_finite:
-      return "the algebraic unknown " + quoted(Model::algebraic_names[index]) + " is not finite" +
-             domain_hint("its equation " + quoted(Model::algebraic_equation[index]));
+      return "the algebraic unknown " + quoted(model.algebraic_names[index]) + " is not finite" +
+             domain_hint("its equation " + quoted(model.algebraic_equation[index]));
     case Model::rhs_derivative_not_finite:
-      return "the derivative of the state " + quoted(Model::state_names[index]) + " is not finite" +
+      return "the derivative of the state " + quoted(model.state_names[index]) + " is not finite" +
              domain_hint("its equation");
     case Model::rhs_state_not_finite:
-      return "the state " + quoted(Model::state_names[index]) + " is not finite";
+      return "the state " + quoted(model.state_names[index]) + " is not finite";
     case Model::rhs_modes_cycle:
-      return "the modes of the conditions do not settle: " + condition_name<Model>(index) +
+      return "the modes of the conditions do not settle: " + condition_name(model, index) +
              " changes in every round of solving for the algebraic unknowns with them (no set of "
              "modes holds with the unknowns it gives)";
   }
@@ -149,11 +152,11 @@ std::string jacobian_failure(const Model& model, double t, const double* x, cons
 /// first entry of J that is not finite.
 template <typename Model>
 std::string dense_jacobian_failure(const Model& model, double t, const double* x, const double* J) {
-  constexpr int n = Model::num_states;
+  const int n = model.num_states;
   const int entry = first_not_finite(J, n * n);
   if (entry < 0) return jacobian_failure(model, t, x, "", "", 0.0);
-  return jacobian_failure(model, t, x, std::string(Model::state_names[entry / n]) + "'",
-                          Model::state_names[entry % n], J[entry]);
+  return jacobian_failure(model, t, x, std::string(model.state_names[entry / n]) + "'",
+                          model.state_names[entry % n], J[entry]);
 }
 
 /// Why project failed from x to `projected` (where it gave up): a state that became non-finite,
@@ -162,21 +165,21 @@ std::string dense_jacobian_failure(const Model& model, double t, const double* x
 template <typename Model>
 std::string projection_failure(const Model& model, double t, const double* x,
                                const double* projected) {
-  constexpr int k = Model::num_invariants;
-  const int state = first_not_finite(projected, Model::num_states);
-  if (state >= 0) return "the state " + quoted(Model::state_names[state]) + " became non-finite";
+  const int k = model.num_invariants;
+  const int state = first_not_finite(projected, model.num_states);
+  if (state >= 0) return "the state " + quoted(model.state_names[state]) + " became non-finite";
   if (k == 0) return "no convergence";
   std::vector<double> h(static_cast<size_t>(std::max(k, 1)));
   model.invariants(t, x, h.data());
   int largest = 0;
   for (int i = 0; i < k; ++i) {
     if (!std::isfinite(h[static_cast<size_t>(i)]))
-      return "the invariant " + quoted(Model::invariant_names[i]) + " is not finite" +
+      return "the invariant " + quoted(model.invariant_names[i]) + " is not finite" +
              domain_hint("the constraint");
     if (std::fabs(h[static_cast<size_t>(i)]) > std::fabs(h[static_cast<size_t>(largest)]))
       largest = i;
   }
-  return "no convergence, the largest residual is " + std::string(Model::invariant_names[largest]) +
+  return "no convergence, the largest residual is " + std::string(model.invariant_names[largest]) +
          " = " + format_number(h[static_cast<size_t>(largest)]) +
          " (the constraints may have no solution near this state)";
 }
@@ -193,8 +196,8 @@ inline std::string call_failure(const std::string& function, double t, const std
 /// failure when rhs fails or gives a value that is not finite.
 template <typename Model>
 void checked_rhs(const Model& model, double t, const double* x, double* xdot, double* z) {
-  if (text::first_not_finite(x, Model::num_states) < 0 && model.rhs(t, x, xdot, z) == 0 &&
-      text::first_not_finite(xdot, Model::num_states) < 0)
+  if (text::first_not_finite(x, model.num_states) < 0 && model.rhs(t, x, xdot, z) == 0 &&
+      text::first_not_finite(xdot, model.num_states) < 0)
     return;  // an infinite state fails as a NaN does, though rhs may compute finite numbers
   throw model_error(text::call_failure("rhs", t, text::rhs_failure(model, t, x)));
 }
@@ -203,7 +206,7 @@ void checked_rhs(const Model& model, double t, const double* x, double* xdot, do
 /// failure.
 template <typename Model>
 void checked_rhs_jacobian(const Model& model, double t, const double* x, double* J) {
-  constexpr int n = Model::num_states;
+  const int n = model.num_states;
   if (model.rhs_jacobian(t, x, J) == 0 && text::first_not_finite(J, n * n) < 0) return;
   throw model_error(
       text::call_failure("rhs_jacobian", t, text::dense_jacobian_failure(model, t, x, J)));

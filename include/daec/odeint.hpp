@@ -1,4 +1,4 @@
-// Boost.Odeint systems of a generated model (spec §8), header-only:
+// Boost.Odeint systems of a generated model (docs/adapters.md), header-only:
 //
 //   pendulum::Model model;
 //   std::vector<double> x(pendulum::Model::num_states);

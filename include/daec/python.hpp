@@ -1,4 +1,4 @@
-// The Python interface of a generated model (spec §8): daec::python::bind<Model>(module) defines
+// The Python interface of a generated model (docs/adapters.md): daec::python::bind<Model>(module) defines
 // the class `Model` of a pybind11 module, NumPy arrays in and out. daec_add_python_module (CMake)
 // writes the module's one-line body:
 //

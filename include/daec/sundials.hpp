@@ -1,4 +1,4 @@
-// Ready callbacks for a user's own SUNDIALS program (spec §8), generic over any Model daec
+// Ready callbacks for a user's own SUNDIALS program (docs/adapters.md), generic over any Model daec
 // generates: CVODE on the reduced ODE X' = F(X, t) (right-hand side, dense and sparse Jacobian,
 // projection onto the hidden constraints) and IDA on the index-1 residual
 // F(t, (X, Z), (X', Z')) = 0 (residual, dense and sparse iteration matrix). The simulator uses
@@ -34,11 +34,11 @@ namespace daec::sundials {
 /// buffers, and the model's last failure in a callback.
 template <typename Model>
 struct UserData {
-  static constexpr int n = Model::num_states, m = Model::num_algebraic, k = Model::num_invariants;
-
-  explicit UserData(const Model& model_) : model(&model_) {}
+  explicit UserData(const Model& model_)
+      : model(&model_), n(model_.num_states), m(model_.num_algebraic), k(model_.num_invariants) {}
 
   const Model* model;
+  int n, m, k;
   // The model's last failure, "rhs: the algebraic unknown 'z' is not finite (...)", and its time
   // ("" if none).
   std::string failure;
@@ -75,7 +75,7 @@ int cvode_rhs(realtype t, N_Vector y, N_Vector ydot, void* user_data) {
   const double* x = N_VGetArrayPointer(y);
   double* xdot = N_VGetArrayPointer(ydot);
   if (data.model->rhs(t, x, xdot, nullptr) != 0 ||
-      text::first_not_finite(xdot, Model::num_states) >= 0)
+      text::first_not_finite(xdot, data.model->num_states) >= 0)
     return data.fail(t, "rhs", text::rhs_failure(*data.model, t, x));
   return 0;
 }
@@ -84,8 +84,8 @@ int cvode_rhs(realtype t, N_Vector y, N_Vector ydot, void* user_data) {
 template <typename Model>
 int cvode_dense_jacobian(realtype t, N_Vector y, N_Vector, SUNMatrix jacobian, void* user_data,
                          N_Vector, N_Vector, N_Vector) {
-  constexpr int n = Model::num_states;
   UserData<Model>& data = data_of<Model>(user_data);
+  const int n = data.model->num_states;
   const double* x = N_VGetArrayPointer(y);
   data.values.resize(static_cast<size_t>(n) * n);
   double* J = data.values.data();
@@ -125,22 +125,22 @@ bool first_bad_entry(const int* colptr, int columns, const double* values, RowNa
 }
 
 /// d(X')/dX into a SUNSparseMatrix(CSC_MAT) of size n x n with room for rhs_jacobian_nnz entries
-/// (spec §4.1).
+/// (docs/generated-code.md).
 template <typename Model>
 int cvode_sparse_jacobian(realtype t, N_Vector y, N_Vector, SUNMatrix jacobian, void* user_data,
                           N_Vector, N_Vector, N_Vector) {
-  constexpr int n = Model::num_states, nnz = Model::rhs_jacobian_nnz;
   UserData<Model>& data = data_of<Model>(user_data);
+  const int n = data.model->num_states, nnz = data.model->rhs_jacobian_nnz;
   const double* x = N_VGetArrayPointer(y);
-  copy_pattern(jacobian, n, Model::rhs_jacobian_colptr, Model::rhs_jacobian_rowval, nnz);
+  copy_pattern(jacobian, n, data.model->rhs_jacobian_colptr, data.model->rhs_jacobian_rowval, nnz);
   double* values = SUNSparseMatrix_Data(jacobian);
   int status = data.model->rhs_jacobian_values(t, x, values);
   std::string row, column;
   double value = 0.0;
-  auto state = [](int i) { return std::string(Model::state_names[i]); };
-  auto derivative = [](int i) { return std::string(Model::state_names[i]) + "'"; };
-  bool bad = first_bad_entry(Model::rhs_jacobian_colptr, n, values, derivative, state,
-                             Model::rhs_jacobian_rowval, row, column, value);
+  auto state = [&](int i) { return std::string(data.model->state_names[i]); };
+  auto derivative = [&](int i) { return std::string(data.model->state_names[i]) + "'"; };
+  bool bad = first_bad_entry(data.model->rhs_jacobian_colptr, n, values, derivative, state,
+                             data.model->rhs_jacobian_rowval, row, column, value);
   if (status != 0 || bad)
     return data.fail(t, "jacobian", text::jacobian_failure(*data.model, t, x, row, column, value));
   return 0;
@@ -175,7 +175,7 @@ inline bool solve_dense(std::vector<double>& a, double* b, int k) {
 // project_error for a model with the dense Jacobians.
 template <typename Model>
 void project_error_dense(UserData<Model>& data, double t, const double* x, double* error) {
-  constexpr int n = Model::num_states, k = Model::num_invariants;
+  const int n = data.model->num_states, k = data.model->num_invariants;
   std::vector<double>& H = data.h_jacobian;
   H.resize(static_cast<size_t>(k) * n);
   data.gram.resize(static_cast<size_t>(k) * k);
@@ -204,7 +204,9 @@ void project_error_dense(UserData<Model>& data, double t, const double* x, doubl
 /// O(k^3) per step, more than the step itself.
 template <typename Model>
 void project_error(UserData<Model>& data, double t, const double* x, double* error) {
-  if constexpr (traits::dense_jacobians_v<Model>) project_error_dense(data, t, x, error);
+  if constexpr (traits::dense_jacobians_v<Model>) {
+    if (traits::dense_jacobians(*data.model)) project_error_dense(data, t, x, error);
+  }
 }
 
 /// CVodeSetProjFn: corr = project(ycur) - ycur, and CVODE's error estimate projected too when
@@ -213,8 +215,8 @@ void project_error(UserData<Model>& data, double t, const double* x, double* err
 template <typename Model>
 int cvode_projection(realtype t, N_Vector ycur, N_Vector corr, realtype, N_Vector err,
                      void* user_data) {
-  constexpr int n = Model::num_states;
   UserData<Model>& data = data_of<Model>(user_data);
+  const int n = data.model->num_states;
   const double* y = N_VGetArrayPointer(ycur);
   std::copy(y, y + n, data.x.begin());
   if (data.model->project(t, data.x.data()) != 0 || text::first_not_finite(data.x.data(), n) >= 0)
@@ -227,7 +229,8 @@ int cvode_projection(realtype t, N_Vector ycur, N_Vector corr, realtype, N_Vecto
 
 // ----- IDA: F(t, Y, Y') = 0 with Y = (X, Z) ----------------------------------------------------
 
-/// IDASetId's vector: 1 for the states X (differential), 0 for Z (algebraic).
+/// IDASetId's vector: 1 for the states X (differential), 0 for Z (algebraic), for the model's
+/// type (a generated Model).
 template <typename Model>
 void ida_variable_types(N_Vector id) {
   double* types = N_VGetArrayPointer(id);
@@ -235,11 +238,19 @@ void ida_variable_types(N_Vector id) {
     types[i] = i < Model::num_states ? 1.0 : 0.0;
 }
 
+/// The same for an instance: a generated Model or the runtime's System.
+template <typename Model>
+void ida_variable_types(const Model& model, N_Vector id) {
+  double* types = N_VGetArrayPointer(id);
+  for (int i = 0; i < model.num_states + model.num_algebraic; ++i)
+    types[i] = i < model.num_states ? 1.0 : 0.0;
+}
+
 /// The residual r = [X' - F(X, Z, t); A(X, t) Z - b(X, t)] of the index-1 system.
 template <typename Model>
 int ida_residual(realtype t, N_Vector yy, N_Vector yp, N_Vector rr, void* user_data) {
-  constexpr int n = Model::num_states, size = Model::num_states + Model::num_algebraic;
   UserData<Model>& data = data_of<Model>(user_data);
+  const int n = data.model->num_states, size = data.model->num_states + data.model->num_algebraic;
   const double* y = N_VGetArrayPointer(yy);
   double* r = N_VGetArrayPointer(rr);
   data.model->residual(t, y, N_VGetArrayPointer(yp), y + n, r);
@@ -247,8 +258,8 @@ int ida_residual(realtype t, N_Vector yy, N_Vector yp, N_Vector rr, void* user_d
   if (bad < 0) return 0;
   std::string why = text::rhs_failure(*data.model, t, y);
   if (why.empty()) {
-    std::string name = bad < n ? std::string(Model::state_names[bad]) + "'"
-                               : std::string(Model::algebraic_equation[bad - n]);
+    std::string name = bad < n ? std::string(data.model->state_names[bad]) + "'"
+                               : std::string(data.model->algebraic_equation[bad - n]);
     why = "the residual of " + text::quoted(name) + " is not finite" + text::domain_hint("it");
   }
   return data.fail(t, "residual", why);
@@ -256,16 +267,15 @@ int ida_residual(realtype t, N_Vector yy, N_Vector yp, N_Vector rr, void* user_d
 
 /// The name of unknown i of Y = (X, Z).
 template <typename Model>
-std::string unknown_name(int i) {
-  return i < Model::num_states ? Model::state_names[i]
-                               : Model::algebraic_names[i - Model::num_states];
+std::string unknown_name(const Model& model, int i) {
+  return i < model.num_states ? model.state_names[i] : model.algebraic_names[i - model.num_states];
 }
 
 /// The name of residual row i: the state's derivative, or the algebraic equation.
 template <typename Model>
-std::string residual_name(int i) {
-  return i < Model::num_states ? std::string(Model::state_names[i]) + "'"
-                               : std::string(Model::algebraic_equation[i - Model::num_states]);
+std::string residual_name(const Model& model, int i) {
+  return i < model.num_states ? std::string(model.state_names[i]) + "'"
+                              : std::string(model.algebraic_equation[i - model.num_states]);
 }
 
 /// dF/dY + c_j dF/dY' into a SUNDenseMatrix ((n + m) x (n + m)), from the dense
@@ -273,8 +283,8 @@ std::string residual_name(int i) {
 template <typename Model>
 int ida_dense_jacobian(realtype t, realtype c_j, N_Vector yy, N_Vector yp, N_Vector,
                        SUNMatrix jacobian, void* user_data, N_Vector, N_Vector, N_Vector) {
-  constexpr int n = Model::num_states, m = Model::num_algebraic, size = n + m;
   UserData<Model>& data = data_of<Model>(user_data);
+  const int n = data.model->num_states, m = data.model->num_algebraic, size = n + m;
   const double* y = N_VGetArrayPointer(yy);
   data.dr_dx.resize(static_cast<size_t>(size) * n);
   data.dr_dxdot.resize(static_cast<size_t>(size) * n);
@@ -289,8 +299,8 @@ int ida_dense_jacobian(realtype t, realtype c_j, N_Vector yy, N_Vector yp, N_Vec
                                 : data.dr_dz[static_cast<size_t>(row) * m + (column - n)];
       if (!std::isfinite(value))
         return data.fail(t, "jacobian",
-                         text::jacobian_failure(*data.model, t, y, residual_name<Model>(row),
-                                                unknown_name<Model>(column), value));
+                         text::jacobian_failure(*data.model, t, y, residual_name(*data.model, row),
+                                                unknown_name(*data.model, column), value));
       target[row] = value;
     }
   }
@@ -298,21 +308,24 @@ int ida_dense_jacobian(realtype t, realtype c_j, N_Vector yy, N_Vector yp, N_Vec
 }
 
 /// dF/dY + c_j dF/dY' into a SUNSparseMatrix(CSC_MAT) with room for residual_jacobian_nnz
-/// entries, from the generated residual_jacobian_values (spec §4.1).
+/// entries, from the generated residual_jacobian_values (docs/generated-code.md).
 template <typename Model>
 int ida_sparse_jacobian(realtype t, realtype c_j, N_Vector yy, N_Vector yp, N_Vector,
                         SUNMatrix jacobian, void* user_data, N_Vector, N_Vector, N_Vector) {
-  constexpr int n = Model::num_states, size = Model::num_states + Model::num_algebraic;
   UserData<Model>& data = data_of<Model>(user_data);
+  const int n = data.model->num_states, size = data.model->num_states + data.model->num_algebraic;
   const double* y = N_VGetArrayPointer(yy);
-  copy_pattern(jacobian, size, Model::residual_jacobian_colptr, Model::residual_jacobian_rowval,
-               Model::residual_jacobian_nnz);
+  copy_pattern(jacobian, size, data.model->residual_jacobian_colptr,
+               data.model->residual_jacobian_rowval, data.model->residual_jacobian_nnz);
   double* values = SUNSparseMatrix_Data(jacobian);
   data.model->residual_jacobian_values(t, y, N_VGetArrayPointer(yp), y + n, c_j, values);
   std::string row, column;
   double value = 0.0;
-  if (first_bad_entry(Model::residual_jacobian_colptr, size, values, residual_name<Model>,
-                      unknown_name<Model>, Model::residual_jacobian_rowval, row, column, value))
+  if (first_bad_entry(
+          data.model->residual_jacobian_colptr, size, values,
+          [&](int i) { return residual_name(*data.model, i); },
+          [&](int i) { return unknown_name(*data.model, i); }, data.model->residual_jacobian_rowval,
+          row, column, value))
     return data.fail(t, "jacobian", text::jacobian_failure(*data.model, t, y, row, column, value));
   return 0;
 }

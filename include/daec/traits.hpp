@@ -1,4 +1,4 @@
-// What a generated Model offers beyond the members every model has (spec §4): the sparse
+// What a generated Model offers beyond the members every model has (docs/generated-code.md): the sparse
 // Jacobians of §4.1, the dense ones (a model too large for them may omit them), conditions and
 // dependent parameters. The adapters use these to choose at compile time, so that they work with
 // any model.
@@ -7,6 +7,17 @@
 #include <type_traits>
 
 namespace daec::traits {
+
+/// Whether Model is the compiled runtime's System (daec/runtime/system.hpp), whose sizes and
+/// optional members are known only at run time: it offers every member, and says in data which
+/// ones work (has_dense_jacobians, ...). The traits below take it as offering all of them; the
+/// functions at the end answer for either kind.
+template <typename Model, typename = void>
+struct is_runtime_system : std::false_type {};
+template <typename Model>
+struct is_runtime_system<Model, std::enable_if_t<Model::is_runtime_system>> : std::true_type {};
+template <typename Model>
+constexpr bool is_runtime_system_v = is_runtime_system<Model>::value;
 
 template <typename Model, typename = void>
 struct has_sparse_rhs_jacobian : std::false_type {};
@@ -30,7 +41,9 @@ struct has_sparse_invariants_jacobian<Model, std::void_t<decltype(Model::invaria
 template <typename Model, typename = void>
 struct has_dense_jacobians : std::true_type {};
 template <typename Model>
-struct has_dense_jacobians<Model, std::void_t<decltype(Model::has_dense_jacobians)>>
+struct has_dense_jacobians<Model,
+                           std::enable_if_t<!is_runtime_system_v<Model>,
+                                            std::void_t<decltype(Model::has_dense_jacobians)>>>
     : std::bool_constant<Model::has_dense_jacobians> {};
 
 /// Model::has_sparse_rhs_jacobian where the model declares it (the ODE form's Jacobian may be
@@ -38,14 +51,17 @@ struct has_dense_jacobians<Model, std::void_t<decltype(Model::has_dense_jacobian
 template <typename Model, typename = void>
 struct sparse_rhs_jacobian_usable : has_sparse_rhs_jacobian<Model> {};
 template <typename Model>
-struct sparse_rhs_jacobian_usable<Model, std::void_t<decltype(Model::has_sparse_rhs_jacobian)>>
+struct sparse_rhs_jacobian_usable<
+    Model, std::enable_if_t<!is_runtime_system_v<Model>,
+                            std::void_t<decltype(Model::has_sparse_rhs_jacobian)>>>
     : std::bool_constant<Model::has_sparse_rhs_jacobian> {};
 
 /// Model::num_conditions where the model declares it (it has relations), else 0.
 template <typename Model, typename = void>
 struct num_conditions : std::integral_constant<int, 0> {};
 template <typename Model>
-struct num_conditions<Model, std::void_t<decltype(Model::num_conditions)>>
+struct num_conditions<Model, std::enable_if_t<!is_runtime_system_v<Model>,
+                                              std::void_t<decltype(Model::num_conditions)>>>
     : std::integral_constant<int, Model::num_conditions> {};
 
 /// Whether the model has the members of dependent parameters (parameter_bindings,
@@ -92,6 +108,17 @@ const char* parameter_binding(int i) {
   } else {
     (void)i;
     return "";
+  }
+}
+
+/// Whether `model` has the dense Jacobians: at run time for a System, else traits'.
+template <typename Model>
+bool dense_jacobians(const Model& model) {
+  if constexpr (is_runtime_system_v<Model>) {
+    return model.has_dense_jacobians;
+  } else {
+    (void)model;
+    return dense_jacobians_v<Model>;
   }
 }
 

@@ -1,5 +1,6 @@
-// The simulator's main (daec::simulator::run) called in process on a hand-written model, with its
-// standard output and error captured: what a generated simulator would do, without generating.
+// The simulator's main of the compiled runtime (daec::runtime::run, library daec_runtime) called
+// in process on a hand-written model through its adapter, with its standard output and error
+// captured: what a generated simulator would do, without generating.
 #pragma once
 
 #include <gtest/gtest.h>
@@ -11,7 +12,8 @@
 #include <string>
 #include <vector>
 
-#include <daec/simulator/run.hpp>
+#include <daec/runtime/model_adapter.hpp>
+#include <daec/runtime/run.hpp>
 
 namespace daec::test {
 
@@ -29,7 +31,7 @@ inline std::string read(const std::string& path) {
   return text.str();
 }
 
-/// run<Model> with `arguments`: the exit status, stdout and stderr.
+/// daec::runtime::run on Model with `arguments`: the exit status, stdout and stderr.
 struct RunResult {
   int status;
   std::string out, err;
@@ -41,7 +43,8 @@ RunResult run(std::vector<std::string> arguments) {
   for (std::string& argument : arguments) argv.push_back(argument.data());
   testing::internal::CaptureStdout();
   testing::internal::CaptureStderr();
-  int status = daec::simulator::run<Model>(static_cast<int>(argv.size()), argv.data());
+  int status = daec::runtime::run(static_cast<int>(argv.size()), argv.data(),
+                                  daec::runtime::ModelAdapter<Model>{});
   std::fflush(stdout);
   std::string out = testing::internal::GetCapturedStdout();
   return {status, out, testing::internal::GetCapturedStderr()};

@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -36,21 +37,20 @@ struct InvariantResiduals {
 /// s_j the state's nominal value, 0 where the model gives none), at least the first-order size
 /// sum_j |dh_i/dx_j| |x_j| of its terms, and not 0 where some of them are (a velocity constraint
 /// x u + y v at rest); h_i is taken as it is where the size is 0 (h_i depends on t alone).
-template <typename Model>
-InvariantResiduals largest_residuals(const Model& model, double t, const double* x) {
-  constexpr int k = Model::num_invariants, n = Model::num_states;
+inline InvariantResiduals largest_residuals(const System& model, double t, const double* x) {
+  const int k = model.num_invariants, n = model.num_states;
   InvariantResiduals result;
-  if constexpr (k > 0) {
+  if (k > 0) {
     std::vector<double> h = buffer(k), gradient = buffer(k), scale = buffer(k), nominal = buffer(n),
-                        values = buffer(Model::invariants_jacobian_nnz);
+                        values = buffer(model.invariants_jacobian_nnz);
     model.invariants(t, x, h.data());
     model.invariants_jacobian_values(t, x, values.data());
     model.state_nominal(nominal.data());
     for (int j = 0; j < n; ++j) {
       const double weight = std::max(std::fabs(x[j]), nominal[static_cast<size_t>(j)]);
-      for (int e = Model::invariants_jacobian_colptr[j];
-           e < Model::invariants_jacobian_colptr[j + 1]; ++e) {
-        const auto row = static_cast<size_t>(Model::invariants_jacobian_rowval[e]);
+      for (int e = model.invariants_jacobian_colptr[j]; e < model.invariants_jacobian_colptr[j + 1];
+           ++e) {
+        const auto row = static_cast<size_t>(model.invariants_jacobian_rowval[e]);
         gradient[row] += std::fabs(values[static_cast<size_t>(e)]);
         scale[row] = std::max(scale[row], weight);
       }
@@ -58,7 +58,7 @@ InvariantResiduals largest_residuals(const Model& model, double t, const double*
     for (int i = 0; i < k; ++i) {
       const double value = h[static_cast<size_t>(i)];
       if (!std::isfinite(value))
-        run_error("the invariant " + text::quoted(Model::invariant_names[i]) + " is " +
+        run_error("the invariant " + text::quoted(model.invariant_names[i]) + " is " +
                   text::format_number(value) + " at t = " + text::format_number(t) +
                   text::domain_hint("the constraint"));
       const double size = gradient[static_cast<size_t>(i)] * scale[static_cast<size_t>(i)];
@@ -75,15 +75,14 @@ InvariantResiduals largest_residuals(const Model& model, double t, const double*
 
 /// "rod = 0.25, rod' = 1.5": the invariants left violated (all of them if none stands out,
 /// unless `only_violated`: then "").
-template <typename Model>
-std::string violated_invariants(const Model& model, double t, const double* x,
-                                bool only_violated = false) {
-  std::vector<double> h = buffer(Model::num_invariants);
+inline std::string violated_invariants(const System& model, double t, const double* x,
+                                       bool only_violated = false) {
+  std::vector<double> h = buffer(model.num_invariants);
   model.invariants(t, x, h.data());
   std::vector<std::string> violated, all;
-  for (int i = 0; i < Model::num_invariants; ++i) {
+  for (int i = 0; i < model.num_invariants; ++i) {
     double value = h[static_cast<size_t>(i)];
-    std::string item = std::string(Model::invariant_names[i]) + " = " + text::format_number(value);
+    std::string item = std::string(model.invariant_names[i]) + " = " + text::format_number(value);
     all.push_back(item);
     if (!(std::fabs(value) <= kViolationThreshold)) violated.push_back(item);
   }
@@ -93,14 +92,14 @@ std::string violated_invariants(const Model& model, double t, const double* x,
 
 /// Prints every start that consistent initialization changed by more than the tolerance: each
 /// state whose value in `used` differs from `given` (the start asked for).
-template <typename Model>
-void report_moved_starts(const std::vector<double>& given, const std::vector<double>& used,
-                         double t0, double rtol, double atol) {
+inline void report_moved_starts(const System& model, const std::vector<double>& given,
+                                const std::vector<double>& used, double t0, double rtol,
+                                double atol) {
   std::vector<std::string> lines;
-  for (int i = 0; i < Model::num_states; ++i) {
+  for (int i = 0; i < model.num_states; ++i) {
     double before = given[static_cast<size_t>(i)], after = used[static_cast<size_t>(i)];
     if (std::fabs(after - before) <= rtol * std::fabs(before) + atol) continue;
-    lines.push_back(std::string(Model::state_names[i]) + ": " + text::format_number(before) +
+    lines.push_back(std::string(model.state_names[i]) + ": " + text::format_number(before) +
                     " -> " + text::format_number(after));
   }
   if (lines.empty()) return;
@@ -113,25 +112,24 @@ void report_moved_starts(const std::vector<double>& given, const std::vector<dou
 
 /// "eq4 = 0.5, fixed lambda = 3 (start 2)": the start conditions left violated (initial
 /// equations, fixed algebraic unknowns), "" if rhs cannot be evaluated or none is.
-template <typename Model>
-std::string violated_start_conditions(const Model& model, double t, const double* x,
-                                      const double* z_start) {
-  std::vector<double> xdot = buffer(Model::num_states), z = buffer(Model::num_algebraic),
-                      r = buffer(Model::num_initial_equations);
+inline std::string violated_start_conditions(const System& model, double t, const double* x,
+                                             const double* z_start) {
+  std::vector<double> xdot = buffer(model.num_states), z = buffer(model.num_algebraic),
+                      r = buffer(model.num_initial_equations);
   if (model.rhs(t, x, xdot.data(), z.data()) != 0) return "";
   model.initial_equations(t, x, xdot.data(), z.data(), r.data());
   std::vector<std::string> violated;
-  for (int i = 0; i < Model::num_initial_equations; ++i) {
+  for (int i = 0; i < model.num_initial_equations; ++i) {
     double value = r[static_cast<size_t>(i)];
     if (!(std::fabs(value) <= kViolationThreshold))
-      violated.push_back(std::string(Model::initial_equation_names[i]) + " = " +
+      violated.push_back(std::string(model.initial_equation_names[i]) + " = " +
                          text::format_number(value));
   }
-  for (int j = 0; j < Model::num_algebraic; ++j) {
+  for (int j = 0; j < model.num_algebraic; ++j) {
     double value = z[static_cast<size_t>(j)];
-    if (!model.fixed[Model::num_states + j] || std::fabs(value - z_start[j]) <= kViolationThreshold)
+    if (!model.fixed[model.num_states + j] || std::fabs(value - z_start[j]) <= kViolationThreshold)
       continue;
-    violated.push_back("fixed " + std::string(Model::algebraic_names[j]) + " = " +
+    violated.push_back("fixed " + std::string(model.algebraic_names[j]) + " = " +
                        text::format_number(value) + " (start " + text::format_number(z_start[j]) +
                        ")");
   }
@@ -139,16 +137,15 @@ std::string violated_start_conditions(const Model& model, double t, const double
 }
 
 /// The fixed starts and the initial equations, for the message of a start that cannot be had.
-template <typename Model>
-std::string start_conditions(const Model& model) {
+inline std::string start_conditions(const System& model) {
   std::vector<std::string> fixed, equations;
-  for (int i = 0; i < Model::num_states + Model::num_algebraic; ++i) {
+  for (int i = 0; i < model.num_states + model.num_algebraic; ++i) {
     if (!model.fixed[i]) continue;
-    fixed.push_back(i < Model::num_states ? Model::state_names[i]
-                                          : Model::algebraic_names[i - Model::num_states]);
+    fixed.push_back(i < model.num_states ? model.state_names[i]
+                                         : model.algebraic_names[i - model.num_states]);
   }
-  for (int i = 0; i < Model::num_initial_equations; ++i)
-    equations.push_back(Model::initial_equation_names[i]);
+  for (int i = 0; i < model.num_initial_equations; ++i)
+    equations.push_back(model.initial_equation_names[i]);
   std::string text = "fixed starts: " + (fixed.empty() ? "none" : text::join(fixed));
   if (!equations.empty()) text += "; initial equations: " + text::join(equations);
   return text;
@@ -157,14 +154,13 @@ std::string start_conditions(const Model& model) {
 /// Stops a run whose start has more conditions (invariants, fixed starts, initial equations)
 /// than states: such a start exists only by coincidence (daec checks the model's own, --fix
 /// adds more).
-template <typename Model>
-void check_start_freedom(const Model& model) {
-  int conditions = Model::num_invariants + Model::num_initial_equations;
-  for (int i = 0; i < Model::num_states + Model::num_algebraic; ++i) conditions += model.fixed[i];
-  if (conditions <= Model::num_states) return;
-  run_error("the start is over-determined: " + std::to_string(Model::num_invariants) +
+inline void check_start_freedom(const System& model) {
+  int conditions = model.num_invariants + model.num_initial_equations;
+  for (int i = 0; i < model.num_states + model.num_algebraic; ++i) conditions += model.fixed[i];
+  if (conditions <= model.num_states) return;
+  run_error("the start is over-determined: " + std::to_string(model.num_invariants) +
                 " constraints, the fixed starts and the initial equations make " +
-                std::to_string(conditions) + " conditions on " + std::to_string(Model::num_states) +
+                std::to_string(conditions) + " conditions on " + std::to_string(model.num_states) +
                 " states",
             {start_conditions(model) + " (--set gives a guess instead of --fix)"});
 }
@@ -186,28 +182,27 @@ constexpr double kNearProbe = 1e-4, kNearProbeRatio = 1e-2;
 constexpr double kNegligibleUnknowns = 1e-12;
 
 /// The size of one change of each state: its nominal value, else max(|x_i|, 1).
-template <typename Model>
-std::vector<double> state_scales(const Model& model, const std::vector<double>& x) {
-  std::vector<double> s = buffer(Model::num_states);
+inline std::vector<double> state_scales(const System& model, const std::vector<double>& x) {
+  std::vector<double> s = buffer(model.num_states);
   model.state_nominal(s.data());
-  for (size_t i = 0; i < static_cast<size_t>(Model::num_states); ++i)
+  for (size_t i = 0; i < static_cast<size_t>(model.num_states); ++i)
     if (!(s[i] > 0.0)) s[i] = std::max(std::fabs(x[i]), 1.0);
   return s;
 }
 
 /// "b = 1e-20": the parameters that `quantity` (of a model) depends on at the current values,
 /// found by changing one at a time (doubled, or 1 where it is 0); "" if none.
-template <typename Model, typename Quantity>
-std::string parameters_affecting(const Model& model, Quantity quantity) {
+template <typename Quantity>
+std::string parameters_affecting(const System& model, Quantity quantity) {
   const double base = quantity(model);
   std::vector<std::string> names;
-  for (int l = 0; l < Model::num_parameters; ++l) {
-    Model changed = model;
+  for (int l = 0; l < model.num_parameters; ++l) {
+    const std::unique_ptr<System> changed = model.copy();
     const double value = model.p[l];
-    changed.set_parameter(Model::parameter_names[l], value == 0.0 ? 1.0 : 2.0 * value);
-    const double moved = quantity(changed);
+    changed->set_parameter(model.parameter_names[l], value == 0.0 ? 1.0 : 2.0 * value);
+    const double moved = quantity(*changed);
     if (std::isfinite(moved) && std::fabs(moved - base) > 1e-6 * std::fabs(base))
-      names.push_back(std::string(Model::parameter_names[l]) + " = " + text::format_number(value));
+      names.push_back(std::string(model.parameter_names[l]) + " = " + text::format_number(value));
   }
   return names.empty() ? "" : text::join(names);
 }
@@ -215,35 +210,34 @@ std::string parameters_affecting(const Model& model, Quantity quantity) {
 /// Stops the run at a start where a constraint's Jacobian row and its residual vanish next to the
 /// constraint's own change over one scale unit of its states (`threshold`): the reduction assumed
 /// full rank there, so the motion is not determined (the pendulum's rod with L = 0 at x = y = 0).
-template <typename Model>
-void check_constraint_rank(const Model& model, double t, const std::vector<double>& x,
-                           double threshold = kVanishingJacobian) {
-  constexpr int n = Model::num_states, k = Model::num_invariants;
-  if constexpr (k > 0) {
+inline void check_constraint_rank(const System& model, double t, const std::vector<double>& x,
+                                  double threshold = kVanishingJacobian) {
+  const int n = model.num_states, k = model.num_invariants;
+  if (k > 0) {
     const std::vector<double> s = state_scales(model, x);
-    std::vector<double> H = buffer(Model::invariants_jacobian_nnz), h = buffer(k), moved = h;
+    std::vector<double> H = buffer(model.invariants_jacobian_nnz), h = buffer(k), moved = h;
     std::vector<double> slope(static_cast<size_t>(k), 0.0), change = slope, near = slope;
     model.invariants_jacobian_values(t, x.data(), H.data());
     model.invariants(t, x.data(), h.data());
     std::vector<double> trial = x;
     for (int j = 0; j < n; ++j) {
-      const int first = Model::invariants_jacobian_colptr[j],
-                end = Model::invariants_jacobian_colptr[j + 1];
+      const int first = model.invariants_jacobian_colptr[j],
+                end = model.invariants_jacobian_colptr[j + 1];
       if (first == end) continue;
       for (double step : {s[j], -s[j], kNearProbe * s[j], -kNearProbe * s[j]}) {
         trial[j] = x[j] + step;
         model.invariants(t, trial.data(), moved.data());
         std::vector<double>& largest = std::fabs(step) < s[j] ? near : change;
         for (int e = first; e < end; ++e) {
-          const size_t i = static_cast<size_t>(Model::invariants_jacobian_rowval[e]);
+          const size_t i = static_cast<size_t>(model.invariants_jacobian_rowval[e]);
           const double delta = std::fabs(moved[i] - h[i]);
           if (std::isfinite(delta)) largest[i] = std::max(largest[i], delta);
         }
       }
       trial[j] = x[j];
       for (int e = first; e < end; ++e)
-        slope[Model::invariants_jacobian_rowval[e]] =
-            std::max(slope[Model::invariants_jacobian_rowval[e]], std::fabs(H[e]) * s[j]);
+        slope[model.invariants_jacobian_rowval[e]] =
+            std::max(slope[model.invariants_jacobian_rowval[e]], std::fabs(H[e]) * s[j]);
     }
     for (int i = 0; i < k; ++i) {
       // Near a root (not where the constraint has none: x^2 + y^2 = -1 at the origin), and not
@@ -253,13 +247,13 @@ void check_constraint_rank(const Model& model, double t, const std::vector<doubl
       if (!(slope[i] < size) || !(std::fabs(h[i]) < size) ||
           !(kNearProbe * slope[i] < kNearProbeRatio * near[i]))
         continue;
-      std::string parameters = parameters_affecting(model, [&](const Model& m) {
+      std::string parameters = parameters_affecting(model, [&](const System& m) {
         std::vector<double> value = buffer(k);
         m.invariants(t, x.data(), value.data());
         return value[static_cast<size_t>(i)];
       });
       run_error("consistent initialization failed at t = " + text::format_number(t) +
-                    ": the constraint " + text::quoted(Model::invariant_names[i]) +
+                    ": the constraint " + text::quoted(model.invariant_names[i]) +
                     " has a vanishing Jacobian where the start must be (its derivatives are " +
                     text::format_number(slope[i]) + " where it changes by " +
                     text::format_number(change[i]) +
@@ -279,20 +273,19 @@ void check_constraint_rank(const Model& model, double t, const std::vector<doubl
 /// are below kNegligibleUnknowns of its other terms (sum |dr/dx_j| |x_j|, the size of each term
 /// to first order: (1/x) x for log(x)), so rounding in the other terms decides Z. Named by the
 /// equation(s) its unknowns are solved from and the parameters its coefficients depend on.
-template <typename Model>
-void check_algebraic_scale(const Model& model, double t, const std::vector<double>& x,
-                           const std::vector<double>& xdot, const std::vector<double>& z) {
-  constexpr int n = Model::num_states, m = Model::num_algebraic;
-  if constexpr (m > 0) {
-    std::vector<double> J = buffer(Model::residual_jacobian_nnz);
+inline void check_algebraic_scale(const System& model, double t, const std::vector<double>& x,
+                                  const std::vector<double>& xdot, const std::vector<double>& z) {
+  const int n = model.num_states, m = model.num_algebraic;
+  if (m > 0) {
+    std::vector<double> J = buffer(model.residual_jacobian_nnz);
     model.residual_jacobian_values(t, x.data(), xdot.data(), z.data(), 0.0, J.data());
     std::vector<double> state_terms(static_cast<size_t>(m), 0.0), unknown_terms = state_terms;
     for (int c = 0; c < n + m; ++c) {
       const double size = c < n ? std::fabs(x[static_cast<size_t>(c)])
                                 : std::max(std::fabs(z[static_cast<size_t>(c - n)]), 1.0);
-      for (int e = Model::residual_jacobian_colptr[c]; e < Model::residual_jacobian_colptr[c + 1];
+      for (int e = model.residual_jacobian_colptr[c]; e < model.residual_jacobian_colptr[c + 1];
            ++e) {
-        const int row = Model::residual_jacobian_rowval[e] - n;
+        const int row = model.residual_jacobian_rowval[e] - n;
         if (row < 0) continue;
         (c < n ? state_terms : unknown_terms)[static_cast<size_t>(row)] +=
             std::fabs(J[static_cast<size_t>(e)]) * size;
@@ -303,18 +296,18 @@ void check_algebraic_scale(const Model& model, double t, const std::vector<doubl
       if (!(unknown_terms[r] < kNegligibleUnknowns * state_terms[r])) continue;
       std::vector<std::string> unknowns, equations;
       for (int c = n; c < n + m; ++c)
-        for (int e = Model::residual_jacobian_colptr[c]; e < Model::residual_jacobian_colptr[c + 1];
+        for (int e = model.residual_jacobian_colptr[c]; e < model.residual_jacobian_colptr[c + 1];
              ++e)
-          if (Model::residual_jacobian_rowval[e] == n + row) {
-            unknowns.push_back(text::quoted(Model::algebraic_names[c - n]));
-            equations.push_back(text::quoted(Model::algebraic_equation[c - n]));
+          if (model.residual_jacobian_rowval[e] == n + row) {
+            unknowns.push_back(text::quoted(model.algebraic_names[c - n]));
+            equations.push_back(text::quoted(model.algebraic_equation[c - n]));
           }
-      std::string parameters = parameters_affecting(model, [&](const Model& changed) {
-        std::vector<double> values = buffer(Model::residual_jacobian_nnz);
+      std::string parameters = parameters_affecting(model, [&](const System& changed) {
+        std::vector<double> values = buffer(model.residual_jacobian_nnz);
         changed.residual_jacobian_values(t, x.data(), xdot.data(), z.data(), 0.0, values.data());
         double sum = 0.0;
-        for (int e = Model::residual_jacobian_colptr[n]; e < Model::residual_jacobian_nnz; ++e)
-          if (Model::residual_jacobian_rowval[e] == n + row) sum += std::fabs(values[e]);
+        for (int e = model.residual_jacobian_colptr[n]; e < model.residual_jacobian_nnz; ++e)
+          if (model.residual_jacobian_rowval[e] == n + row) sum += std::fabs(values[e]);
         return sum;
       });
       run_error(
@@ -335,15 +328,14 @@ void check_algebraic_scale(const Model& model, double t, const std::vector<doubl
 
 /// Makes x consistent at t0 (keeping fixed starts, satisfying the initial equations) and checks
 /// that rhs can be evaluated there. `z_start`: the values of the fixed algebraic unknowns.
-template <typename Model>
-void initialize(const Model& model, double t0, std::vector<double>& x,
-                const std::vector<double>& z_start) {
+inline void initialize(const System& model, double t0, std::vector<double>& x,
+                       const std::vector<double>& z_start) {
   std::string at = "at t = " + text::format_number(t0);
   check_start_freedom(model);
   const int status = model.consistent_initialization(t0, x.data(), z_start.data());
   if (status == 2) {  // a residual is not finite, or rhs fails (then say why)
-    std::vector<double> xdot = buffer(Model::num_states), z = buffer(Model::num_algebraic);
-    if (text::first_not_finite(x.data(), Model::num_states) < 0 &&
+    std::vector<double> xdot = buffer(model.num_states), z = buffer(model.num_algebraic);
+    if (text::first_not_finite(x.data(), model.num_states) < 0 &&
         model.rhs(t0, x.data(), xdot.data(), z.data()) != 0)
       run_error("consistent initialization failed " + at +
                     ": the right-hand side cannot be evaluated there: " +
@@ -356,7 +348,7 @@ void initialize(const Model& model, double t0, std::vector<double>& x,
     std::vector<std::string> violated;
     std::string c = violated_start_conditions(model, t0, x.data(), z_start.data());
     std::string h =
-        Model::num_invariants == 0 ? "" : violated_invariants(model, t0, x.data(), !c.empty());
+        model.num_invariants == 0 ? "" : violated_invariants(model, t0, x.data(), !c.empty());
     if (!h.empty()) violated.push_back(h);
     if (!c.empty()) violated.push_back(c);
     std::string left = violated.empty() ? "" : ": " + text::join(violated);
@@ -369,7 +361,7 @@ void initialize(const Model& model, double t0, std::vector<double>& x,
     run_error("consistent initialization failed " + at + left, {start_conditions(model)});
   }
   check_constraint_rank(model, t0, x);  // before rhs, which a degenerate constraint may break
-  std::vector<double> xdot = buffer(Model::num_states), z = buffer(Model::num_algebraic);
+  std::vector<double> xdot = buffer(model.num_states), z = buffer(model.num_algebraic);
   if (model.rhs(t0, x.data(), xdot.data(), z.data()) != 0)
     run_error("the right-hand side cannot be evaluated at the start " + at + ": " +
               text::rhs_failure(model, t0, x.data()));

@@ -10,6 +10,7 @@
 #include <cvode/cvode.h>
 
 #include <daec/model_error.hpp>
+#include <daec/runtime/system.hpp>
 #include <daec/simulator/failure.hpp>
 #include <daec/simulator/integrator.hpp>
 #include <daec/simulator/options.hpp>
@@ -49,14 +50,11 @@ inline std::string cvode_flag_meaning(int flag) {
 }
 
 /// One CVODE run; frees CVODE's memory before the vectors and solvers it uses.
-template <typename Model>
 class CvodeBdf final : public Integrator {
-  static constexpr int n = Model::num_states;
-
  public:
-  CvodeBdf(const Model& model, const Options& options, const std::vector<double>& x0,
+  CvodeBdf(const System& model, const Options& options, const std::vector<double>& x0,
            LinearSolver solver)
-      : data_(model), sundials_(n, solver, sparse_entries()) {
+      : n(model.num_states), data_(model), sundials_(n, solver, sparse_entries(model)) {
     try {
       set_up(options, x0, solver);
     } catch (...) {
@@ -104,7 +102,7 @@ class CvodeBdf final : public Integrator {
     N_VDestroy(out);
     if (flag != CV_SUCCESS)
       run_error("cannot interpolate the solution at t = " + text::format_number(t));
-    if (Model::num_invariants == 0) return;
+    if (data_.model->num_invariants == 0) return;
     std::vector<double> projected = x;
     if (data_.model->project(t, projected.data()) == 0 &&
         text::first_not_finite(projected.data(), n) < 0)
@@ -123,13 +121,12 @@ class CvodeBdf final : public Integrator {
     CVodeGetNumSteps(memory_, &counts.steps);
     CVodeGetNumRhsEvals(memory_, &counts.rhs_evaluations);
     CVodeGetNumJacEvals(memory_, &counts.jacobian_evaluations);
-    if (Model::num_invariants > 0) CVodeGetNumProjEvals(memory_, &counts.projections);
+    if (data_.model->num_invariants > 0) CVodeGetNumProjEvals(memory_, &counts.projections);
     return counts;
   }
 
-  static constexpr int sparse_entries() {
-    if constexpr (traits::sparse_rhs_jacobian_v<Model>) return Model::rhs_jacobian_nnz;
-    return 0;
+  static int sparse_entries(const System& model) {
+    return model.has_sparse_rhs_jacobian ? model.rhs_jacobian_nnz : 0;
   }
 
   void set_up(const Options& options, const std::vector<double>& x0, LinearSolver solver) {
@@ -138,22 +135,18 @@ class CvodeBdf final : public Integrator {
     memory_ = CVodeCreate(CV_BDF, sundials_.context);
     if (memory_ == nullptr) run_error("cannot create the CVODE solver");
     check(CVodeSetErrHandlerFn(memory_, keep_error_message, &last_error_));
-    check(CVodeInit(memory_, sundials::cvode_rhs<Model>, options.t_start, sundials_.y));
+    check(CVodeInit(memory_, sundials::cvode_rhs<System>, options.t_start, sundials_.y));
     check(CVodeSetUserData(memory_, &data_));
     check(CVodeSStolerances(memory_, options.rtol, options.atol));
     check(CVodeSetLinearSolver(memory_, sundials_.linear_solver, sundials_.matrix));
-    if constexpr (traits::sparse_rhs_jacobian_v<Model>) {
-      if (solver == LinearSolver::klu)
-        check(CVodeSetJacFn(memory_, sundials::cvode_sparse_jacobian<Model>));
-    }
-    if constexpr (traits::dense_jacobians_v<Model>) {
-      if (solver == LinearSolver::dense)
-        check(CVodeSetJacFn(memory_, sundials::cvode_dense_jacobian<Model>));
-    }
-    if (Model::num_invariants > 0) {
-      check(CVodeSetProjFn(memory_, sundials::cvode_projection<Model>));
+    if (data_.model->has_sparse_rhs_jacobian && solver == LinearSolver::klu)
+      check(CVodeSetJacFn(memory_, sundials::cvode_sparse_jacobian<System>));
+    if (data_.model->has_dense_jacobians && solver == LinearSolver::dense)
+      check(CVodeSetJacFn(memory_, sundials::cvode_dense_jacobian<System>));
+    if (data_.model->num_invariants > 0) {
+      check(CVodeSetProjFn(memory_, sundials::cvode_projection<System>));
       // The error estimate is left as it is: projected, it cost 80 times the steps on a particle
-      // on a circle and gave 6 times the error on a transistor circuit (issue 11).
+      // on a circle and gave 6 times the error on a transistor circuit .
       check(CVodeSetProjErrEst(memory_, SUNFALSE));
     }
     check(CVodeSetStopTime(memory_, options.t_end));
@@ -170,7 +163,8 @@ class CvodeBdf final : public Integrator {
     if (flag != CV_SUCCESS) run_error("cannot set up CVODE: " + cvode_flag_meaning(flag));
   }
 
-  sundials::UserData<Model> data_;
+  const int n;
+  sundials::UserData<System> data_;
   std::string last_error_;
   SundialsObjects sundials_;
   void* memory_ = nullptr;

@@ -1,12 +1,12 @@
-// Events: the changes of a model's conditions along the solution (spec §1.1). Between two events
-// every relation keeps the mode it was frozen at (Model::set_modes), so that the method sees one
-// smooth branch of the right-hand side. After each internal step the relations' live values at
+// Events: the changes of a model's conditions along the solution (docs/language.md). Between two events
+// every relation keeps the mode it was frozen at (the model's set_modes), so that the method sees
+// one smooth branch of the right-hand side. After each internal step the relations' live values at
 // its end are compared with their modes; where one differs, the earliest change within the step
 // is located on the method's interpolant (the Illinois secant on the switching functions
-// Model::conditions, bracketed by the relations' own values, to a few units of rounding in t).
+// conditions(), bracketed by the relations' own values, to a few units of rounding in t).
 // The run then writes the rows before it, sets the modes there, projects the state onto the
 // constraints (which may have changed with the modes) and restarts the method. Models without
-// conditions (traits::num_conditions_v == 0) have no events and pay nothing.
+// conditions (num_conditions == 0) have no events and pay nothing.
 #pragma once
 
 #include <cfloat>
@@ -16,11 +16,11 @@
 #include <string>
 #include <vector>
 
+#include <daec/runtime/system.hpp>
 #include <daec/simulator/failure.hpp>
 #include <daec/simulator/integrator.hpp>
 #include <daec/simulator/options.hpp>
 #include <daec/simulator/output.hpp>
-#include <daec/traits.hpp>
 
 namespace daec::simulator {
 
@@ -38,23 +38,25 @@ struct Event {
   std::vector<double> x;
 };
 
-template <typename Model>
 class Events {
-  static constexpr int n = Model::num_states, count = traits::num_conditions_v<Model>;
+  const int n, count;
 
  public:
-  Events(Model& model, const Options& options)
-      : model_(model), spacing_(kChatteringSpacing * (options.t_end - options.t_start)) {
+  Events(System& model, const Options& options)
+      : n(model.num_states),
+        count(model.num_conditions),
+        model_(model),
+        spacing_(kChatteringSpacing * (options.t_end - options.t_start)) {
     if (!options.events.empty()) log_ = std::make_unique<CsvOutput>(options.events, "events file");
     if (log_) log_->write("t,condition,value\n");
   }
 
   /// Whether the model has conditions to watch.
-  static constexpr bool watched() { return count > 0; }
+  bool watched() const { return count > 0; }
 
   /// Freezes every relation at its value at the start.
   void start(double t, const std::vector<double>& x) {
-    if constexpr (count > 0) {
+    if (count > 0) {
       if (const int status = model_.set_modes(t, x.data()))
         run_error("at t = " + text::format_number(t) + ": " + unsettled(status));
     }
@@ -104,14 +106,14 @@ class Events {
   /// Sets the modes at the event, moves the state onto the constraints of the new branch,
   /// records the conditions that changed, and stops the run when they chatter.
   void apply(Event& event, const Integrator& integrator) {
-    if constexpr (count > 0) {
+    if (count > 0) {
       std::vector<double> before(model_.modes(), model_.modes() + count);
       if (const int status = model_.set_modes(event.t, event.x.data()))
         integrator.fail(event.t, unsettled(status));
       std::string last;
       for (int k = 0; k < count; ++k) {
         if (model_.modes()[k] == before[static_cast<size_t>(k)]) continue;
-        last = Model::condition_names[k];
+        last = model_.condition_names[k];
         if (log_)
           log_->write(text::format_number(event.t) + "," + csv_field(last) + "," +
                       (model_.modes()[k] > 0 ? "true" : "false") + "\n");
@@ -124,7 +126,7 @@ class Events {
                                      std::to_string(in_a_row_) + " times in a row, each within " +
                                      text::format_number(spacing_) +
                                      " of the last (chattering: neither branch can be followed)");
-      if (Model::num_invariants > 0) {
+      if (model_.num_invariants > 0) {
         std::vector<double> x = event.x;
         if (model_.project(event.t, x.data()) != 0)
           integrator.fail(event.t, "the state cannot be moved onto the constraints after " +
@@ -157,11 +159,11 @@ class Events {
   // compares algebraic unknowns is evaluated with Z solved under the current modes (where
   // set_modes fails, the modes it leaves are those values).
   int mismatch(double t, const std::vector<double>& x) const {
-    if constexpr (count > 0) {
-      Model live = model_;
-      (void)live.set_modes(t, x.data());
+    if (count > 0) {
+      const std::unique_ptr<System> live = model_.copy();
+      (void)live->set_modes(t, x.data());
       for (int k = 0; k < count; ++k)
-        if (live.modes()[k] != model_.modes()[k]) return k;
+        if (live->modes()[k] != model_.modes()[k]) return k;
     } else {
       (void)t, (void)x;
     }
@@ -170,12 +172,12 @@ class Events {
 
   std::vector<double> switching(double t, const std::vector<double>& x) const {
     std::vector<double> g(static_cast<size_t>(count > 0 ? count : 1));
-    if constexpr (count > 0) model_.conditions(t, x.data(), g.data());
+    if (count > 0) model_.conditions(t, x.data(), g.data());
     (void)t, (void)x;
     return g;
   }
 
-  Model& model_;
+  System& model_;
   double spacing_;
   std::unique_ptr<CsvOutput> log_;
   long events_ = 0;

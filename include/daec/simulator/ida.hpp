@@ -14,6 +14,7 @@
 #include <ida/ida.h>
 
 #include <daec/model_error.hpp>
+#include <daec/runtime/system.hpp>
 #include <daec/simulator/failure.hpp>
 #include <daec/simulator/integrator.hpp>
 #include <daec/simulator/options.hpp>
@@ -48,14 +49,15 @@ inline std::string ida_flag_meaning(int flag) {
   return "IDA flag " + std::to_string(flag);
 }
 
-template <typename Model>
 class Ida final : public Integrator {
-  static constexpr int n = Model::num_states, m = Model::num_algebraic, size = n + m;
-
  public:
-  Ida(const Model& model, const Options& options, const std::vector<double>& x0,
+  Ida(const System& model, const Options& options, const std::vector<double>& x0,
       LinearSolver solver)
-      : data_(model), sundials_(size, solver, sparse_entries()) {
+      : n(model.num_states),
+        m(model.num_algebraic),
+        size(n + m),
+        data_(model),
+        sundials_(size, solver, sparse_entries(model)) {
     try {
       set_up(options, x0, solver);
     } catch (...) {
@@ -108,7 +110,7 @@ class Ida final : public Integrator {
     if (flag != IDA_SUCCESS)
       run_error("cannot interpolate the solution at t = " + text::format_number(t));
     std::copy(y.begin(), y.begin() + n, x.begin());
-    if (Model::num_invariants == 0) return;
+    if (data_.model->num_invariants == 0) return;
     std::vector<double> projected = x;
     if (data_.model->project(t, projected.data()) == 0 &&
         text::first_not_finite(projected.data(), n) < 0)
@@ -130,9 +132,8 @@ class Ida final : public Integrator {
     return counts;
   }
 
-  static constexpr int sparse_entries() {
-    if constexpr (traits::sparse_residual_jacobian_v<Model>) return Model::residual_jacobian_nnz;
-    return 0;
+  static int sparse_entries(const System& model) {
+    return model.has_sparse_residual_jacobian ? model.residual_jacobian_nnz : 0;
   }
 
   /// Y = (X, Z) and Y' = (X', 0) at T0 from the consistent X: rhs gives X' and Z exactly.
@@ -154,24 +155,20 @@ class Ida final : public Integrator {
     } catch (const model_error& error) {
       run_error(error.what());
     }
-    sundials::ida_variable_types<Model>(id_);
+    sundials::ida_variable_types(*data_.model, id_);
     memory_ = IDACreate(sundials_.context);
     if (memory_ == nullptr) run_error("cannot create the IDA solver");
     check(IDASetErrHandlerFn(memory_, keep_error_message, &last_error_));
-    check(IDAInit(memory_, sundials::ida_residual<Model>, options.t_start, sundials_.y, yp_));
+    check(IDAInit(memory_, sundials::ida_residual<System>, options.t_start, sundials_.y, yp_));
     check(IDASetUserData(memory_, &data_));
     check(IDASStolerances(memory_, options.rtol, options.atol));
     check(IDASetId(memory_, id_));
     check(IDASetSuppressAlg(memory_, SUNTRUE));
     check(IDASetLinearSolver(memory_, sundials_.linear_solver, sundials_.matrix));
-    if constexpr (traits::sparse_residual_jacobian_v<Model>) {
-      if (solver == LinearSolver::klu)
-        check(IDASetJacFn(memory_, sundials::ida_sparse_jacobian<Model>));
-    }
-    if constexpr (traits::dense_jacobians_v<Model>) {
-      if (solver == LinearSolver::dense)
-        check(IDASetJacFn(memory_, sundials::ida_dense_jacobian<Model>));
-    }
+    if (data_.model->has_sparse_residual_jacobian && solver == LinearSolver::klu)
+      check(IDASetJacFn(memory_, sundials::ida_sparse_jacobian<System>));
+    if (data_.model->has_dense_jacobians && solver == LinearSolver::dense)
+      check(IDASetJacFn(memory_, sundials::ida_dense_jacobian<System>));
     check(IDASetStopTime(memory_, options.t_end));
     check(IDASetMaxNumSteps(memory_, 100000));
   }
@@ -184,7 +181,8 @@ class Ida final : public Integrator {
     if (flag != IDA_SUCCESS) run_error("cannot set up IDA: " + ida_flag_meaning(flag));
   }
 
-  sundials::UserData<Model> data_;
+  const int n, m, size;
+  sundials::UserData<System> data_;
   std::string last_error_;
   SundialsObjects sundials_;
   N_Vector yp_ = nullptr, id_ = nullptr;

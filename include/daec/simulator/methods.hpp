@@ -7,13 +7,13 @@
 #include <vector>
 
 #include <daec/model_error.hpp>
+#include <daec/runtime/system.hpp>
 #include <daec/simulator/cvode_bdf.hpp>
 #include <daec/simulator/failure.hpp>
 #include <daec/simulator/ida.hpp>
 #include <daec/simulator/integrator.hpp>
 #include <daec/simulator/options.hpp>
 #include <daec/simulator/radau.hpp>
-#include <daec/traits.hpp>
 
 namespace daec::simulator {
 
@@ -49,11 +49,10 @@ constexpr int kSparseThreshold = 200;
 /// accurate for its work on the accuracy benchmark (bench/accuracy/RESULTS.md); radau5-dae for a
 /// large model, whose ODE-form Jacobian is dense (Z = A^-1 b couples everything) while the
 /// residual's iteration matrix stays as sparse as the model.
-template <typename Model>
-std::string default_method() {
-  constexpr int unknowns = Model::num_states + Model::num_algebraic;
-  const bool large = !traits::dense_jacobians_v<Model> || unknowns > kSparseThreshold;
-  return large && traits::sparse_residual_jacobian_v<Model> ? "radau5-dae" : "radau5";
+inline std::string default_method(const System& model) {
+  const int unknowns = model.num_states + model.num_algebraic;
+  const bool large = !model.has_dense_jacobians || unknowns > kSparseThreshold;
+  return large && model.has_sparse_residual_jacobian ? "radau5-dae" : "radau5";
 }
 
 inline std::string method_names() {
@@ -72,25 +71,23 @@ inline void check_method(const std::string& method) {
 
 /// Whether `method` can use KLU on this model (the generated sparse Jacobian it needs exists),
 /// and how many unknowns its linear systems have.
-template <typename Model>
-bool klu_available(const std::string& method) {
-  if (method == "bdf" || method == "radau5") return traits::sparse_rhs_jacobian_v<Model>;
-  if (method == "ida" || method == "radau5-dae") return traits::sparse_residual_jacobian_v<Model>;
+inline bool klu_available(const System& model, const std::string& method) {
+  if (method == "bdf" || method == "radau5") return model.has_sparse_rhs_jacobian;
+  if (method == "ida" || method == "radau5-dae") return model.has_sparse_residual_jacobian;
   return false;
 }
 
-template <typename Model>
-int system_size(const std::string& method) {
+inline int system_size(const System& model, const std::string& method) {
   const bool dae = method == "ida" || method == "radau5-dae";
-  return dae ? Model::num_states + Model::num_algebraic : Model::num_states;
+  return dae ? model.num_states + model.num_algebraic : model.num_states;
 }
 
 /// What --linear-solver (auto by default) means for this model and method; a usage error for a
 /// choice the model or method cannot take.
-template <typename Model>
-LinearSolver resolve_linear_solver(const Options& options, const std::string& method) {
-  const bool klu = klu_available<Model>(method);
-  const bool dense = traits::dense_jacobians_v<Model>;
+inline LinearSolver resolve_linear_solver(const System& model, const Options& options,
+                                          const std::string& method) {
+  const bool klu = klu_available(model, method);
+  const bool dense = model.has_dense_jacobians;
   switch (options.linear_solver) {
     case LinearSolver::klu:
       if (!klu)
@@ -103,7 +100,7 @@ LinearSolver resolve_linear_solver(const Options& options, const std::string& me
     case LinearSolver::automatic:
       break;
   }
-  if (klu && (!dense || system_size<Model>(method) > kSparseThreshold)) return LinearSolver::klu;
+  if (klu && (!dense || system_size(model, method) > kSparseThreshold)) return LinearSolver::klu;
   if (!dense)
     usage_error("the method " + method +
                 " needs dense Jacobians, which this model is "
@@ -115,14 +112,14 @@ inline const char* linear_solver_name(LinearSolver solver) {
   return solver == LinearSolver::klu ? "klu" : "dense";
 }
 
-template <typename Model>
-std::unique_ptr<Integrator> make_integrator(const std::string& method, const Model& model,
-                                            const Options& options, const std::vector<double>& x0,
-                                            LinearSolver solver) {
+inline std::unique_ptr<Integrator> make_integrator(const std::string& method, const System& model,
+                                                   const Options& options,
+                                                   const std::vector<double>& x0,
+                                                   LinearSolver solver) {
   check_method(method);
-  if (method == "ida") return std::make_unique<Ida<Model>>(model, options, x0, solver);
+  if (method == "ida") return std::make_unique<Ida>(model, options, x0, solver);
   if (method.rfind("radau5", 0) == 0) return make_radau(method, model, options, x0, solver);
-  return std::make_unique<CvodeBdf<Model>>(model, options, x0, solver);
+  return std::make_unique<CvodeBdf>(model, options, x0, solver);
 }
 
 }  // namespace daec::simulator

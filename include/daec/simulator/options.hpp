@@ -1,4 +1,4 @@
-// The simulator's command line (spec §5, §5.1): options, their defaults and their checks. Knows
+// The simulator's command line (docs/simulator.md): options, their defaults and their checks. Knows
 // nothing of the model; the names given to --set and --method are resolved later.
 #pragma once
 

@@ -1,4 +1,4 @@
-// What the simulator writes (spec §5): the output times, the CSV rows (t, every declared variable,
+// What the simulator writes (docs/simulator.md): the output times, the CSV rows (t, every declared variable,
 // every output, %.17g; names quoted as RFC 4180 asks) and the CSV file, written through a
 // temporary that replaces FILE when the rows are complete (daec/simulator/output_files.hpp).
 #pragma once
@@ -13,11 +13,14 @@
 #include <vector>
 
 #include <daec/model_error.hpp>
+#include <daec/runtime/system.hpp>
 #include <daec/simulator/failure.hpp>
 #include <daec/simulator/options.hpp>
 #include <daec/simulator/output_files.hpp>
 
 namespace daec::simulator {
+
+using runtime::System;
 
 /// Buffers sized max(count, 1): a model may have no algebraic unknowns, invariants or outputs.
 inline std::vector<double> buffer(int count) {
@@ -47,11 +50,10 @@ class OutputTimes {
 };
 
 /// The CSV columns: t, the declared variables, the outputs.
-template <typename Model>
-std::vector<std::string> csv_columns() {
+inline std::vector<std::string> csv_columns(const System& model) {
   std::vector<std::string> columns = {"t"};
-  for (int i = 0; i < Model::num_variables; ++i) columns.push_back(Model::variable_names[i]);
-  for (int i = 0; i < Model::num_outputs; ++i) columns.push_back(Model::output_names[i]);
+  for (int i = 0; i < model.num_variables; ++i) columns.push_back(model.variable_names[i]);
+  for (int i = 0; i < model.num_outputs; ++i) columns.push_back(model.output_names[i]);
   return columns;
 }
 
@@ -64,36 +66,34 @@ inline std::string csv_field(const std::string& text) {
   return quoted + "\"";
 }
 
-template <typename Model>
-std::string csv_header() {
+inline std::string csv_header(const System& model) {
   std::string header;
-  for (const std::string& column : csv_columns<Model>())
+  for (const std::string& column : csv_columns(model))
     header += (header.empty() ? "" : ",") + csv_field(column);
   return header + "\n";
 }
 
 /// One row of values: t, the declared variables (from x, or from Z computed by rhs), the
 /// outputs. Fails, naming the time and the quantity, rather than give a value that is not finite.
-template <typename Model>
-std::vector<double> row_values(const Model& model, double t, const std::vector<double>& x) {
+inline std::vector<double> row_values(const System& model, double t, const std::vector<double>& x) {
   using text::format_number;
-  std::vector<double> xdot = buffer(Model::num_states), z = buffer(Model::num_algebraic),
-                      y = buffer(Model::num_outputs);
+  std::vector<double> xdot = buffer(model.num_states), z = buffer(model.num_algebraic),
+                      y = buffer(model.num_outputs);
   std::string at = "cannot write the row at t = " + format_number(t) + ": ";
   if (model.rhs(t, x.data(), xdot.data(), z.data()) != 0)
     run_error(at + text::rhs_failure(model, t, x.data()));
   model.outputs(t, x.data(), y.data());
   std::vector<double> row = {t};
-  for (int i = 0; i < Model::num_variables; ++i) {
-    int location = Model::variable_location[i];
+  for (int i = 0; i < model.num_variables; ++i) {
+    int location = model.variable_location[i];
     row.push_back(location >= 0 ? x[static_cast<size_t>(location)]
                                 : z[static_cast<size_t>(-1 - location)]);
   }
-  for (int i = 0; i < Model::num_outputs; ++i) row.push_back(y[static_cast<size_t>(i)]);
+  for (int i = 0; i < model.num_outputs; ++i) row.push_back(y[static_cast<size_t>(i)]);
   for (size_t i = 0; i < row.size(); ++i) {
     if (std::isfinite(row[i])) continue;
-    bool output = i > static_cast<size_t>(Model::num_variables);
-    std::string name = csv_columns<Model>()[i];
+    bool output = i > static_cast<size_t>(model.num_variables);
+    std::string name = csv_columns(model)[i];
     run_error(at + (output ? "the output " : "the value of ") + text::quoted(name) + " is " +
               format_number(row[i]) + (output ? text::domain_hint("its expression") : ""));
   }

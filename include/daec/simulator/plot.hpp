@@ -1,4 +1,4 @@
-// --plot FILE.svg|FILE.png (spec §5.1): the CSV columns (or those of --plot-columns) against t, as
+// --plot FILE.svg|FILE.png (docs/simulator.md, "The accuracy target"): the CSV columns (or those of --plot-columns) against t, as
 // an SVG line chart with axes, ticks, a legend and the model's units (from the descriptions:
 // "mass [kg]" has the unit kg). A PNG is converted from the SVG by rsvg-convert (Debian:
 // librsvg2-bin) or ImageMagick's convert, whichever is installed.

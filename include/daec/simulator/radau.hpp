@@ -17,19 +17,18 @@
 #include <daec/integrators/klu_lu.hpp>
 #include <daec/integrators/radau5.hpp>
 #include <daec/model_error.hpp>
+#include <daec/runtime/system.hpp>
 #include <daec/simulator/failure.hpp>
 #include <daec/simulator/integrator.hpp>
 #include <daec/simulator/options.hpp>
-#include <daec/traits.hpp>
 
 namespace daec::simulator {
 
 /// What both formulations share: the model and its last failure, in words, with the callback
 /// and the time ("rhs", 0.75, "the algebraic unknown 'z' is not finite (...)").
-template <typename Model>
 class ModelProblemBase {
  public:
-  explicit ModelProblemBase(const Model& model) : model_(&model) {}
+  explicit ModelProblemBase(const System& model) : model_(&model) {}
   std::string failure_message() const { return failure_; }
   /// "at t = 0.75, rhs: the algebraic unknown ..." for the last failure; "" if none.
   std::string failure_note() const {
@@ -48,7 +47,7 @@ class ModelProblemBase {
     failure_ = why;
     return 1;
   }
-  const Model* model_;
+  const System* model_;
 
  private:
   std::string failure_, callback_;
@@ -56,14 +55,9 @@ class ModelProblemBase {
 };
 
 /// The reduced ODE X' = F(X, t) as a Radau5 problem.
-template <typename Model>
-class OdeProblem : public ModelProblemBase<Model> {
-  static constexpr int n = Model::num_states;
-  using ModelProblemBase<Model>::model_;
-  using ModelProblemBase<Model>::fail;
-
+class OdeProblem : public ModelProblemBase {
  public:
-  using ModelProblemBase<Model>::ModelProblemBase;
+  explicit OdeProblem(const System& model) : ModelProblemBase(model), n(model.num_states) {}
   int size() const { return n; }
 
   int rhs(double t, const double* x, double* xdot) {
@@ -72,39 +66,33 @@ class OdeProblem : public ModelProblemBase<Model> {
   }
   // The generated Jacobian is row-major, Radau5's column-major.
   int jacobian(double t, const double* x, double* J) {
-    if constexpr (traits::dense_jacobians_v<Model>) {
-      row_major_.resize(static_cast<size_t>(n) * n);
-      if (model_->rhs_jacobian(t, x, row_major_.data()) != 0)
-        return fail("jacobian", t, text::dense_jacobian_failure(*model_, t, x, row_major_.data()));
-      for (int i = 0; i < n; ++i)
-        for (int j = 0; j < n; ++j) J[i + static_cast<size_t>(n) * j] = row_major_[i * n + j];
-      return 0;
-    } else {
-      (void)x, (void)J;
+    if (!model_->has_dense_jacobians)
       return fail("jacobian", t, "this model has no dense Jacobian");
-    }
+    row_major_.resize(static_cast<size_t>(n) * n);
+    if (model_->rhs_jacobian(t, x, row_major_.data()) != 0)
+      return fail("jacobian", t, text::dense_jacobian_failure(*model_, t, x, row_major_.data()));
+    for (int i = 0; i < n; ++i)
+      for (int j = 0; j < n; ++j) J[i + static_cast<size_t>(n) * j] = row_major_[i * n + j];
+    return 0;
   }
   integrators::SparsityPattern jacobian_pattern() const {
     integrators::SparsityPattern pattern;
-    if constexpr (traits::sparse_rhs_jacobian_v<Model>) {
+    if (model_->has_sparse_rhs_jacobian) {
       pattern.n = n;
-      pattern.colptr.assign(Model::rhs_jacobian_colptr, Model::rhs_jacobian_colptr + n + 1);
-      pattern.rowval.assign(Model::rhs_jacobian_rowval,
-                            Model::rhs_jacobian_rowval + Model::rhs_jacobian_nnz);
+      pattern.colptr.assign(model_->rhs_jacobian_colptr, model_->rhs_jacobian_colptr + n + 1);
+      pattern.rowval.assign(model_->rhs_jacobian_rowval,
+                            model_->rhs_jacobian_rowval + model_->rhs_jacobian_nnz);
     }
     return pattern;
   }
   int jacobian_values(double t, const double* x, double* values) {
-    if constexpr (traits::sparse_rhs_jacobian_v<Model>) {
-      if (model_->rhs_jacobian_values(t, x, values) == 0) return 0;
-      return fail("jacobian", t, text::jacobian_failure(*model_, t, x, "", "", 0.0));
-    } else {
-      (void)x, (void)values;
+    if (!model_->has_sparse_rhs_jacobian)
       return fail("jacobian", t, "this model has no sparse Jacobian");
-    }
+    if (model_->rhs_jacobian_values(t, x, values) == 0) return 0;
+    return fail("jacobian", t, text::jacobian_failure(*model_, t, x, "", "", 0.0));
   }
   int project(double t, double* x) {
-    if (Model::num_invariants == 0) return 0;
+    if (model_->num_invariants == 0) return 0;
     projected_.assign(x, x + n);
     if (model_->project(t, projected_.data()) != 0 ||
         text::first_not_finite(projected_.data(), n) >= 0)
@@ -114,19 +102,19 @@ class OdeProblem : public ModelProblemBase<Model> {
   }
 
  private:
+  const int n;
   std::vector<double> row_major_, projected_;
 };
 
 /// The index-1 DAE in Y = (X, Z) as a Radau5 problem: M Y' = f(t, Y) with M = diag(I, 0) and
 /// f = -r(t, Y, Y' = 0) for the generated residual r = [X' - F(X, Z, t); A Z - b].
-template <typename Model>
-class DaeProblem : public ModelProblemBase<Model> {
-  static constexpr int n = Model::num_states, m = Model::num_algebraic, size_ = n + m;
-  using ModelProblemBase<Model>::model_;
-  using ModelProblemBase<Model>::fail;
-
+class DaeProblem : public ModelProblemBase {
  public:
-  using ModelProblemBase<Model>::ModelProblemBase;
+  explicit DaeProblem(const System& model)
+      : ModelProblemBase(model),
+        n(model.num_states),
+        m(model.num_algebraic),
+        size_(model.num_states + model.num_algebraic) {}
   int size() const { return size_; }
   bool is_algebraic(int i) const { return i >= n; }
 
@@ -140,52 +128,46 @@ class DaeProblem : public ModelProblemBase<Model> {
                 why.empty() ? "the residual is not finite" + text::domain_hint("the model") : why);
   }
   int jacobian(double t, const double* y, double* J) {
-    if constexpr (traits::dense_jacobians_v<Model>) {
-      zero_.assign(static_cast<size_t>(std::max(n, 1)), 0.0);
-      dr_dx_.resize(static_cast<size_t>(size_) * n);
-      dr_dxdot_.resize(static_cast<size_t>(size_) * n);
-      dr_dz_.resize(static_cast<size_t>(size_) * std::max(m, 1));
-      model_->residual_jacobian(t, y, zero_.data(), y + n, dr_dx_.data(), dr_dxdot_.data(),
-                                dr_dz_.data());
-      for (int row = 0; row < size_; ++row)
-        for (int column = 0; column < size_; ++column)
-          J[row + static_cast<size_t>(size_) * column] =
-              -(column < n ? dr_dx_[static_cast<size_t>(row) * n + column]
-                           : dr_dz_[static_cast<size_t>(row) * m + (column - n)]);
-      return 0;
-    } else {
-      (void)y, (void)J;
+    if (!model_->has_dense_jacobians)
       return fail("jacobian", t, "this model has no dense Jacobian");
-    }
+    zero_.assign(static_cast<size_t>(std::max(n, 1)), 0.0);
+    dr_dx_.resize(static_cast<size_t>(size_) * n);
+    dr_dxdot_.resize(static_cast<size_t>(size_) * n);
+    dr_dz_.resize(static_cast<size_t>(size_) * std::max(m, 1));
+    model_->residual_jacobian(t, y, zero_.data(), y + n, dr_dx_.data(), dr_dxdot_.data(),
+                              dr_dz_.data());
+    for (int row = 0; row < size_; ++row)
+      for (int column = 0; column < size_; ++column)
+        J[row + static_cast<size_t>(size_) * column] =
+            -(column < n ? dr_dx_[static_cast<size_t>(row) * n + column]
+                         : dr_dz_[static_cast<size_t>(row) * m + (column - n)]);
+    return 0;
   }
   integrators::SparsityPattern jacobian_pattern() const {
     integrators::SparsityPattern pattern;
-    if constexpr (traits::sparse_residual_jacobian_v<Model>) {
+    if (model_->has_sparse_residual_jacobian) {
       pattern.n = size_;
-      pattern.colptr.assign(Model::residual_jacobian_colptr,
-                            Model::residual_jacobian_colptr + size_ + 1);
-      pattern.rowval.assign(Model::residual_jacobian_rowval,
-                            Model::residual_jacobian_rowval + Model::residual_jacobian_nnz);
+      pattern.colptr.assign(model_->residual_jacobian_colptr,
+                            model_->residual_jacobian_colptr + size_ + 1);
+      pattern.rowval.assign(model_->residual_jacobian_rowval,
+                            model_->residual_jacobian_rowval + model_->residual_jacobian_nnz);
     }
     return pattern;
   }
   // df/dY = -(dr/dY) = -(the iteration matrix at alpha = 0).
   int jacobian_values(double t, const double* y, double* values) {
-    if constexpr (traits::sparse_residual_jacobian_v<Model>) {
-      zero_.assign(static_cast<size_t>(std::max(n, 1)), 0.0);
-      model_->residual_jacobian_values(t, y, zero_.data(), y + n, 0.0, values);
-      for (int e = 0; e < Model::residual_jacobian_nnz; ++e) values[e] = -values[e];
-      return 0;
-    } else {
-      (void)y, (void)values;
+    if (!model_->has_sparse_residual_jacobian)
       return fail("jacobian", t, "this model has no sparse Jacobian");
-    }
+    zero_.assign(static_cast<size_t>(std::max(n, 1)), 0.0);
+    model_->residual_jacobian_values(t, y, zero_.data(), y + n, 0.0, values);
+    for (int e = 0; e < model_->residual_jacobian_nnz; ++e) values[e] = -values[e];
+    return 0;
   }
   /// X onto the hidden constraints, then Z solved again from A(X, t) Z = b(X, t).
   int project(double t, double* y) {
     projected_.assign(y, y + n);
-    if (Model::num_invariants > 0 && (model_->project(t, projected_.data()) != 0 ||
-                                      text::first_not_finite(projected_.data(), n) >= 0))
+    if (model_->num_invariants > 0 && (model_->project(t, projected_.data()) != 0 ||
+                                       text::first_not_finite(projected_.data(), n) >= 0))
       return fail("projection", t, text::projection_failure(*model_, t, y, projected_.data()));
     xdot_.resize(static_cast<size_t>(std::max(n, 1)));
     z_.resize(static_cast<size_t>(std::max(m, 1)));
@@ -197,6 +179,7 @@ class DaeProblem : public ModelProblemBase<Model> {
   }
 
  private:
+  const int n, m, size_;
   std::vector<double> zero_, dr_dx_, dr_dxdot_, dr_dz_, projected_, xdot_, z_;
 };
 
@@ -208,13 +191,14 @@ class DaeProblem : public ModelProblemBase<Model> {
 constexpr double kAbsoluteToleranceFraction = 1e-2;
 
 /// A Radau5 run on `Problem` (OdeProblem or DaeProblem) with the linear solver `Solver`.
-template <typename Model, typename Problem, typename Solver>
+template <typename Problem, typename Solver>
 class RadauMethod final : public Integrator {
-  static constexpr int n = Model::num_states;
-
  public:
-  RadauMethod(const Model& model, const Options& options, const std::vector<double>& x0)
-      : model_(model), problem_(model), radau_(problem_, radau_options(options)) {
+  RadauMethod(const System& model, const Options& options, const std::vector<double>& x0)
+      : n(model.num_states),
+        model_(model),
+        problem_(model),
+        radau_(problem_, radau_options(options)) {
     radau_.set_stop_time(options.t_end);
     std::vector<double> y = start_values(options.t_start, x0);
     integrators::Radau5Result result = radau_.initialize(options.t_start, y.data());
@@ -264,7 +248,7 @@ class RadauMethod final : public Integrator {
     counts.steps = s.steps;
     counts.rhs_evaluations = s.rhs_evaluations;
     counts.jacobian_evaluations = s.jacobian_evaluations;
-    counts.projections = Model::num_invariants > 0 ? s.projections : 0;
+    counts.projections = model_.num_invariants > 0 ? s.projections : 0;
     return counts;
   }
 
@@ -311,30 +295,26 @@ class RadauMethod final : public Integrator {
     return radau;
   }
 
-  const Model& model_;
+  const int n;
+  const System& model_;
   Problem problem_;
   integrators::Radau5<Problem, Solver> radau_;
 };
 
 /// The Radau method `name` ("radau5" or "radau5-dae") on `model` with `solver`.
-template <typename Model>
-std::unique_ptr<Integrator> make_radau(const std::string& name, const Model& model,
-                                       const Options& options, const std::vector<double>& x0,
-                                       LinearSolver solver) {
+inline std::unique_ptr<Integrator> make_radau(const std::string& name, const System& model,
+                                              const Options& options, const std::vector<double>& x0,
+                                              LinearSolver solver) {
   using Dense = integrators::DenseLinearSolver;
   using Klu = integrators::KluLinearSolver;
   if (name == "radau5-dae") {
-    if constexpr (traits::sparse_residual_jacobian_v<Model>) {
-      if (solver == LinearSolver::klu)
-        return std::make_unique<RadauMethod<Model, DaeProblem<Model>, Klu>>(model, options, x0);
-    }
-    return std::make_unique<RadauMethod<Model, DaeProblem<Model>, Dense>>(model, options, x0);
+    if (model.has_sparse_residual_jacobian && solver == LinearSolver::klu)
+      return std::make_unique<RadauMethod<DaeProblem, Klu>>(model, options, x0);
+    return std::make_unique<RadauMethod<DaeProblem, Dense>>(model, options, x0);
   }
-  if constexpr (traits::sparse_rhs_jacobian_v<Model>) {
-    if (solver == LinearSolver::klu)
-      return std::make_unique<RadauMethod<Model, OdeProblem<Model>, Klu>>(model, options, x0);
-  }
-  return std::make_unique<RadauMethod<Model, OdeProblem<Model>, Dense>>(model, options, x0);
+  if (model.has_sparse_rhs_jacobian && solver == LinearSolver::klu)
+    return std::make_unique<RadauMethod<OdeProblem, Klu>>(model, options, x0);
+  return std::make_unique<RadauMethod<OdeProblem, Dense>>(model, options, x0);
 }
 
 }  // namespace daec::simulator

@@ -3,7 +3,7 @@
 // the reduced system does not determine the solution: an integrator steps across such a point
 // and goes on along whichever branch its iterations find, and ends with status 0 and a wrong
 // answer. After every step the run asks the model for the conditioning of both matrices
-// (Model::algebraic_condition, Model::invariants_condition) at the ends and the middle of the
+// (algebraic_condition, invariants_condition of the model) at the ends and the middle of the
 // step, and for the sign of det(A). A change of sign between two steps means a singular point
 // was crossed even where both ends are well conditioned: it is located by bisection on the
 // method's interpolant. A saddle-point system (a linkage with Lagrange multipliers) loses rank
@@ -20,10 +20,10 @@
 #include <vector>
 
 #include <daec/model_error.hpp>
+#include <daec/runtime/system.hpp>
 #include <daec/simulator/failure.hpp>
 #include <daec/simulator/integrator.hpp>
 #include <daec/simulator/options.hpp>
-#include <daec/traits.hpp>
 
 namespace daec::simulator {
 
@@ -41,10 +41,10 @@ constexpr size_t kSingularNamesShown = 8;
 
 /// What the model's two condition checks say at one point.
 struct Conditioning {
-  double algebraic = 1.0;   // Model::algebraic_condition
+  double algebraic = 1.0;   // the model's algebraic_condition
   int unknown = -1;         // ... its weakest pivot's z
   int sign = 1;             // sign of det(A), 0 where singular
-  double invariants = 1.0;  // Model::invariants_condition
+  double invariants = 1.0;  // the model's invariants_condition
   int invariant = -1;       // ... its weakest pivot's hidden constraint
   bool singular() const {
     return !(algebraic <= kSingularCondition) || !(invariants <= kSingularCondition);
@@ -54,14 +54,11 @@ struct Conditioning {
 };
 
 /// The checks at (t, x); a model without them (written by hand) is taken as regular everywhere.
-template <typename Model>
-Conditioning conditioning(const Model& model, double t, const std::vector<double>& x) {
+inline Conditioning conditioning(const System& model, double t, const std::vector<double>& x) {
   Conditioning c;
-  if constexpr (traits::condition_checks_v<Model>) {
+  if (model.has_condition_checks) {
     c.algebraic = model.algebraic_condition(t, x.data(), &c.unknown, &c.sign);
     c.invariants = model.invariants_condition(t, x.data(), &c.invariant);
-  } else {
-    (void)model, (void)t, (void)x;
   }
   return c;
 }
@@ -85,16 +82,16 @@ inline std::string estimate(double value) {
 
 /// What loses rank at a singular point: the block of A holding the weakest pivot (its equations
 /// and unknowns), and dh/dX where it is singular too.
-template <typename Model>
-std::string singular_matrices(const Conditioning& c, double threshold = kSingularCondition) {
+inline std::string singular_matrices(const System& model, const Conditioning& c,
+                                     double threshold = kSingularCondition) {
   std::string what;
   if (!(c.algebraic <= threshold) || c.sign == 0) {
     std::vector<std::string> equations, unknowns;
     if (c.unknown >= 0) {
-      for (int j = 0; j < Model::num_algebraic; ++j) {
-        if (Model::algebraic_block[j] != Model::algebraic_block[c.unknown]) continue;
-        equations.push_back(Model::algebraic_equation[j]);
-        unknowns.push_back(Model::algebraic_names[j]);
+      for (int j = 0; j < model.num_algebraic; ++j) {
+        if (model.algebraic_block[j] != model.algebraic_block[c.unknown]) continue;
+        equations.push_back(model.algebraic_equation[j]);
+        unknowns.push_back(model.algebraic_names[j]);
       }
     }
     what = "A(X, t) loses rank (condition estimate " + estimate(c.algebraic) + ")";
@@ -107,17 +104,16 @@ std::string singular_matrices(const Conditioning& c, double threshold = kSingula
     what += "the constraint Jacobian dh/dX loses rank (condition estimate " +
             estimate(c.invariants) + ")";
     if (c.invariant >= 0)
-      what += std::string(", at the hidden constraint ") + Model::invariant_names[c.invariant];
+      what += std::string(", at the hidden constraint ") + model.invariant_names[c.invariant];
   }
   return what;
 }
 
 /// Watches the solution for singular points, step after step.
-template <typename Model>
 class SingularityMonitor {
  public:
-  SingularityMonitor(const Model& model, OnSingular action)
-      : model_(model), action_(action), x_(static_cast<size_t>(std::max(Model::num_states, 1))) {}
+  SingularityMonitor(const System& model, OnSingular action)
+      : model_(model), action_(action), x_(static_cast<size_t>(std::max(model.num_states, 1))) {}
 
   /// The start of the run, or of a stretch after an event (A may change with the branch).
   void start(double t, const std::vector<double>& x) {
@@ -161,7 +157,7 @@ class SingularityMonitor {
     if (!(last_.largest() >= kSuspectCondition)) return;
     failure.notes.push_back(
         "the reduced system is nearly singular where the integration stopped (t = " +
-        text::format_number(last_t_) + "): " + singular_matrices<Model>(last_, kSuspectCondition));
+        text::format_number(last_t_) + "): " + singular_matrices(model_, last_, kSuspectCondition));
   }
 
  private:
@@ -239,7 +235,7 @@ class SingularityMonitor {
 
   void report(double t, const Conditioning& c, const std::string& how) {
     const std::string message = "the reduced system is singular at t = " + text::format_number(t) +
-                                how + ": " + singular_matrices<Model>(c);
+                                how + ": " + singular_matrices(model_, c);
     if (action_ == OnSingular::stop)
       run_error(message,
                 {"past this point the model does not determine the solution: an integrator may "
@@ -250,7 +246,7 @@ class SingularityMonitor {
     std::fprintf(stderr, "sim: warning: %s\n", message.c_str());
   }
 
-  const Model& model_;
+  const System& model_;
   OnSingular action_;
   std::vector<double> x_;  // scratch for the interpolant
   Conditioning last_;      // at the end of the last step, last_t_

@@ -276,7 +276,9 @@ size_t distinct_size(const ex& e, size_t stop_above) {
     pending.pop_back();
     if (!visited.emplace(node_of(node), node).second) continue;
     counted.insert(fingerprints.of(node).hash);
-    for (size_t i = 0; i < node.nops(); ++i) pending.push_back(node.op(i));
+    const bool product = GiNaC::is_exactly_a<GiNaC::mul>(node);
+    for (size_t i = 0; i < node.nops(); ++i)
+      if (!product || !is_sign(node.op(i))) pending.push_back(node.op(i));  // -x counts as x
   }
   return counted.size();
 }

@@ -4,9 +4,8 @@
 // generic over the problem (any class with the members listed under "The Problem" below) and over
 // the linear algebra (DenseLinearSolver in dense_lu.hpp, KluLinearSolver in klu_lu.hpp).
 //
-// It follows E. Hairer and G. Wanner's RADAU5 (Fortran, version of 1996/2002) as described in
-// E. Hairer, G. Wanner, Solving Ordinary Differential Equations II. Stiff and
-// Differential-Algebraic Problems, 2nd ed., Springer 1996, Section IV.8:
+// It follows the RADAU5 algorithm as docs/integrators.md describes it (where its sources are
+// named); names that keep RADAU5's on purpose say so where they are declared:
 // - simplified Newton iterations on the stage increments Z, transformed with RADAU5's T, T^-1
 //   (the eigenvalue decomposition of the inverse Runge-Kutta matrix), so that each Jacobian or
 //   step-size change needs one real LU of gamma/h*M - J and one complex LU of
@@ -363,8 +362,8 @@ class Radau5 {
     return "";
   }
 
-  /// Hairer's starting step (Solving ODEs I, II.4) on the differential components, for an
-  /// error estimate of order 3: h = min(100 h0, (0.01 / max(d1, d2))^(1/4)).
+  /// The classical starting-step heuristic (docs/integrators.md, "Options") on the differential
+  /// components, for an error estimate of order 3: h = min(100 h0, (0.01 / max(d1, d2))^(1/4)).
   double initial_step() {
     double h = options_.initial_step;
     if (h <= 0.0) {

@@ -1,5 +1,5 @@
-// The coefficients of the 3-stage Radau IIA method (order 5) in the form Hairer and Wanner's
-// RADAU5 uses them (Solving ODEs II, Section IV.8): nodes, error-estimate weights, and the
+// The coefficients of the 3-stage Radau IIA method (order 5) in the form RADAU5 uses them
+// (docs/integrators.md): nodes, error-estimate weights, and the
 // eigendecomposition of the inverse Runge-Kutta matrix that splits each Newton iteration into a
 // real and a complex linear system.
 #pragma once

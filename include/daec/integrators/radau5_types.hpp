@@ -17,15 +17,15 @@ struct Radau5Options {
   double rtol = 1e-6;
   double atol = 1e-6;
   std::vector<double> atol_per_component;  ///< if not empty: size n, replaces atol
-  /// RADAU5's transformation of the tolerances (Hairer & Wanner's driver): the error estimate is
-  /// held below rtol' = 0.1 * rtol^(2/3) (atol' = rtol' * atol / rtol) instead. It relies on the
-  /// true local error being O(h^6) while the estimate is O(h^4); that holds for non-stiff
-  /// components (2-4x fewer steps at the same global error) but not for stiff ones, where both
-  /// are O(h^4) and the global error grows to ~500 rtol at rtol = 1e-10 (Prothero-Robinson).
+  /// RADAU5's transformation of the tolerances (docs/integrators.md, "Accuracy"): the error
+  /// estimate is held below rtol' = 0.1 * rtol^(2/3) (atol' = rtol' * atol / rtol) instead. It
+  /// relies on the true local error being O(h^6) while the estimate is O(h^4); that holds for
+  /// non-stiff components (2-4x fewer steps at the same global error) but not for stiff ones, where
+  /// both are O(h^4) and the global error grows to ~500 rtol at rtol = 1e-10 (Prothero-Robinson).
   /// Off by default for that reason.
   bool calibrate_tolerances = false;
 
-  double initial_step = 0.0;  ///< 0: chosen from f at the start (Hairer's heuristic)
+  double initial_step = 0.0;  ///< 0: chosen from f at the start (docs/integrators.md, "Options")
   double max_step = std::numeric_limits<double>::infinity();
   double min_step = 0.0;    ///< a step shorter than this (except one to the stop time) fails
   double fixed_step = 0.0;  ///< > 0: constant steps, every step accepted, no error control

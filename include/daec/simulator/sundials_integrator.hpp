@@ -124,8 +124,9 @@ class SundialsIntegrator : public Integrator {
     if (linear_solver_ == nullptr) run_error("cannot create the linear solver");
 #if SUNDIALS_VERSION_MAJOR >= 7
     // The context's default handler prints every error; ours keeps it for the report instead.
-    SUNContext_ClearErrHandlers(context_.get());
-    SUNContext_PushErrHandler(context_.get(), keep_error_message, &last_error_);
+    if (SUNContext_ClearErrHandlers(context_.get()) != 0 ||
+        SUNContext_PushErrHandler(context_.get(), keep_error_message, &last_error_) != 0)
+      run_error("cannot install the SUNDIALS error handler");
 #endif
   }
 

@@ -70,7 +70,7 @@ UserData<Model>& data_of(void* user_data) {
 // ----- CVODE: X' = F(X, t) ---------------------------------------------------------------------
 
 template <typename Model>
-int cvode_rhs(realtype t, N_Vector y, N_Vector ydot, void* user_data) {
+int cvode_rhs(sunrealtype t, N_Vector y, N_Vector ydot, void* user_data) {
   UserData<Model>& data = data_of<Model>(user_data);
   const double* x = N_VGetArrayPointer(y);
   double* xdot = N_VGetArrayPointer(ydot);
@@ -82,7 +82,7 @@ int cvode_rhs(realtype t, N_Vector y, N_Vector ydot, void* user_data) {
 
 /// d(X')/dX into a SUNDenseMatrix (n x n).
 template <typename Model>
-int cvode_dense_jacobian(realtype t, N_Vector y, N_Vector, SUNMatrix jacobian, void* user_data,
+int cvode_dense_jacobian(sunrealtype t, N_Vector y, N_Vector, SUNMatrix jacobian, void* user_data,
                          N_Vector, N_Vector, N_Vector) {
   UserData<Model>& data = data_of<Model>(user_data);
   const int n = data.model->num_states;
@@ -127,7 +127,7 @@ bool first_bad_entry(const int* colptr, int columns, const double* values, RowNa
 /// d(X')/dX into a SUNSparseMatrix(CSC_MAT) of size n x n with room for rhs_jacobian_nnz entries
 /// (docs/generated-code.md).
 template <typename Model>
-int cvode_sparse_jacobian(realtype t, N_Vector y, N_Vector, SUNMatrix jacobian, void* user_data,
+int cvode_sparse_jacobian(sunrealtype t, N_Vector y, N_Vector, SUNMatrix jacobian, void* user_data,
                           N_Vector, N_Vector, N_Vector) {
   UserData<Model>& data = data_of<Model>(user_data);
   const int n = data.model->num_states, nnz = data.model->rhs_jacobian_nnz;
@@ -213,7 +213,7 @@ void project_error(UserData<Model>& data, double t, const double* x, double* err
 /// CVODE passes it (CVodeSetProjErrEst, on by default in CVODE; SUNDIALS' own examples and daec's
 /// simulator turn it off: on smooth invariants it can cost many times the steps).
 template <typename Model>
-int cvode_projection(realtype t, N_Vector ycur, N_Vector corr, realtype, N_Vector err,
+int cvode_projection(sunrealtype t, N_Vector ycur, N_Vector corr, sunrealtype, N_Vector err,
                      void* user_data) {
   UserData<Model>& data = data_of<Model>(user_data);
   const int n = data.model->num_states;
@@ -248,7 +248,7 @@ void ida_variable_types(const Model& model, N_Vector id) {
 
 /// The residual r = [X' - F(X, Z, t); A(X, t) Z - b(X, t)] of the index-1 system.
 template <typename Model>
-int ida_residual(realtype t, N_Vector yy, N_Vector yp, N_Vector rr, void* user_data) {
+int ida_residual(sunrealtype t, N_Vector yy, N_Vector yp, N_Vector rr, void* user_data) {
   UserData<Model>& data = data_of<Model>(user_data);
   const int n = data.model->num_states, size = data.model->num_states + data.model->num_algebraic;
   const double* y = N_VGetArrayPointer(yy);
@@ -281,7 +281,7 @@ std::string residual_name(const Model& model, int i) {
 /// dF/dY + c_j dF/dY' into a SUNDenseMatrix ((n + m) x (n + m)), from the dense
 /// residual_jacobian.
 template <typename Model>
-int ida_dense_jacobian(realtype t, realtype c_j, N_Vector yy, N_Vector yp, N_Vector,
+int ida_dense_jacobian(sunrealtype t, sunrealtype c_j, N_Vector yy, N_Vector yp, N_Vector,
                        SUNMatrix jacobian, void* user_data, N_Vector, N_Vector, N_Vector) {
   UserData<Model>& data = data_of<Model>(user_data);
   const int n = data.model->num_states, m = data.model->num_algebraic, size = n + m;
@@ -310,7 +310,7 @@ int ida_dense_jacobian(realtype t, realtype c_j, N_Vector yy, N_Vector yp, N_Vec
 /// dF/dY + c_j dF/dY' into a SUNSparseMatrix(CSC_MAT) with room for residual_jacobian_nnz
 /// entries, from the generated residual_jacobian_values (docs/generated-code.md).
 template <typename Model>
-int ida_sparse_jacobian(realtype t, realtype c_j, N_Vector yy, N_Vector yp, N_Vector,
+int ida_sparse_jacobian(sunrealtype t, sunrealtype c_j, N_Vector yy, N_Vector yp, N_Vector,
                         SUNMatrix jacobian, void* user_data, N_Vector, N_Vector, N_Vector) {
   UserData<Model>& data = data_of<Model>(user_data);
   const int n = data.model->num_states, size = data.model->num_states + data.model->num_algebraic;

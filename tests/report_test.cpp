@@ -1,5 +1,5 @@
-// Tests of the reports of a reduction (docs/command-line.md): the --check summary, the Markdown and JSON
-// reports (golden files for the bundled models), the JSON string escaper and the SVG spy plot.
+// Tests of the reports of a reduction (docs/command-line.md): the --check summary, the Markdown and
+// JSON reports (golden files for the bundled models), the JSON string escaper and the SVG spy plot.
 //
 // Golden files live in tests/golden/<model>.report.md, .report.json and .spy.svg. After an
 // intended change, regenerate them with DAEC_UPDATE_GOLDEN=1 and read the diff.
@@ -13,6 +13,7 @@
 #include <stdexcept>
 #include <string_view>
 
+#include "codegen/generate.h"
 #include "reduction/pipeline.h"
 #include "report/json_report.h"
 #include "report/markdown_report.h"
@@ -317,8 +318,9 @@ TEST(Report, CoupledPendulumsGolden) {
   expect_goldens("coupled_pendulums");
 }
 
-// The result of docs/method.md's second example (§7): seven final unknowns in this order, A structurally nonsingular, and
-// the three length constraints and their first derivatives as hidden constraints.
+// The result of docs/method.md's second example (§7): seven final unknowns in this order, A
+// structurally nonsingular, and the three length constraints and their first derivatives as hidden
+// constraints.
 TEST(Report, CoupledPendulumsShowTheSeedResult) {
   Reduced r = reduce_file("models/coupled_pendulums.dae");
   ASSERT_TRUE(r.system);
@@ -345,6 +347,25 @@ TEST(Report, CoupledPendulumsShowTheSeedResult) {
 }
 
 // Spec §3: the keys a tool may rely on, with the right types.
+// The words for each origin of an unknown come from one place (origin_words): every output
+// names a velocity, a dummy derivative and the derivative of a promoted variable alike.
+TEST(Report, OriginsAreNamedAlikeInEveryOutput) {
+  Reduced velocities = reduce_file("tests/data/start_conditions.dae");
+  Reduced promoted = reduce_file("models/implicit_index1.dae");
+  ASSERT_TRUE(velocities.system && promoted.system);
+  std::string code = generate_code(*velocities.system, CodegenOptions{}).source;
+  EXPECT_NE(code.find("//   x[4] x_dot (velocity of x)\n"), std::string::npos);
+  EXPECT_NE(code.find("//   z[2] T_dot (dummy derivative of T)\n"), std::string::npos);
+  EXPECT_EQ(count(velocities.markdown(), "| velocity `x'` (first-order form) |"), 1u);
+  EXPECT_EQ(count(velocities.json(), "\"origin\": \"velocity\""), 2u);
+  code = generate_code(*promoted.system, CodegenOptions{}).source;
+  EXPECT_NE(code.find("//   z[0] y_dot (derivative of a nonlinear algebraic variable of y)\n"),
+            std::string::npos);
+  EXPECT_EQ(count(promoted.markdown(), "| dummy for `y'` (`y` promoted) "), 1u);
+  EXPECT_EQ(count(promoted.json(), "\"origin\": \"nonlinear_dummy\""), 2u);
+  EXPECT_EQ(count(promoted.json(), "\"origin\": \"dummy\""), 1u);
+}
+
 TEST(Report, JsonHasTheKeysOfTheSpec) {
   for (const char* model : {"pendulum", "example_12_1", "coupled_pendulums"}) {
     SCOPED_TRACE(model);

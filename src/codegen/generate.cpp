@@ -59,24 +59,10 @@ std::string names_of(const std::vector<Unknown>& unknowns) {
       unknowns, [](const Unknown& u) { return quoted(u.name); }, "nullptr");
 }
 
-const char* origin_text(UnknownOrigin origin) {
-  switch (origin) {
-    case UnknownOrigin::Variable:
-      return "variable";
-    case UnknownOrigin::Velocity:
-      return "velocity";
-    case UnknownOrigin::Dummy:
-      return "dummy derivative";
-    case UnknownOrigin::Nonlinear:
-      return "derivative of a nonlinear algebraic variable";
-  }
-  return "";
-}
-
 std::string unknown_line(const std::string& array, size_t i, const Unknown& u) {
   std::string line = fmt::format("//   {}[{}] {}", array, i, u.name);
   if (u.origin != UnknownOrigin::Variable) {
-    line += fmt::format(" ({} of {})", origin_text(u.origin), u.derivative_of);
+    line += fmt::format(" ({} of {})", origin_words(u.origin).description, u.derivative_of);
   }
   if (!u.description.empty()) line += " " + cpp_quoted_comment(u.description);
   return line + "\n";

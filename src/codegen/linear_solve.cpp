@@ -1,6 +1,8 @@
 // Planning and emitting the block-structured sparse LU for A Z = b.
 #include "codegen/linear_solve.h"
 
+#include "structure/bandwidth_order.h"
+
 #include <algorithm>
 #include <set>
 #include <stdexcept>
@@ -79,41 +81,6 @@ PivotStep eliminate(int k, EliminationPatterns& patterns, std::set<std::pair<int
     if (!step.fixed_pivot && step.candidates.size() > 1) state.exchanged.insert(i);
   }
   return step;
-}
-
-// Reverse Cuthill-McKee on a symmetric graph (node = position, edge = an entry at (i, j) or
-// (j, i)): a small bandwidth keeps the fill-in of partial pivoting small. Returns the nodes in
-// their new order. Deterministic: ties go to the lower node.
-std::vector<int> bandwidth_order(const std::vector<std::set<int>>& neighbours) {
-  int size = static_cast<int>(neighbours.size());
-  auto degree = [&](int v) { return neighbours[v].size(); };
-  std::vector<int> order;
-  std::vector<bool> seen(size, false);
-  // An unvisited node of least degree (the lowest of them) starts the next component.
-  std::vector<int> by_degree(size);
-  for (int v = 0; v < size; ++v) by_degree[v] = v;
-  std::stable_sort(by_degree.begin(), by_degree.end(),
-                   [&](int x, int y) { return degree(x) < degree(y); });
-  size_t next_start = 0;
-  while (static_cast<int>(order.size()) < size) {
-    while (seen[by_degree[next_start]]) ++next_start;
-    int start = by_degree[next_start];
-    seen[start] = true;
-    for (size_t head = order.size(), tail = (order.push_back(start), order.size()); head < tail;
-         tail = order.size()) {
-      for (; head < tail; ++head) {
-        std::vector<int> next;
-        for (int w : neighbours[order[head]]) {
-          if (!seen[w]) next.push_back(w), seen[w] = true;
-        }
-        std::stable_sort(next.begin(), next.end(),
-                         [&](int x, int y) { return degree(x) < degree(y); });
-        order.insert(order.end(), next.begin(), next.end());
-      }
-    }
-  }
-  std::reverse(order.begin(), order.end());
-  return order;
 }
 
 // One diagonal block of A while its order is chosen: rows and columns by their offset in the

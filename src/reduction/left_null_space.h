@@ -27,8 +27,9 @@ struct RowDependency {
 };
 
 /// One dependency per dimension of B's left null space, for the rows that are combinations of
-/// earlier rows, in row order. Generic (decided at random points of `symbols`, checked at a
-/// second one); an empty result if B has full row rank there.
+/// earlier rows, in row order; zero rows of B (dependencies by themselves) are not among them.
+/// Generic (decided at random points of `symbols`, checked at a second one); an empty result if B
+/// has full row rank there.
 std::vector<RowDependency> row_dependencies(const ExpressionMatrix& B,
                                             const std::vector<GiNaC::ex>& symbols,
                                             RandomPoints& points);

@@ -1,5 +1,5 @@
-// The data that flows through the reduction stages (docs/method.md): unknowns with their origin, the
-// first-order system, the semi-explicit system x' = f(x, z, t), 0 = g(x, z, t), and the reduced
+// The data that flows through the reduction stages (docs/method.md): unknowns with their origin,
+// the first-order system, the semi-explicit system x' = f(x, z, t), 0 = g(x, z, t), and the reduced
 // index-1 system with its hidden constraints.
 #pragma once
 
@@ -23,6 +23,15 @@ enum class UnknownOrigin {
   Dummy,      ///< a dummy variable standing for the derivative of a state
   Nonlinear,  ///< v_n standing for x_n' of a nonlinear algebraic variable (docs/method.md §4)
 };
+
+/// The words for an origin, in one place so that the generated code, the JSON report and the
+/// Markdown report name it alike.
+struct OriginWords {
+  const char* key;          ///< JSON: variable, velocity, dummy, nonlinear_dummy
+  const char* description;  ///< generated comments: "dummy derivative", ...
+  const char* role;         ///< Markdown, before the derivative it stands for: "dummy for", ...
+};
+const OriginWords& origin_words(UnknownOrigin origin);
 
 struct Unknown {
   std::string name;

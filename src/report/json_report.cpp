@@ -242,7 +242,7 @@ Json unknown_list(const ReducedSystem& system) {
       Json o = Json::object();
       o.set("name", Json::string(u.name));
       o.set("role", Json::string(unknowns == &system.states ? "state" : "algebraic"));
-      o.set("origin", Json::string(report::origin_key(u.origin)));
+      o.set("origin", Json::string(origin_words(u.origin).key));
       o.set("derivative_of",
             u.derivative_of.empty() ? Json::null() : Json::string(u.derivative_of));
       o.set("promoted", Json::boolean(promoted));

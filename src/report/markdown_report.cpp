@@ -92,7 +92,8 @@ std::string table(const std::vector<std::string>& header,
   return out + "\n";
 }
 
-// A pattern as a table of 0 and 1 (as the dependency tables of docs/method.md §5), rows and columns labelled.
+// A pattern as a table of 0 and 1 (as the dependency tables of docs/method.md §5), rows and columns
+// labelled.
 std::string pattern_table(const SparsityPattern& pattern, const std::string& corner,
                           const std::vector<std::string>& row_labels,
                           const std::vector<std::string>& col_labels) {
@@ -172,20 +173,13 @@ std::string model_section(const Model& model) {
 }
 
 std::string origin_text(const ReducedSystem& system, const Unknown& u) {
-  std::string of = code(derivative_name(u.derivative_of, 1));
-  switch (u.origin) {
-    case UnknownOrigin::Variable:
-      return "variable";
-    case UnknownOrigin::Velocity:
-      return "velocity " + of + " (first-order form)";
-    case UnknownOrigin::Nonlinear:
-      return "dummy for " + of + " (" + code(u.derivative_of) + " promoted)";
-    case UnknownOrigin::Dummy:
-      break;
-  }
+  std::string role = origin_words(u.origin).role;
+  if (u.origin == UnknownOrigin::Variable) return role;
+  std::string of = role + " " + code(derivative_name(u.derivative_of, 1));
+  if (u.origin == UnknownOrigin::Velocity) return of + " (first-order form)";
+  if (u.origin == UnknownOrigin::Nonlinear) return of + " (" + code(u.derivative_of) + " promoted)";
   int round = report::round_introducing(system, u.name);
-  return "dummy for " + of +
-         (round == 0 ? " (semi-explicit form)" : fmt::format(" (round {})", round));
+  return of + (round == 0 ? " (semi-explicit form)" : fmt::format(" (round {})", round));
 }
 
 std::vector<std::string> unknown_row(const ReducedSystem& system, const Unknown& u, bool state) {
@@ -238,7 +232,8 @@ std::string differentiation_text(const ReductionRound& round) {
         one ? "replaces" : "each replace");
   } else {
     out = fmt::format(
-        "The {} of {} {} all zero: {} none of the algebraic unknowns (zero-row path, docs/method.md §5, step 2).",
+        "The {} of {} {} all zero: {} none of the algebraic unknowns (zero-row path, "
+        "docs/method.md §5, step 2).",
         one ? "row" : "rows", names, one ? "is" : "are", one ? "it contains" : "they contain");
   }
   std::string kept = round.used_null_space
@@ -255,7 +250,8 @@ std::string dummies_text(const ReducedSystem& system, const ReductionRound& roun
   bool one = round.dummies.size() == 1;
   return fmt::format(
       "Differentiating met derivatives of states whose right-hand sides hold algebraic unknowns, "
-      "so {} introduced {} (docs/method.md: the coupled pendulums): {}. {} joined the constraints, which is why the next "
+      "so {} introduced {} (docs/method.md: the coupled pendulums): {}. {} joined the constraints, "
+      "which is why the next "
       "table is larger.",
       one ? "a dummy variable was" : "dummy variables were", one ? "for it" : "for them",
       listing(dummy_meanings(system, round.dummies)),
@@ -451,7 +447,8 @@ std::string index_by_orders_sentence(const ReducedSystem& system) {
       "combination of constraints differentiated fewer times, or a constraint that only "
       "determines the derivative of a promoted unknown): ";
   if (system.index == 0)
-    return out + "the equations as written determine every derivative, so index = 0 (docs/method.md §6).";
+    return out +
+           "the equations as written determine every derivative, so index = 0 (docs/method.md §6).";
   return out + fmt::format("`{}'` needs {}, no derivative more, so index = {} (docs/method.md §6).",
                            system.index_variable,
                            count_of(static_cast<size_t>(system.index), "differentiation",

@@ -59,20 +59,6 @@ std::string index_reason(const ReducedSystem& system) {
          join(extra, ", ");
 }
 
-std::string origin_key(UnknownOrigin origin) {
-  switch (origin) {
-    case UnknownOrigin::Variable:
-      return "variable";
-    case UnknownOrigin::Velocity:
-      return "velocity";
-    case UnknownOrigin::Dummy:
-      return "dummy";
-    case UnknownOrigin::Nonlinear:
-      return "nonlinear_dummy";
-  }
-  return "variable";
-}
-
 std::string join(const std::vector<std::string>& items, const std::string& separator,
                  const std::string& empty) {
   if (items.empty()) return empty;

@@ -43,9 +43,6 @@ int index_by_rounds(const ReducedSystem& system);
 /// lambda".
 std::string index_reason(const ReducedSystem& system);
 
-/// The origin as a word: variable, velocity, dummy, nonlinear_dummy.
-std::string origin_key(UnknownOrigin origin);
-
 /// The items separated by `separator`; `empty` when there are none.
 std::string join(const std::vector<std::string>& items, const std::string& separator,
                  const std::string& empty = "");

@@ -1,7 +1,7 @@
-// The fast slice of the work-precision benchmark (bench/accuracy/, docs/simulator.md, "The accuracy target"): daec's simulator,
-// with its default method, on each benchmark problem at rtol = atol = 1e-6 and 1e-8; the figure
-// of merit max_i |y_i - ref_i| / (rtol*|ref_i| + atol) at the end point, over every declared
-// variable, against bench/accuracy/references/<problem>.txt must be at most 10.
+// The fast slice of the work-precision benchmark (bench/accuracy/, docs/simulator.md, "The accuracy
+// target"): daec's simulator, with its default method, on each benchmark problem at rtol = atol =
+// 1e-6 and 1e-8; the figure of merit max_i |y_i - ref_i| / (rtol*|ref_i| + atol) at the end point,
+// over every declared variable, against bench/accuracy/references/<problem>.txt must be at most 10.
 // bench/accuracy/run.sh measures the same for all tolerances and methods, with the peers.
 #include <gtest/gtest.h>
 

@@ -441,8 +441,9 @@ TEST(Classification, CheckOutputIsTheSameOnEveryRun) {
 }
 
 TEST(Classification, CoupledPendulumsMatchSeedTables) {
-  // The coupled pendulums of docs/method.md: x1..v2 differential, lambda1..3 algebraic, and the first dependency table: the
-  // three constraints contain positions only, no multiplier (all zeros against the lambdas).
+  // The coupled pendulums of docs/method.md: x1..v2 differential, lambda1..3 algebraic, and the
+  // first dependency table: the three constraints contain positions only, no multiplier (all zeros
+  // against the lambdas).
   Classified c;
   ASSERT_FALSE(check_summary_of_bundled("coupled_pendulums", c).empty());
   EXPECT_EQ((Names{"x1", "y1", "x2", "y2", "u1", "v1", "u2", "v2"}),

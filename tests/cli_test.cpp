@@ -1,6 +1,6 @@
 // Tests of the daec command (src/driver): the real binary on files written to a temporary
-// directory, checking exit statuses (docs/command-line.md: 0 success, 1 model errors, 2 usage errors) and what
-// goes to stdout and stderr.
+// directory, checking exit statuses (docs/command-line.md: 0 success, 1 model errors, 2 usage
+// errors) and what goes to stdout and stderr.
 #include <gtest/gtest.h>
 
 #include <stdlib.h>

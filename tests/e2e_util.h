@@ -41,8 +41,8 @@ struct CompileOptions {
 };
 
 /// The flags every compilation of generated code uses: "-std=c++17 -Wall -Wextra -Werror
-/// -pedantic -O1" (the generated code is warning-free: docs/generated-code.md), plus the sanitizers in the sanitizer
-/// build.
+/// -pedantic -O1" (the generated code is warning-free: docs/generated-code.md), plus the sanitizers
+/// in the sanitizer build.
 std::string strict_flags();
 
 /// Compiles and links `sources` into `executable`. status 0 on success; `out` + `err` hold the

@@ -1,5 +1,5 @@
-// End-to-end tests of the simulator's events (docs/language.md): models whose right-hand side switches
-// where a condition changes, against their exact piecewise solutions, on every method; the
+// End-to-end tests of the simulator's events (docs/language.md): models whose right-hand side
+// switches where a condition changes, against their exact piecewise solutions, on every method; the
 // switching time is read from --events FILE. Also the chattering guard.
 #include <gtest/gtest.h>
 

@@ -1,7 +1,7 @@
-// End-to-end tests of the generated model code (docs/generated-code.md): every bundled model is generated,
-// compiled with g++ and clang++ under -Wall -Wextra -Werror -pedantic, and checked numerically by
-// tests/data/check_generated_model.cpp (rhs against residual, every Jacobian against central
-// finite differences, consistent initialization and projection onto the invariants).
+// End-to-end tests of the generated model code (docs/generated-code.md): every bundled model is
+// generated, compiled with g++ and clang++ under -Wall -Wextra -Werror -pedantic, and checked
+// numerically by tests/data/check_generated_model.cpp (rhs against residual, every Jacobian against
+// central finite differences, consistent initialization and projection onto the invariants).
 #include <gtest/gtest.h>
 
 #include <algorithm>

@@ -1,7 +1,8 @@
-// Tests of the resource limits (docs/limits.md): --max-expression-size and --time-limit stop a model whose
-// expressions explode with a diagnostic naming the stage, exit status 1 and no output file, alone
-// or in batch mode; the watchdog's backstop stops a process stuck inside one long operation; an
-// out-of-memory condition is reported; the defaults leave every bundled model far below.
+// Tests of the resource limits (docs/limits.md): --max-expression-size and --time-limit stop a
+// model whose expressions explode with a diagnostic naming the stage, exit status 1 and no output
+// file, alone or in batch mode; the watchdog's backstop stops a process stuck inside one long
+// operation; an out-of-memory condition is reported; the defaults leave every bundled model far
+// below.
 #include <gtest/gtest.h>
 
 #include <unistd.h>

@@ -3,8 +3,8 @@
 // exact solution and differentiation index, generated with fixed seeds by
 // scripts/oracle/generate.py (Debian's python3 with sympy). daec must report the index the model
 // was built with, and the simulator's answer must agree with the exact solution: the figure of
-// merit of docs/simulator.md, "The accuracy target", max |y - exact| / (rtol*|exact| + atol) over every variable and output
-// row, is computed by scripts/oracle/compare.py.
+// merit of docs/simulator.md, "The accuracy target", max |y - exact| / (rtol*|exact| + atol) over
+// every variable and output row, is computed by scripts/oracle/compare.py.
 #include <gtest/gtest.h>
 
 #include <cstdlib>
@@ -78,8 +78,9 @@ void check_oracle_model(const std::string& test_name, int seed, const std::strin
   EXPECT_LE(fom, threshold) << compared.out << text;
 }
 
-// rtol = atol = 1e-8 and the target 10 of docs/simulator.md for the figure of merit, as the full run
-// (scripts/oracle/run.sh); the simulator's default method, radau5, reaches 1e-5 to 1e-3 on them.
+// rtol = atol = 1e-8 and the target 10 of docs/simulator.md for the figure of merit, as the full
+// run (scripts/oracle/run.sh); the simulator's default method, radau5, reaches 1e-5 to 1e-3 on
+// them.
 const char* const kTolerance = "1e-8";
 constexpr double kThreshold = 10;
 

@@ -1,6 +1,6 @@
-// Tests of what daec writes where (docs/command-line.md): outputs written atomically and all or none — a
-// missing or read-only directory, a directory in the way, a model with errors leave every existing
-// file byte-identical and no temporary behind; '-' for standard output and standard input.
+// Tests of what daec writes where (docs/command-line.md): outputs written atomically and all or
+// none — a missing or read-only directory, a directory in the way, a model with errors leave every
+// existing file byte-identical and no temporary behind; '-' for standard output and standard input.
 //
 // A read-only directory stops only an unprivileged user: as root (the usual case in containers)
 // those tests run daec as the user nobody through setpriv(1).

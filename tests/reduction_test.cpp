@@ -317,8 +317,9 @@ TEST(Reduction, NonlinearAlgebraicVariable) {
   EXPECT_EQ(index_of(q), 1);
 }
 
-// The index counts differentiations of the model's equations, not rounds (docs/method.md §6 and docs/reduction.md,
-// reduction/differentiation_index.h): three patterns where the rounds overcount it.
+// The index counts differentiations of the model's equations, not rounds (docs/method.md §6 and
+// docs/reduction.md, reduction/differentiation_index.h): three patterns where the rounds overcount
+// it.
 
 TEST(Reduction, IndexCountsOrdersNotRoundsWhenACombinationLagsARound) {
   // Two decoupled index-3 chains, x = sin(t) (x' = u, u' = -lam) and p = cos(t) with p' = r
@@ -433,8 +434,9 @@ TEST(Reduction, CoupledPendulumsFinalSystemMatchesSeed) {
   const ReducedSystem& s = *r.system;
   EXPECT_EQ(names(s.algebraic), (std::vector<std::string>{"lambda1", "lambda2", "lambda3", "u1_dot",
                                                           "v1_dot", "u2_dot", "v2_dot"}));
-  // The three dependency tables of docs/method.md's second example (§5): two rounds on the constraints alone,
-  // the dummy variables for the accelerations in the second, then the 7x7 pattern of sprank 7.
+  // The three dependency tables of docs/method.md's second example (§5): two rounds on the
+  // constraints alone, the dummy variables for the accelerations in the second, then the 7x7
+  // pattern of sprank 7.
   ASSERT_EQ(s.rounds.size(), 3u);
   EXPECT_EQ(s.rounds[0].table.columns, (std::vector<std::string>{"lambda1", "lambda2", "lambda3"}));
   EXPECT_EQ(s.rounds[0].table.pattern.nonzeros(), 0);

@@ -1,7 +1,7 @@
-// Runtime failures of the generated code and of the simulator (docs/limits.md): a singular A, a domain
-// error (sqrt of a negative number, log of 0), a projection or consistent initialization that
-// cannot converge, a constraint or an algebraic equation that degenerates. The generated functions
-// report them through their return codes (tests/data/runtime/check_return_codes.cpp); the
+// Runtime failures of the generated code and of the simulator (docs/limits.md): a singular A, a
+// domain error (sqrt of a negative number, log of 0), a projection or consistent initialization
+// that cannot converge, a constraint or an algebraic equation that degenerates. The generated
+// functions report them through their return codes (tests/data/runtime/check_return_codes.cpp); the
 // simulator stops with exit status 1, names the time and the quantity, and never writes a NaN
 // into the CSV: the file of --output and stdout hold only the complete rows before the failure.
 // The models are in tests/data/runtime; each test builds its simulator once.

@@ -318,9 +318,10 @@ TEST(Simulator, DoublePendulumConservesEnergy) {
   EXPECT_LT(sim.stats.largest_invariant_residual, 1e-8);
 }
 
-/// The linear example of docs/method.md (models/example_12_1.dae) solved for u' and v' by hand: semi-explicit, so that --dummies=never
-/// reduces it by substitution alone (lambda the only algebraic unknown), whereas the bundled form
-/// gets the dummy variables u_dot, v_dot in either mode.
+/// The linear example of docs/method.md (models/example_12_1.dae) solved for u' and v' by hand:
+/// semi-explicit, so that --dummies=never reduces it by substitution alone (lambda the only
+/// algebraic unknown), whereas the bundled form gets the dummy variables u_dot, v_dot in either
+/// mode.
 const char* const kExample121Explicit = R"(model example_12_1_explicit "Example 12.1, explicit";
 variable x(start = 1), y(start = 1), u(start = 0), v(start = 1/2);
 variable lambda(start = 53/96);
@@ -346,8 +347,9 @@ std::pair<double, double> largest_example_12_1_residuals(const Csv& csv) {
   return {constraint, derivative};
 }
 
-// The linear example of docs/method.md (models/example_12_1.dae) from t = 2: no closed form; the constraint holds at every row, and the bundled
-// model (dummy variables) agrees with its explicit form reduced by substitution (--dummies=never).
+// The linear example of docs/method.md (models/example_12_1.dae) from t = 2: no closed form; the
+// constraint holds at every row, and the bundled model (dummy variables) agrees with its explicit
+// form reduced by substitution (--dummies=never).
 TEST(Simulator, Example12_1KeepsConstraintWithAndWithoutDummies) {
   Fixture f =
       build_or_fail("Example12_1KeepsConstraintWithAndWithoutDummies", "models/example_12_1.dae");

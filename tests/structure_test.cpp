@@ -1,6 +1,7 @@
 // Tests of the structural analysis (src/structure): sparsity patterns, maximum matching,
-// Dulmage–Mendelsohn and block lower-triangular form, on the 7×7 pattern of docs/method.md's second example, small
-// hand-made cases, random patterns against brute-force references, and a 200,000-row chain.
+// Dulmage–Mendelsohn and block lower-triangular form, on the 7×7 pattern of docs/method.md's second
+// example, small hand-made cases, random patterns against brute-force references, and a 200,000-row
+// chain.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -19,8 +20,9 @@
 namespace daec {
 namespace {
 
-// The pattern of the final linear system of the coupled pendulums (docs/method.md: the coupled pendulums).
-// Rows: Constraint 1'', 2'', 3'', 4, 5, 6, 7. Columns: λ1 λ2 λ3 u1dot v1dot u2dot v2dot.
+// The pattern of the final linear system of the coupled pendulums (docs/method.md: the coupled
+// pendulums). Rows: Constraint 1'', 2'', 3'', 4, 5, 6, 7. Columns: λ1 λ2 λ3 u1dot v1dot u2dot
+// v2dot.
 SparsityPattern seed_pattern() {
   return SparsityPattern::from_dense({
       {0, 0, 0, 1, 1, 0, 0},  // Constraint 1''
@@ -276,7 +278,8 @@ TEST(Structure, PatternRejectsBadInput) {
   EXPECT_THROW(pattern.submatrix({0, 2}, {0}), std::invalid_argument);
 }
 
-// ---- the coupled pendulums' pattern ---------------------------------------------------------------------
+// ---- the coupled pendulums' pattern
+// ---------------------------------------------------------------------
 
 TEST(Structure, SeedPatternHasStructuralRankSeven) {
   SparsityPattern pattern = seed_pattern();

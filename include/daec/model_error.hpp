@@ -1,8 +1,8 @@
 // The exception the adapters throw when a generated model fails, and the texts that say why, in
 // the model's own names: "the algebraic unknown 'z' is not finite (sqrt or log of a negative
-// number, ...)". Generic over any Model that daec generates (docs/generated-code.md) and over the compiled
-// runtime's System; used by the simulator, the SUNDIALS callbacks, the Boost.Odeint systems and the
-// Python module, so that every tool reports a failure in the same words.
+// number, ...)". Generic over any Model that daec generates (docs/generated-code.md) and over the
+// compiled runtime's System; used by the simulator, the SUNDIALS callbacks, the Boost.Odeint
+// systems and the Python module, so that every tool reports a failure in the same words.
 #pragma once
 
 #include <algorithm>

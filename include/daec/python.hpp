@@ -1,6 +1,6 @@
-// The Python interface of a generated model (docs/adapters.md): daec::python::bind<Model>(module) defines
-// the class `Model` of a pybind11 module, NumPy arrays in and out. daec_add_python_module (CMake)
-// writes the module's one-line body:
+// The Python interface of a generated model (docs/adapters.md): daec::python::bind<Model>(module)
+// defines the class `Model` of a pybind11 module, NumPy arrays in and out. daec_add_python_module
+// (CMake) writes the module's one-line body:
 //
 //   PYBIND11_MODULE(pendulum, module) { daec::python::bind<pendulum::Model>(module); }
 //

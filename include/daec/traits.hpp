@@ -1,7 +1,7 @@
-// What a generated Model offers beyond the members every model has (docs/generated-code.md): the sparse
-// Jacobians of §4.1, the dense ones (a model too large for them may omit them), conditions and
-// dependent parameters. The adapters use these to choose at compile time, so that they work with
-// any model.
+// What a generated Model offers beyond the members every model has (docs/generated-code.md): the
+// sparse Jacobians of §4.1, the dense ones (a model too large for them may omit them), conditions
+// and dependent parameters. The adapters use these to choose at compile time, so that they work
+// with any model.
 #pragma once
 
 #include <type_traits>

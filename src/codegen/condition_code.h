@@ -1,4 +1,5 @@
-// The conditions of a generated Model (docs/language.md, "Conditions"): every relation `a < b` (<=, >, >=,
+// The conditions of a generated Model (docs/language.md, "Conditions"): every relation `a < b` (<=,
+// >, >=,
 // ==, <>) of the reduced system is condition k, watched through its switching function
 // g_k = a - b and taken, inside every generated function, from its mode: p[num_parameters + k]
 // holds -1 (follow the live value, the default), 0 (false) or 1 (true). An integrator freezes the

@@ -1,6 +1,7 @@
-// Making model text safe where it lands in generated C++ (docs/language.md, docs/generated-code.md): identifiers that are C++
-// keywords, reserved names or well-known macros are renamed; strings and comments are escaped so
-// that no name, description or file name can end a literal or a comment early.
+// Making model text safe where it lands in generated C++ (docs/language.md,
+// docs/generated-code.md): identifiers that are C++ keywords, reserved names or well-known macros
+// are renamed; strings and comments are escaped so that no name, description or file name can end a
+// literal or a comment early.
 #pragma once
 
 #include <string>

@@ -1,9 +1,10 @@
-// Long straight-line code split into functions of bounded length (docs/generated-code.md, "Large models"): g++ and clang++ at
-// -O2 take time that grows faster than linearly with the length of one function, so a large
-// model's statements are cut into "parts", each a function of at most a fixed cost, called in
-// order by the function they came from. A temporary (`const double w12 = ...;`) that a later part
-// reads is stored into a scratch array `spill` where it is defined and loaded from it where it is
-// read; every other temporary stays local to its part. Short code is left as it is.
+// Long straight-line code split into functions of bounded length (docs/generated-code.md, "Large
+// models"): g++ and clang++ at -O2 take time that grows faster than linearly with the length of one
+// function, so a large model's statements are cut into "parts", each a function of at most a fixed
+// cost, called in order by the function they came from. A temporary (`const double w12 = ...;`)
+// that a later part reads is stored into a scratch array `spill` where it is defined and loaded
+// from it where it is read; every other temporary stays local to its part. Short code is left as it
+// is.
 //
 // The parts are defined at namespace scope, in the main file or, with --split, spread over
 // several files that compile in parallel (generate.cpp places them).

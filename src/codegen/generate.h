@@ -1,6 +1,7 @@
-// Code generation (docs/generated-code.md, docs/simulator.md): the reduced system as one self-contained C++ file holding
-// `namespace NS { struct Model { ... }; }`, optionally followed by the SUNDIALS simulator main,
-// plus the declaration alone as a header. Filled from the embedded templates of templates/.
+// Code generation (docs/generated-code.md, docs/simulator.md): the reduced system as one
+// self-contained C++ file holding `namespace NS { struct Model { ... }; }`, optionally followed by
+// the SUNDIALS simulator main, plus the declaration alone as a header. Filled from the embedded
+// templates of templates/.
 #pragma once
 
 #include <string>

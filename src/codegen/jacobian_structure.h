@@ -1,6 +1,6 @@
-// The structure of the generated Jacobians (docs/generated-code.md), worked out at generation time from the
-// patterns of the reduced system: which entries of d(X')/dX, of the residual's iteration matrix
-// and of dh/dX can be nonzero, in compressed sparse columns, and which blocks of A's block
+// The structure of the generated Jacobians (docs/generated-code.md), worked out at generation time
+// from the patterns of the reduced system: which entries of d(X')/dX, of the residual's iteration
+// matrix and of dh/dX can be nonzero, in compressed sparse columns, and which blocks of A's block
 // triangular form each state reaches when Z = A^-1 b is differentiated.
 #pragma once
 

@@ -1,9 +1,9 @@
-// Code for A Z = b specialised to A's sparsity (docs/generated-code.md): one block of the block lower-triangular
-// form at a time, each by an LU factorisation with partial pivoting unrolled over the entries
-// that can be nonzero. Which entries those are is worked out here, at generation time: at each
-// pivot step every row that may be chosen as the pivot gets the union of the candidates' patterns
-// (George and Ng's static bound for partial pivoting), so the code stays correct whichever row the
-// runtime pivot search picks, and its length follows the fill-in: linear for banded blocks.
+// Code for A Z = b specialised to A's sparsity (docs/generated-code.md): one block of the block
+// lower-triangular form at a time, each by an LU factorisation with partial pivoting unrolled over
+// the entries that can be nonzero. Which entries those are is worked out here, at generation time:
+// at each pivot step every row that may be chosen as the pivot gets the union of the candidates'
+// patterns (George and Ng's static bound for partial pivoting), so the code stays correct whichever
+// row the runtime pivot search picks, and its length follows the fill-in: linear for banded blocks.
 #pragma once
 
 #include <array>

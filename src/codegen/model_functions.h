@@ -1,7 +1,7 @@
-// The bodies of the generated Model's functions (docs/generated-code.md), from the reduced system: the
-// expressions of each function compiled together (common subexpressions across all its outputs),
-// the algebraic unknowns solved through the block-structured LU of linear_solve.h, and the
-// Jacobians by symbolic differentiation, in compressed sparse columns (rhs_jacobian by implicit
+// The bodies of the generated Model's functions (docs/generated-code.md), from the reduced system:
+// the expressions of each function compiled together (common subexpressions across all its
+// outputs), the algebraic unknowns solved through the block-structured LU of linear_solve.h, and
+// the Jacobians by symbolic differentiation, in compressed sparse columns (rhs_jacobian by implicit
 // differentiation of A Z = b). Long bodies are cut into parts (function_parts.h).
 #pragma once
 

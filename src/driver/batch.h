@@ -1,5 +1,5 @@
-// Batch mode (docs/command-line.md): `daec A.dae B.dae ... --output-dir DIR [-j N]` compiles every model into
-// DIR/<stem>.cpp, each in a child process of its own, at most N at a time.
+// Batch mode (docs/command-line.md): `daec A.dae B.dae ... --output-dir DIR [-j N]` compiles every
+// model into DIR/<stem>.cpp, each in a child process of its own, at most N at a time.
 //
 // Processes rather than threads because GiNaC is not thread-safe (non-atomic reference counts,
 // global tables). A fresh child per model also keeps the outputs independent of which models were

@@ -1,6 +1,7 @@
 // The syntax tree the parser builds: declarations and equations as written, with locations.
 // Sums and products are n-ary so that long chains (a + b + c + ...) do not nest. Arrays, loops and
-// conditional expressions (docs/language.md) are kept as written; the flattening stage expands them.
+// conditional expressions (docs/language.md) are kept as written; the flattening stage expands
+// them.
 #pragma once
 
 #include <memory>

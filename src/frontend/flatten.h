@@ -1,9 +1,9 @@
-// The flattening stage (docs/language.md): expands arrays and loops into the scalar model the reduction
-// works on. Each array becomes its elements (`x[1]` ... `x[N]`, each a symbol of its own), each
-// loop its iterations, each equation in a loop one equation per iteration (`rod[3]`, or `eqN[i]`
-// when unlabelled); the expressions of a loop body are built once per iteration from the syntax
-// tree, with the loop variables bound. Parameters that sizes, ranges or indices use are fixed
-// here (-D NAME=VALUE overrides them first) and replaced by their values.
+// The flattening stage (docs/language.md): expands arrays and loops into the scalar model the
+// reduction works on. Each array becomes its elements (`x[1]` ... `x[N]`, each a symbol of its
+// own), each loop its iterations, each equation in a loop one equation per iteration (`rod[3]`, or
+// `eqN[i]` when unlabelled); the expressions of a loop body are built once per iteration from the
+// syntax tree, with the loop variables bound. Parameters that sizes, ranges or indices use are
+// fixed here (-D NAME=VALUE overrides them first) and replaced by their values.
 #pragma once
 
 #include <string>

@@ -1,7 +1,7 @@
-// Conditional expressions of the language (docs/language.md) as GiNaC functions: `if C then A else B` is
-// daec_if(C, A, B); the relations `< <= > >= == <>` are daec_lt ... daec_ne, with the value 1 or 0
-// once both sides are numbers; `and`, `or`, `not` are daec_and, daec_or, daec_not; min(a, b) is
-// daec_if(daec_lt(a, b), a, b) and max(a, b) is daec_if(daec_gt(a, b), a, b).
+// Conditional expressions of the language (docs/language.md) as GiNaC functions: `if C then A else
+// B` is daec_if(C, A, B); the relations `< <= > >= == <>` are daec_lt ... daec_ne, with the value 1
+// or 0 once both sides are numbers; `and`, `or`, `not` are daec_and, daec_or, daec_not; min(a, b)
+// is daec_if(daec_lt(a, b), a, b) and max(a, b) is daec_if(daec_gt(a, b), a, b).
 //
 // Differentiation treats each branch separately: d/ds daec_if(C, A, B) = daec_if(C, dA/ds, dB/ds),
 // and relations and logical operators have derivative 0 (they are piecewise constant). The

@@ -16,8 +16,8 @@
 namespace daec {
 
 /// The array a scalar of the model belongs to: `x[3]` is element (3) of `x`, of shape (8). The
-/// model itself is scalar (docs/language.md: arrays and loops are flattened); this is kept for printing
-/// the model back with its arrays.
+/// model itself is scalar (docs/language.md: arrays and loops are flattened); this is kept for
+/// printing the model back with its arrays.
 struct ArrayElement {
   std::string array;        ///< the declared name; empty for a scalar declaration
   std::vector<long> index;  ///< 1-based subscripts

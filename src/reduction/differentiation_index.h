@@ -1,6 +1,6 @@
-// The differentiation index of the input model (docs/method.md §6), read off the reduced system: the
-// number of differentiations of the model's equations needed to determine the derivative of every
-// variable of the model as a function of the variables and t.
+// The differentiation index of the input model (docs/method.md §6), read off the reduced system:
+// the number of differentiations of the model's equations needed to determine the derivative of
+// every variable of the model as a function of the variables and t.
 #pragma once
 
 #include <string>

@@ -1,5 +1,5 @@
-// Stage 2 (docs/method.md §2): rewrites higher derivatives as first-order ones. For x'' a velocity state
-// x_dot is introduced with x' = x_dot, and x'' becomes x_dot'.
+// Stage 2 (docs/method.md §2): rewrites higher derivatives as first-order ones. For x'' a velocity
+// state x_dot is introduced with x' = x_dot, and x'' becomes x_dot'.
 #pragma once
 
 #include "model/model.h"

@@ -33,7 +33,8 @@ struct ReductionOptions {
   size_t max_expression_size = kDefaultMaxExpressionSize;
 };
 
-/// The dependency table (docs/method.md §5) of a round: constraints (rows) against algebraic unknowns.
+/// The dependency table (docs/method.md §5) of a round: constraints (rows) against algebraic
+/// unknowns.
 struct DependencyTable {
   std::vector<std::string> rows;
   std::vector<std::string> columns;
@@ -44,9 +45,10 @@ struct ReductionRound {
   int number = 0;         ///< 1-based
   DependencyTable table;  ///< B at the start of the round
   int structural_rank = 0;
-  int rank = 0;                  ///< generic (numerical at random points) rank of B
-  bool nonsingular = false;      ///< B was nonsingular: the loop stopped here
-  bool used_null_space = false;  ///< Step 2 general case (the linear example of docs/method.md) rather than zero rows
+  int rank = 0;              ///< generic (numerical at random points) rank of B
+  bool nonsingular = false;  ///< B was nonsingular: the loop stopped here
+  /// Step 2's general case (the linear example of docs/method.md) rather than zero rows.
+  bool used_null_space = false;
   std::vector<std::string> differentiated;  ///< labels of the constraints differentiated
   std::vector<std::string> dummies;         ///< dummy variables introduced while differentiating
 };

@@ -1,5 +1,5 @@
-// The structural check of a model before reduction (docs/limits.md): equations against variables, an
-// edge where an equation contains the variable or one of its derivatives. Without a perfect
+// The structural check of a model before reduction (docs/limits.md): equations against variables,
+// an edge where an equation contains the variable or one of its derivatives. Without a perfect
 // matching the model is structurally singular, whatever its index, and the Dulmage–Mendelsohn
 // decomposition names the over- and under-determined parts.
 #pragma once

@@ -1,5 +1,6 @@
 // The text `daec MODEL --check` prints: the model's declarations, its equations and the
-// dependency table of equations against unknowns and derivatives (docs/method.md: the coupled pendulums).
+// dependency table of equations against unknowns and derivatives (docs/method.md: the coupled
+// pendulums).
 #pragma once
 
 #include <string>

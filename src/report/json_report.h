@@ -1,6 +1,7 @@
-// The machine-readable report of a reduction (`daec MODEL --report-json FILE`, docs/command-line.md): the
-// index, the unknowns, the dummy variables, the hidden constraints, every round of the reduction
-// loop with its dependency table, and the final system with the structure of A.
+// The machine-readable report of a reduction (`daec MODEL --report-json FILE`,
+// docs/command-line.md): the index, the unknowns, the dummy variables, the hidden constraints,
+// every round of the reduction loop with its dependency table, and the final system with the
+// structure of A.
 #pragma once
 
 #include <string>

@@ -1,7 +1,7 @@
-// The human-readable report of a reduction (`daec MODEL --report FILE.md`, docs/command-line.md): what each
-// unknown is, every round of the reduction loop with its dependency table (docs/method.md §5), the final
-// index-1 system, the structure of A with its block lower-triangular form, the index and the
-// hidden constraints, in GitHub-flavoured Markdown.
+// The human-readable report of a reduction (`daec MODEL --report FILE.md`, docs/command-line.md):
+// what each unknown is, every round of the reduction loop with its dependency table (docs/method.md
+// §5), the final index-1 system, the structure of A with its block lower-triangular form, the index
+// and the hidden constraints, in GitHub-flavoured Markdown.
 #pragma once
 
 #include <string>

@@ -1,6 +1,7 @@
 // The lines `daec MODEL --check` prints about the reduction, after the classification: the index
-// and why, the counts of states, algebraic unknowns, dummy variables and invariants (docs/command-line.md), one
-// line per round of the reduction loop and the hidden constraints by label.
+// and why, the counts of states, algebraic unknowns, dummy variables and invariants
+// (docs/command-line.md), one line per round of the reduction loop and the hidden constraints by
+// label.
 #pragma once
 
 #include <string>

@@ -1,5 +1,5 @@
-// Block lower-triangular form of a square, structurally nonsingular pattern (docs/method.md §7): the
-// order in which a solver can take the equations, one irreducible block at a time.
+// Block lower-triangular form of a square, structurally nonsingular pattern (docs/method.md §7):
+// the order in which a solver can take the equations, one irreducible block at a time.
 #pragma once
 
 #include <vector>

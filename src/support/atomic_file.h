@@ -1,6 +1,6 @@
-// Writing output files atomically (docs/command-line.md): each text goes to a temporary file beside its target,
-// which is renamed over the target only once every output of the run has been written. On failure
-// every target is left as it was and no temporary remains.
+// Writing output files atomically (docs/command-line.md): each text goes to a temporary file beside
+// its target, which is renamed over the target only once every output of the run has been written.
+// On failure every target is left as it was and no temporary remains.
 #pragma once
 
 #include <string>

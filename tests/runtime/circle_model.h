@@ -1,5 +1,6 @@
-// A hand-written Model with every member daec generates (docs/generated-code.md), for testing the runtime
-// headers without generating code: a point moving round a circle of radius r at angular speed w,
+// A hand-written Model with every member daec generates (docs/generated-code.md), for testing the
+// runtime headers without generating code: a point moving round a circle of radius r at angular
+// speed w,
 //   x' = -w y z / r^2,  y' = w x z / r^2,  z = x^2 + y^2 (the algebraic unknown, from A z = b),
 // with the invariant x^2 + y^2 - r^2 = 0, exact solution x = r cos(w t), y = r sin(w t) from
 // (r, 0). A state that is not finite, or w = NaN, makes rhs fail as generated code does.

@@ -115,14 +115,14 @@ class ModelAdapter final : public System {
     }
   }
   void conditions(double t, const double* x, double* g) const override {
-    if constexpr (traits::num_conditions_v<Model> > 0) {
+    if constexpr ((traits::num_conditions_v<Model>) > 0) {
       model_.conditions(t, x, g);
     } else {
       (void)t, (void)x, (void)g;
     }
   }
   int set_modes(double t, const double* x) override {
-    if constexpr (traits::num_conditions_v<Model> > 0) {
+    if constexpr ((traits::num_conditions_v<Model>) > 0) {
       return model_.set_modes(t, x);
     } else {
       (void)t, (void)x;
@@ -130,7 +130,7 @@ class ModelAdapter final : public System {
     }
   }
   const double* modes() const override {
-    if constexpr (traits::num_conditions_v<Model> > 0) {
+    if constexpr ((traits::num_conditions_v<Model>) > 0) {
       return model_.modes();
     } else {
       return nullptr;
@@ -161,7 +161,7 @@ class ModelAdapter final : public System {
     algebraic_block = Model::algebraic_block;
     algebraic_equation = Model::algebraic_equation;
     initial_equation_names = Model::initial_equation_names;
-    if constexpr (traits::num_conditions_v<Model> > 0) condition_names = Model::condition_names;
+    if constexpr ((traits::num_conditions_v<Model>) > 0) condition_names = Model::condition_names;
     if constexpr (traits::parameter_bindings_v<Model>) {
       parameter_bindings = Model::parameter_bindings;
       parameter_bound = model_.parameter_bound;

@@ -1,8 +1,8 @@
-// Events: the changes of a model's conditions along the solution (docs/language.md). Between two events
-// every relation keeps the mode it was frozen at (the model's set_modes), so that the method sees
-// one smooth branch of the right-hand side. After each internal step the relations' live values at
-// its end are compared with their modes; where one differs, the earliest change within the step
-// is located on the method's interpolant (the Illinois secant on the switching functions
+// Events: the changes of a model's conditions along the solution (docs/language.md). Between two
+// events every relation keeps the mode it was frozen at (the model's set_modes), so that the method
+// sees one smooth branch of the right-hand side. After each internal step the relations' live
+// values at its end are compared with their modes; where one differs, the earliest change within
+// the step is located on the method's interpolant (the Illinois secant on the switching functions
 // conditions(), bracketed by the relations' own values, to a few units of rounding in t).
 // The run then writes the rows before it, sets the modes there, projects the state onto the
 // constraints (which may have changed with the modes) and restarts the method. Models without

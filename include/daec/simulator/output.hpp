@@ -1,5 +1,5 @@
-// What the simulator writes (docs/simulator.md): the output times, the CSV rows (t, every declared variable,
-// every output, %.17g; names quoted as RFC 4180 asks) and the CSV file, written through a
+// What the simulator writes (docs/simulator.md): the output times, the CSV rows (t, every declared
+// variable, every output, %.17g; names quoted as RFC 4180 asks) and the CSV file, written through a
 // temporary that replaces FILE when the rows are complete (daec/simulator/output_files.hpp).
 #pragma once
 

@@ -1,7 +1,7 @@
-// --plot FILE.svg|FILE.png (docs/simulator.md, "The accuracy target"): the CSV columns (or those of --plot-columns) against t, as
-// an SVG line chart with axes, ticks, a legend and the model's units (from the descriptions:
-// "mass [kg]" has the unit kg). A PNG is converted from the SVG by rsvg-convert (Debian:
-// librsvg2-bin) or ImageMagick's convert, whichever is installed.
+// --plot FILE.svg|FILE.png (docs/simulator.md, "The accuracy target"): the CSV columns (or those of
+// --plot-columns) against t, as an SVG line chart with axes, ticks, a legend and the model's units
+// (from the descriptions: "mass [kg]" has the unit kg). A PNG is converted from the SVG by
+// rsvg-convert (Debian: librsvg2-bin) or ImageMagick's convert, whichever is installed.
 #pragma once
 
 #include <algorithm>

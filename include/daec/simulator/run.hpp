@@ -1,6 +1,7 @@
-// The standalone simulator of a generated model (docs/simulator.md), on the model as a runtime::System
-// (daec/runtime/system.hpp). The compiled runtime (library daec_runtime, daec/runtime/run.hpp)
-// holds it once for every model; daec --main pastes it into the model's file instead, ending with
+// The standalone simulator of a generated model (docs/simulator.md), on the model as a
+// runtime::System (daec/runtime/system.hpp). The compiled runtime (library daec_runtime,
+// daec/runtime/run.hpp) holds it once for every model; daec --main pastes it into the model's file
+// instead, ending with
 //
 //   int main(int argc, char** argv) {
 //     return daec::simulator::run(argc, argv, daec::runtime::ModelAdapter<ns::Model>{});

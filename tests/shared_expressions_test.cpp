@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "model/conditions.h"
+#include "model/evaluation.h"
 
 namespace {
 
@@ -75,14 +76,16 @@ TEST(SharedExpressions, SubstitutionIsGiNaCsSubstitution) {
   GiNaC::exmap values{{x, 0}, {y, z + 2}};
   for (int trial = 0; trial < 200; ++trial) {
     ex e = random_shared(random, {x, y, z}, 12);
-    ex expected;
+    ex actual;
     try {
-      expected = e.subs(values, GiNaC::subs_options::no_pattern);
-    } catch (const std::exception&) {  // 1/0 at x = 0: the same error both ways
-      EXPECT_ANY_THROW(daec::shared_substitute(e, values));
+      actual = daec::shared_substitute(e, values);
+    } catch (const std::exception&) {
+      // 1/0 at x = 0: node-by-node evaluation meets it too. (Not GiNaC's own subs, which leaks
+      // what it was building when it throws.)
+      EXPECT_ANY_THROW(daec::evaluate_bounded(e, {{x, 0}, {y, 3}, {z, 1}}));
       continue;
     }
-    ex actual = daec::shared_substitute(e, values);
+    ex expected = e.subs(values, GiNaC::subs_options::no_pattern);
     EXPECT_TRUE((actual - expected).expand().is_zero())
         << e << ": " << actual << " vs " << expected;
   }

@@ -80,7 +80,9 @@ class ValueSubstitution : public GiNaC::map_function {
       check_defined(call.get_name(), args);
       return GiNaC::function(call.get_serial(), args);
     }
-    return e.map(*this);
+    GiNaC::exvector operands;  // first, then the node: nothing may throw inside GiNaC
+    for (size_t i = 0; i < e.nops(); ++i) operands.push_back((*this)(e.op(i)));
+    return with_operands(e, operands);
   }
 
  private:

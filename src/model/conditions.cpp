@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <set>
 
+#include "model/evaluation.h"
 #include "model/printer.h"
 
 namespace daec {
@@ -331,7 +332,9 @@ struct OutsideConditions : GiNaC::map_function {
       auto it = values.find(e);
       return it == values.end() ? e : it->second;
     }
-    return e.map(*this);
+    GiNaC::exvector operands;  // first, then the node: nothing may throw inside GiNaC
+    for (size_t i = 0; i < e.nops(); ++i) operands.push_back((*this)(e.op(i)));
+    return with_operands(e, operands);
   }
   const GiNaC::exmap& values;
 };

@@ -4,6 +4,7 @@
 #include <cmath>
 #include <complex>
 #include <limits>
+#include <stdexcept>
 #include <unordered_map>
 #include <utility>
 
@@ -28,6 +29,35 @@ void check_defined(const std::string& function, const GiNaC::exvector& args) {
   if (function == "tanh" && ex(GiNaC::cosh(x)).is_zero()) throw std::domain_error("simple pole");
   if (function == "atan" && (x - GiNaC::I).is_zero()) throw std::domain_error("logarithmic pole");
   if (function == "atan" && (x + GiNaC::I).is_zero()) throw std::domain_error("logarithmic pole");
+}
+
+namespace {
+
+// Hands ex::map the operands computed beforehand, in op order; never throws.
+class PrecomputedOperands : public GiNaC::map_function {
+ public:
+  explicit PrecomputedOperands(const GiNaC::exvector& operands) : operands_(operands) {}
+  ex operator()(const ex&) override { return operands_[next_++]; }
+
+ private:
+  const GiNaC::exvector& operands_;
+  size_t next_ = 0;
+};
+
+}  // namespace
+
+ex with_operands(const ex& e, const GiNaC::exvector& operands) {
+  if (operands.size() != e.nops()) throw std::logic_error("with_operands: operand count");
+  if (GiNaC::is_exactly_a<GiNaC::power>(e)) {
+    check_defined("pow", operands);
+    return GiNaC::pow(operands[0], operands[1]);
+  }
+  if (GiNaC::is_exactly_a<GiNaC::function>(e)) {
+    check_defined(GiNaC::ex_to<GiNaC::function>(e).get_name(), operands);
+    return GiNaC::function(GiNaC::ex_to<GiNaC::function>(e).get_serial(), operands);
+  }
+  PrecomputedOperands precomputed(operands);
+  return e.map(precomputed);
 }
 
 double nearest_double(const numeric& n) {
@@ -126,14 +156,14 @@ class BoundedEvaluation : public GiNaC::map_function {
   ex evaluate_node(const ex& e) {
     if (ex decided; evaluate_decided(e, decided)) return decided;
     bool is_power = GiNaC::is_exactly_a<GiNaC::power>(e);
-    if (!is_power && !GiNaC::is_exactly_a<GiNaC::function>(e)) return checked(e.map(*this).evalf());
+    // Operands first, then the node (with_operands): nothing may throw inside GiNaC.
     GiNaC::exvector args;
     for (size_t i = 0; i < e.nops(); ++i) args.push_back((*this)(e.op(i)));
-    check_defined(is_power ? "pow" : GiNaC::ex_to<GiNaC::function>(e).get_name(), args);
-    check_growth(e, args);
-    ex result = is_power ? GiNaC::pow(args[0], args[1])
-                         : ex(GiNaC::function(GiNaC::ex_to<GiNaC::function>(e).get_serial(), args));
-    return checked(result.evalf());
+    if (is_power || GiNaC::is_exactly_a<GiNaC::function>(e)) {
+      check_defined(is_power ? "pow" : GiNaC::ex_to<GiNaC::function>(e).get_name(), args);
+      check_growth(e, args);
+    }
+    return checked(with_operands(e, args).evalf());
   }
 
   static ex checked(const ex& value) {

@@ -39,6 +39,14 @@ std::string beyond_double(const GiNaC::numeric& n);
 /// (pow(0, -1), log(0), tan's poles...). `function` is a built-in name; "pow" also stands for ^.
 void check_defined(const std::string& function, const GiNaC::exvector& args);
 
+/// The node `e` with its operands replaced by `operands` (as many as e.nops(), in op order),
+/// built only after check_defined has passed for a power or a function. GiNaC is not
+/// exception-safe: an exception thrown inside ex::map, or by the evaluation of a node it is
+/// building, leaks the half-built node. So the walks that may throw (evaluation at a point,
+/// substitution of values, of derivatives) compute every operand first, then build the node here,
+/// where nothing throws inside GiNaC.
+GiNaC::ex with_operands(const GiNaC::ex& e, const GiNaC::exvector& operands);
+
 /// `value` with the symbols of `values` replaced, evaluated node by node (evalf). Throws
 /// std::domain_error where GiNaC would throw (check_defined), and ValueOutOfRange before an exp,
 /// sinh, cosh or power whose result would exceed e^kMaxLogMagnitude or fall below its inverse,

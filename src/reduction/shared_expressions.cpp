@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "model/conditions.h"
+#include "model/evaluation.h"
 
 namespace daec {
 
@@ -116,8 +117,9 @@ class Differentiation {
     return GiNaC::expair(e, 1);
   }
 
-  // power::derivative.
+  // power::derivative. 0^x (a model refused later) has none: checked before GiNaC builds 1/0.
   ex of_power(const ex& basis, const ex& exponent, const ex& e) {
+    if (basis.is_zero()) check_defined("pow", {basis, -1});
     if (GiNaC::is_a<GiNaC::numeric>(exponent)) {
       const GiNaC::epvector factors = {GiNaC::expair(basis, exponent - 1),
                                        GiNaC::expair(of(basis), 1)};
@@ -155,7 +157,10 @@ class Substitution : public GiNaC::map_function {
     }
     if (e.nops() == 0) return e;
     if (const ex* known = memo_.find(e)) return *known;
-    ex result = e.map(*this);
+    GiNaC::exvector operands;
+    operands.reserve(e.nops());
+    for (size_t i = 0; i < e.nops(); ++i) operands.push_back((*this)(e.op(i)));
+    ex result = with_operands(e, operands);
     memo_.add(e, result);
     return result;
   }

@@ -43,11 +43,12 @@ struct VanDerPolFailing {
 };
 
 void print_statistics(const char* name, const Radau5Statistics& s) {
-  std::printf("%s stats steps %ld accepted %ld rejected %ld rhs %ld jac %ld lu %ld solves %ld "
-              "newton %ld failures %ld projections %ld roots %ld\n",
-              name, s.steps, s.accepted_steps, s.rejected_steps, s.rhs_evaluations,
-              s.jacobian_evaluations, s.factorizations, s.linear_solves, s.newton_iterations,
-              s.convergence_failures, s.projections, s.root_evaluations);
+  std::printf(
+      "%s stats steps %ld accepted %ld rejected %ld rhs %ld jac %ld lu %ld solves %ld "
+      "newton %ld failures %ld projections %ld roots %ld\n",
+      name, s.steps, s.accepted_steps, s.rejected_steps, s.rhs_evaluations, s.jacobian_evaluations,
+      s.factorizations, s.linear_solves, s.newton_iterations, s.convergence_failures, s.projections,
+      s.root_evaluations);
 }
 
 void print_state(const char* name, double t, const std::vector<double>& y) {

@@ -487,18 +487,22 @@ class Radau5 {
       last_failure_.clear();  // the refined estimate failed: keep the first
       return false;
     };
-    auto project = [this](std::vector<double>& estimate) {
-      if constexpr (traits::has_project_error<Problem>::value) {
-        if (options_.project_error) {
-          for (size_t i = 0; i < y_.size(); ++i) work_[i] = y_[i] + stages_.z3[i];
-          return problem_.project_error(t_ + control_.h(), work_.data(), estimate.data()) == 0;
-        }
-      }
-      (void)estimate;
-      return true;
-    };
+    auto project = [this](std::vector<double>& estimate) { return project_error(estimate); };
     return control_.estimate_error(t_, y_, f_start_, mass_, scale_, stages_, f, project, solver_,
                                    stats_);
+  }
+
+  /// The error estimate onto the invariants, if the problem has project_error and
+  /// Radau5Options::project_error is set; false if the projection failed.
+  bool project_error(std::vector<double>& estimate) {
+    if constexpr (traits::has_project_error<Problem>::value) {
+      if (options_.project_error) {
+        for (size_t i = 0; i < y_.size(); ++i) work_[i] = y_[i] + stages_.z3[i];
+        return problem_.project_error(t_ + control_.h(), work_.data(), estimate.data()) == 0;
+      }
+    }
+    (void)estimate;
+    return true;
   }
 
   /// Ends the step at t + h: projects, evaluates f there, keeps the collocation polynomial, and

@@ -762,7 +762,7 @@ class Radau5 {
 
   double t_ = 0.0, t_old_ = 0.0;             // the end and the start of the last step
   std::vector<double> y_, f_start_, scale_;  // y(t_), f(t_, y_), atol + rtol |y_|
-  std::vector<double> work_, work2_;
+  std::vector<double> work_, work2_;         // scratch of size n: a state, an f
   bool need_jacobian_ = true, need_factor_ = true, jacobian_is_fresh_ = false;
   bool have_jacobian_ = false;  // jacobian_ holds a J that was evaluated successfully
   int failures_in_step_ = 0, singular_in_step_ = 0;

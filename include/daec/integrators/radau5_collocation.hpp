@@ -25,8 +25,9 @@ namespace detail {
 constexpr double kDivergentRate = 0.99;
 // Safety factor of the step reduction when the iteration is predicted to converge too slowly.
 constexpr double kSlowStepSafety = 0.8;
-// Bounds of the predicted final error (relative to the tolerance) in that reduction.
+// The predicted final error (relative to the tolerance) enters that reduction at least this,
 constexpr double kSlowPredictionMin = 1e-4;
+// and at most this: no prediction shrinks the step below 0.8 * 20^(-1/4), about 0.38 of it.
 constexpr double kSlowPredictionMax = 20.0;
 // The reduction's exponent is -1/(this + the iterations left): the error estimate's order 4.
 constexpr double kSlowStepExponentBase = 4.0;

@@ -29,21 +29,26 @@ constexpr double kErrorExponent = 0.25;
 constexpr double kMinAcceptedError = 1e-2;
 // A step rejected before any step was accepted is redone this much shorter.
 constexpr double kFirstRejectionFactor = 0.1;
-// A step that would end within this factor (0.01%) of the stop time ends exactly there.
+// A step whose end t + this * h reaches the stop time is stretched or cut to end exactly there
+// (no sliver of a step is left before it).
 constexpr double kStopTimeStretch = 1.0001;
 // A step h with this * |h| <= |t| * uround no longer advances t reliably: too small.
 constexpr double kMinStepFraction = 0.1;
-// The starting-step heuristic (docs/integrators.md, "Options"): below kStartScaleMin the state or
-// its derivative counts as zero and the probe step is kStartProbeStep; otherwise the probe is
-// kStartProbeFraction d0/d1; the step is at most kStartProbeGrowth times the probe and, when f
-// does not change (below kStartFlat), kStartFlatFraction times the probe (at least
-// kStartProbeStep); otherwise (kStartTarget / max(d1, d2))^kErrorExponent.
+// The starting-step heuristic (docs/integrators.md, "Options"), with d0 = |y|, d1 = |f|,
+// d2 = |f'| in the weights of the error norm:
+// below this, d0 or d1 counts as zero;
 constexpr double kStartScaleMin = 1e-5;
+// the probe step then, and the least starting step when f does not change;
 constexpr double kStartProbeStep = 1e-6;
+// otherwise the probe step is this * d0 / d1;
 constexpr double kStartProbeFraction = 0.01;
+// the starting step is at most this many probe steps;
 constexpr double kStartProbeGrowth = 100.0;
+// below this, max(d1, d2) counts as zero: f does not change;
 constexpr double kStartFlat = 1e-15;
+// and the starting step is then this fraction of the probe step (at least kStartProbeStep);
 constexpr double kStartFlatFraction = 1e-3;
+// otherwise it is (this / max(d1, d2))^(1/4): an error estimate of about this size.
 constexpr double kStartTarget = 0.01;
 
 /// What an accepted step means for the next one's matrices.

@@ -65,6 +65,16 @@
 // A sparse Jacobian (jacobian_pattern/jacobian_values) is used when the problem has it;
 // DenseLinearSolver scatters it into dense matrices, KluLinearSolver factors it as it is.
 //
+// ## The parts
+//
+// This file holds the stepper, which ties the parts together: the state, the step loop with its
+// retries, the problem's functions with their failures, and the events. The parts, each in its
+// own header (docs/integrators.md, "How the Radau code is organised"):
+//   radau5_collocation.hpp   the stage equations and their simplified Newton iteration;
+//   radau5_step_control.hpp  the error estimate, the step-size selection and its limits;
+//   radau5_dense_output.hpp  the collocation polynomial and Newton's starting values;
+//   radau5_coefficients.hpp  the method's coefficients; radau5_types.hpp its options and results.
+//
 // Usage: see docs/integrators.md.
 #pragma once
 
@@ -80,6 +90,9 @@
 #include "daec/integrators/jacobian_matrix.hpp"
 #include "daec/integrators/problem_traits.hpp"
 #include "daec/integrators/radau5_coefficients.hpp"
+#include "daec/integrators/radau5_collocation.hpp"
+#include "daec/integrators/radau5_dense_output.hpp"
+#include "daec/integrators/radau5_step_control.hpp"
 #include "daec/integrators/radau5_types.hpp"
 #include "daec/integrators/root_finder.hpp"
 
@@ -88,9 +101,21 @@ namespace integrators {
 
 namespace detail {
 
-inline double clamp(double x, double low, double high) {
-  return std::max(low, std::min(high, x));
-}
+// The smallest rtol accepted: ten rounding units.
+constexpr double kMinRtol = 10.0 * kUround;
+// Radau5Options::calibrate_tolerances holds the estimate to rtol' = this factor * rtol^exponent.
+constexpr double kCalibratedFactor = 0.1;
+constexpr double kCalibratedExponent = 2.0 / 3.0;
+// A step gives up after the iteration matrix was singular this many times in a row.
+constexpr int kMaxSingularInStep = 5;
+// A failed attempt (Newton, f, J, projection, singular matrix) is retried this much shorter.
+constexpr double kFailedStepFactor = 0.5;
+// Forward differences for df/dy_j step by sqrt(uround * max(this, |y_j|)) (RADAU5's DELT).
+constexpr double kDifferenceFloor = 1e-5;
+// The default root tolerance, relative to max(1, |t|).
+constexpr double kRootTolerance = 1e-12;
+// A function exactly zero at the scan's start takes its sign this many root tolerances later.
+constexpr double kRootRestartOffset = 10.0;
 
 }  // namespace detail
 
@@ -98,7 +123,7 @@ template <class Problem, class LinearSolver = DenseLinearSolver>
 class Radau5 {
  public:
   explicit Radau5(Problem& problem, Radau5Options options = {})
-      : problem_(problem), options_(std::move(options)) {}
+      : problem_(problem), options_(std::move(options)), control_(options_) {}
   Radau5(const Radau5&) = delete;
   Radau5& operator=(const Radau5&) = delete;
 
@@ -127,30 +152,25 @@ class Radau5 {
         return fail(Radau5Status::invalid_input, t,
                     "y[" + std::to_string(i) +
                         "] is not finite at the start t = " + detail::format_number(t));
-    x_ = t;
+    t_ = t;
     y_.assign(y, y + n_);
-    if (!rhs(x_, y_.data(), y0f_.data()))
+    if (!rhs(t_, y_.data(), f_start_.data()))
       return fail(Radau5Status::problem_failed, t, last_failure_);
-    first_ = true;
-    reject_ = false;
-    have_gustafsson_ = false;
     need_jacobian_ = need_factor_ = true;
     jacobian_is_fresh_ = false;
-    faccon_ = 1.0;
-    theta_ = options_.jacobian_reuse_theta;
-    t_old_ = x_;
-    hold_ = 0.0;
-    for (auto* c : {&cont1_, &cont2_, &cont3_}) std::fill(c->begin(), c->end(), 0.0);
+    newton_.reset();
+    t_old_ = t_;
+    dense_.clear();
     update_scale();
-    h_ = options_.fixed_step > 0.0 ? options_.fixed_step : initial_step();
-    t_report_ = x_;
+    control_.start(options_.fixed_step > 0.0 ? options_.fixed_step : initial_step());
+    t_report_ = t_;
     y_report_ = y_;
     std::fill(root_directions_.begin(), root_directions_.end(), 0);
-    root_t_lo_ = x_;
-    if (num_roots_ > 0 && !evaluate_roots(x_, y_.data(), g_lo_.data()))
-      return fail(Radau5Status::problem_failed, x_, last_failure_);
+    root_t_lo_ = t_;
+    if (num_roots_ > 0 && !evaluate_roots(t_, y_.data(), g_lo_.data()))
+      return fail(Radau5Status::problem_failed, t_, last_failure_);
     started_ = true;
-    return {Radau5Status::step_taken, x_};
+    return {Radau5Status::step_taken, t_};
   }
 
   /// The integrator never steps past t_stop; step() returns stop_time_reached there.
@@ -166,16 +186,16 @@ class Radau5 {
   Radau5Result step() {
     message_.clear();
     if (!started_) return not_started();
-    if (root_t_lo_ < x_) {  // the rest of the last step, after an event inside it
+    if (root_t_lo_ < t_) {  // the rest of the last step, after an event inside it
       Radau5Result event;
-      if (scan_roots(x_, event)) return event;
+      if (scan_roots(t_, event)) return event;
     }
     if (stop_time_behind()) return stop_time_error();
-    if (has_stop_ && x_ >= t_stop_) return report_end_of_step();
+    if (has_stop_ && t_ >= t_stop_) return report_end_of_step();
     Radau5Result result = advance();
     if (!result.ok()) return result;
     Radau5Result event;
-    if (scan_roots(x_, event)) return event;
+    if (scan_roots(t_, event)) return event;
     return report_end_of_step();
   }
 
@@ -197,25 +217,13 @@ class Radau5 {
 
   /// The collocation polynomial of the last step at t in [t_old, t_now] (RADAU5's CONTR5);
   /// false (out untouched) if t is outside the last step.
-  bool interpolate(double t, double* out) const {
-    const double slack = 1e-13 * std::max(std::fabs(x_), std::fabs(hold_));
-    if (t > x_ + slack || t < x_ - hold_ - slack) return false;
-    if (hold_ == 0.0) {
-      std::copy(y_.begin(), y_.end(), out);
-      return true;
-    }
-    const auto& c = detail::Radau5Coefficients::get();
-    const double s = (t - x_) / hold_;
-    for (size_t i = 0; i < y_.size(); ++i)
-      out[i] = y_[i] + s * (cont1_[i] + (s - c.c2m1) * (cont2_[i] + (s - c.c1m1) * cont3_[i]));
-    return true;
-  }
+  bool interpolate(double t, double* out) const { return dense_.evaluate(t_, y_, t, out); }
 
   double t() const { return t_report_; }                      ///< time of the reported state
   const std::vector<double>& y() const { return y_report_; }  ///< the reported state
-  double t_internal() const { return x_; }                    ///< end of the last step
+  double t_internal() const { return t_; }                    ///< end of the last step
   double t_old() const { return t_old_; }                     ///< start of the last step
-  double next_step_size() const { return h_; }
+  double next_step_size() const { return control_.h(); }
   int size() const { return n_; }
   /// After root_found: per event function, +1 (rose through 0), -1 (fell) or 0.
   const std::vector<int>& root_directions() const { return root_directions_; }
@@ -226,40 +234,39 @@ class Radau5 {
   bool uses_sparse_jacobian() const { return jacobian_.sparse; }
 
  private:
-  enum class Newton { converged, diverged, slow, f_failed };
-  static constexpr double kUround = 1e-16;  // RADAU5's rounding unit
+  using Newton = detail::NewtonOutcome;
 
   Radau5Result not_started() {
-    return fail(Radau5Status::invalid_input, x_,
+    return fail(Radau5Status::invalid_input, t_,
                 "no successful initialize() or restart() to start from");
   }
 
   /// A stop time behind the current time is a caller's error (at it: stop_time_reached).
-  bool stop_time_behind() const { return has_stop_ && t_stop_ < x_; }
+  bool stop_time_behind() const { return has_stop_ && t_stop_ < t_; }
 
   Radau5Result stop_time_error() {
-    return fail(Radau5Status::invalid_input, x_,
+    return fail(Radau5Status::invalid_input, t_,
                 "the stop time " + detail::format_number(t_stop_) +
-                    " is behind t = " + detail::format_number(x_));
+                    " is behind t = " + detail::format_number(t_));
   }
 
   Radau5Result integrate_to_output(double t_out, double* y_out) {
     if (stop_time_behind()) return stop_time_error();
     for (;;) {
-      const double scanned_until = std::min(x_, t_out);
+      const double scanned_until = std::min(t_, t_out);
       Radau5Result event;
       if (root_t_lo_ < scanned_until && scan_roots(scanned_until, event)) {
         std::copy(y_report_.begin(), y_report_.end(), y_out);
         return event;
       }
-      if (x_ >= t_out) {
+      if (t_ >= t_out) {
         interpolate(t_out, y_out);
         t_report_ = t_out;
         y_report_.assign(y_out, y_out + n_);
         bool at_stop = has_stop_ && t_out == t_stop_;
         return {at_stop ? Radau5Status::stop_time_reached : Radau5Status::step_taken, t_out};
       }
-      if (has_stop_ && x_ >= t_stop_) {
+      if (has_stop_ && t_ >= t_stop_) {
         Radau5Result result = report_end_of_step();
         std::copy(y_.begin(), y_.end(), y_out);
         return result;
@@ -288,9 +295,14 @@ class Radau5 {
     num_roots_ = 0;
     if constexpr (traits::has_roots<Problem>::value) num_roots_ = problem_.num_roots();
     if (num_roots_ < 0) return "num_roots() is negative";
-    for (auto* v : {&y_, &y0f_, &scale_, &z1_, &z2_, &z3_, &w1_, &w2_, &w3_, &f1_, &f2_, &f3_,
-                    &cont1_, &cont2_, &cont3_, &work_, &work2_})
+    for (auto* v : {&y_, &f_start_, &scale_, &work_, &work2_})
       v->assign(static_cast<size_t>(n_), 0.0);
+    const size_t n = static_cast<size_t>(n_);
+    stages_.resize(n);
+    dense_.resize(n);
+    control_.resize(n);
+    newton_.configure(n_, options_.max_newton_iterations, newton_tolerance_,
+                      options_.jacobian_reuse_theta);
     g_lo_.assign(static_cast<size_t>(num_roots_), 0.0);
     root_directions_.assign(static_cast<size_t>(num_roots_), 0);
     return "";
@@ -298,7 +310,7 @@ class Radau5 {
 
   std::string check_options() const {
     const Radau5Options& o = options_;
-    if (!(o.rtol > 10.0 * kUround) || !std::isfinite(o.rtol))
+    if (!(o.rtol > detail::kMinRtol) || !std::isfinite(o.rtol))
       return "rtol = " + detail::format_number(o.rtol) + " is too small (must exceed 1e-15)";
     if (o.atol_per_component.empty()) {
       if (!(o.atol > 0.0) || !std::isfinite(o.atol))
@@ -332,13 +344,12 @@ class Radau5 {
     if (!o.atol_per_component.empty()) atol_ = o.atol_per_component;
     rtol_ = o.rtol;
     if (o.calibrate_tolerances) {
-      const double calibrated = 0.1 * std::pow(o.rtol, 2.0 / 3.0);
+      const double calibrated =
+          detail::kCalibratedFactor * std::pow(o.rtol, detail::kCalibratedExponent);
       for (double& a : atol_) a = calibrated * a / o.rtol;
       rtol_ = calibrated;
     }
-    fnewt_ = o.newton_tolerance > 0.0
-                 ? o.newton_tolerance
-                 : std::max(10.0 * kUround / rtol_, std::min(0.03, std::sqrt(rtol_)));
+    newton_tolerance_ = detail::newton_tolerance(o.newton_tolerance, rtol_);
   }
 
   std::string set_up_jacobian() {
@@ -362,38 +373,20 @@ class Radau5 {
     return "";
   }
 
-  /// The classical starting-step heuristic (docs/integrators.md, "Options") on the differential
-  /// components, for an error estimate of order 3: h = min(100 h0, (0.01 / max(d1, d2))^(1/4)).
+  /// The initial step: the option, or the starting-step heuristic of radau5_step_control.hpp
+  /// (a failure of f at its probe is no failure of the start).
   double initial_step() {
     double h = options_.initial_step;
     if (h <= 0.0) {
-      double d0 = 0.0, d1 = 0.0;
-      for (int i = 0; i < n_; ++i) {
-        if (mass_[static_cast<size_t>(i)] == 0.0) continue;
-        d0 = std::max(d0, std::fabs(y_[static_cast<size_t>(i)]) / scale_[static_cast<size_t>(i)]);
-        d1 = std::max(d1, std::fabs(y0f_[static_cast<size_t>(i)]) / scale_[static_cast<size_t>(i)]);
-      }
-      double h0 = (d0 < 1e-5 || d1 < 1e-5) ? 1e-6 : 0.01 * d0 / d1;
-      h0 = std::min(h0, options_.max_step);
-      if (has_stop_ && t_stop_ > x_) h0 = std::min(h0, t_stop_ - x_);  // f only up to t_stop
-      for (int i = 0; i < n_; ++i)
-        work_[static_cast<size_t>(i)] =
-            y_[static_cast<size_t>(i)] +
-            h0 * mass_[static_cast<size_t>(i)] * y0f_[static_cast<size_t>(i)];
-      double d2 = 0.0;
-      if (rhs(x_ + h0, work_.data(), work2_.data())) {
-        for (int i = 0; i < n_; ++i) {
-          if (mass_[static_cast<size_t>(i)] == 0.0) continue;
-          double difference = work2_[static_cast<size_t>(i)] - y0f_[static_cast<size_t>(i)];
-          d2 = std::max(d2, std::fabs(difference) / scale_[static_cast<size_t>(i)] / h0);
-        }
-      } else {
-        last_failure_.clear();  // the heuristic's probe failing is no failure of the start
-      }
-      const double largest = std::max(d1, d2);
-      const double h1 =
-          largest <= 1e-15 ? std::max(1e-6, h0 * 1e-3) : std::pow(0.01 / largest, 0.25);
-      h = std::min(100.0 * h0, h1);
+      const double room =
+          has_stop_ && t_stop_ > t_ ? t_stop_ - t_ : std::numeric_limits<double>::infinity();
+      auto probe = [&](double t, const double* y, double* f) {
+        if (rhs(t, y, f)) return true;
+        last_failure_.clear();
+        return false;
+      };
+      h = detail::initial_step(t_, y_, f_start_, mass_, scale_, options_.max_step, room, probe,
+                               work_, work2_);
     }
     return std::min(h, options_.max_step);
   }
@@ -406,19 +399,9 @@ class Radau5 {
     singular_in_step_ = 0;
     last_failure_.clear();
     for (;;) {
-      if (stats_.steps >= options_.max_steps)
-        return fail(Radau5Status::too_many_steps, x_,
-                    "too many steps: " + std::to_string(stats_.steps) +
-                        " taken by t = " + detail::format_number(x_) +
-                        " (max_steps = " + std::to_string(options_.max_steps) + ")");
-      fit_step_to_limits();
-      if (step_too_small()) {
-        std::string text = "step size too small at t = " + detail::format_number(x_) +
-                           ": h = " + detail::format_number(h_);
-        if (options_.min_step > 0.0)
-          text += " is below min_step = " + detail::format_number(options_.min_step);
-        return fail(Radau5Status::step_size_too_small, x_, text);
-      }
+      if (stats_.steps >= options_.max_steps) return too_many_steps();
+      if (control_.fit_to_limits(t_, step_limit())) need_factor_ = true;
+      if (control_.too_small(t_)) return step_too_small();
       if (need_jacobian_ && !evaluate_jacobian()) {
         if (!retry_shorter(Radau5Status::problem_failed)) return fatal();
         if (have_jacobian_) need_jacobian_ = false;  // go on with the last J that worked
@@ -429,272 +412,120 @@ class Radau5 {
         continue;
       }
       ++stats_.steps;
-      int iterations = 0;
-      double reduction = 0.5;
-      Newton outcome = newton(iterations, reduction);
-      if (outcome == Newton::slow && options_.fixed_step == 0.0) {
-        h_ *= reduction;  // predicted too slow: a shorter step, no failure
-        reject_ = true;
+      const detail::NewtonResult newton = solve_stages();
+      if (newton.outcome == Newton::slow && options_.fixed_step == 0.0) {
+        control_.shorten(newton.step_factor);  // predicted too slow: a shorter step, no failure
         renew_matrices();
         continue;
       }
-      if (outcome != Newton::converged) {
-        if (outcome != Newton::f_failed)
-          last_failure_ = "Newton iteration did not converge at t = " + detail::format_number(x_) +
-                          " (h = " + detail::format_number(h_) + ")";
-        Radau5Status kind = outcome == Newton::f_failed ? Radau5Status::problem_failed
-                                                        : Radau5Status::convergence_failure;
-        if (!retry_shorter(kind)) return fatal();
+      if (newton.outcome != Newton::converged) {
+        if (!retry_shorter(newton_failure(newton.outcome))) return fatal();
         continue;
       }
       const double err = options_.fixed_step > 0.0 ? 0.0 : estimate_error();
-      const double h_new = proposed_step(err, iterations);
+      const double h_new = control_.proposed_step(err, newton.iterations);
       if (err < 1.0) {
         if (!accept(err, h_new)) {
           if (!retry_shorter(Radau5Status::problem_failed)) return fatal();
           continue;
         }
-        return {Radau5Status::step_taken, x_};
+        return {Radau5Status::step_taken, t_};
       }
-      reject(h_new);
+      control_.reject(h_new);
+      ++stats_.rejected_steps;
+      renew_matrices();
     }
   }
 
-  /// Applies the step-size limits: max_step, the fixed step, and the stop time (the step that
-  /// would end within 0.01% of it ends exactly there).
-  void fit_step_to_limits() {
-    double h = options_.fixed_step > 0.0 ? options_.fixed_step : std::min(h_, options_.max_step);
-    last_ = false;
+  /// Where the next step must end at the latest: the stop time or integrate_to's output time.
+  double step_limit() const {
     double limit = has_stop_ ? t_stop_ : std::numeric_limits<double>::infinity();
     if (output_stop_ < limit) limit = output_stop_;
-    if (x_ + h * 1.0001 >= limit) {
-      h_unclipped_ = h;
-      h = limit - x_;
-      step_end_ = limit;
-      last_ = true;
-    }
-    if (h != h_) need_factor_ = true;
-    h_ = h;
+    return limit;
   }
 
-  bool step_too_small() const {
-    if (last_ && h_ > 0.0) return false;  // the remainder up to the stop time may be short
-    if (h_ < options_.min_step) return true;
-    return !(0.1 * std::fabs(h_) > std::fabs(x_) * kUround) || !(h_ > 0.0);
+  Radau5Result too_many_steps() {
+    return fail(Radau5Status::too_many_steps, t_,
+                "too many steps: " + std::to_string(stats_.steps) +
+                    " taken by t = " + detail::format_number(t_) +
+                    " (max_steps = " + std::to_string(options_.max_steps) + ")");
   }
 
-  Newton newton(int& iterations, double& reduction) {
-    const auto& c = detail::Radau5Coefficients::get();
-    const double h = h_;
-    start_newton(c);
-    const int nit = options_.max_newton_iterations;
-    const double fac1 = c.u1 / h, alphn = c.alpha / h, betan = c.beta / h;
-    faccon_ = std::pow(std::max(faccon_, kUround), 0.8);
-    theta_ = std::fabs(options_.jacobian_reuse_theta);
-    double dyno_old = 0.0, thq_old = 0.0;
-    for (int newt = 0;;) {
-      if (newt >= nit) return Newton::diverged;
-      if (!stage_rhs(c, h)) return Newton::f_failed;
-      // The right-hand sides of the transformed linear systems, solved in place.
-      for (size_t i = 0; i < y_.size(); ++i) {
-        const double a1 = f1_[i], a2 = f2_[i], a3 = f3_[i], m = mass_[i];
-        f1_[i] = c.ti11 * a1 + c.ti12 * a2 + c.ti13 * a3 - m * fac1 * w1_[i];
-        f2_[i] = c.ti21 * a1 + c.ti22 * a2 + c.ti23 * a3 - m * (alphn * w2_[i] - betan * w3_[i]);
-        f3_[i] = c.ti31 * a1 + c.ti32 * a2 + c.ti33 * a3 - m * (betan * w2_[i] + alphn * w3_[i]);
-      }
-      solver_.solve_real(f1_.data());
-      solver_.solve_complex(f2_.data(), f3_.data());
-      ++stats_.linear_solves;
-      ++stats_.newton_iterations;
-      ++newt;
-      double sum = 0.0;
-      for (size_t i = 0; i < y_.size(); ++i) {
-        const double s = scale_[i];
-        sum +=
-            (f1_[i] / s) * (f1_[i] / s) + (f2_[i] / s) * (f2_[i] / s) + (f3_[i] / s) * (f3_[i] / s);
-      }
-      const double dyno = std::sqrt(sum / (3.0 * n_));
-      if (!std::isfinite(dyno)) return Newton::diverged;
-      if (newt > 1 && newt < nit) {
-        const double thq = dyno / dyno_old;
-        theta_ = newt == 2 ? thq : std::sqrt(thq * thq_old);
-        thq_old = thq;
-        if (!(theta_ < 0.99)) return Newton::diverged;
-        faccon_ = theta_ / (1.0 - theta_);
-        const double dyth = faccon_ * dyno * std::pow(theta_, nit - 1 - newt) / fnewt_;
-        if (dyth >= 1.0) {  // would not converge within nit iterations: shorter step
-          const double qnewt = detail::clamp(dyth, 1e-4, 20.0);
-          reduction = 0.8 * std::pow(qnewt, -1.0 / (4.0 + nit - 1 - newt));
-          return Newton::slow;
-        }
-      }
-      dyno_old = std::max(dyno, kUround);
-      for (size_t i = 0; i < y_.size(); ++i) {
-        w1_[i] += f1_[i];
-        w2_[i] += f2_[i];
-        w3_[i] += f3_[i];
-        z1_[i] = c.t11 * w1_[i] + c.t12 * w2_[i] + c.t13 * w3_[i];
-        z2_[i] = c.t21 * w1_[i] + c.t22 * w2_[i] + c.t23 * w3_[i];
-        z3_[i] = c.t31 * w1_[i] + w2_[i];
-      }
-      if (faccon_ * dyno <= fnewt_) {
-        iterations = newt;
-        return Newton::converged;
-      }
-    }
+  Radau5Result step_too_small() {
+    std::string text = "step size too small at t = " + detail::format_number(t_) +
+                       ": h = " + detail::format_number(control_.h());
+    if (options_.min_step > 0.0)
+      text += " is below min_step = " + detail::format_number(options_.min_step);
+    return fail(Radau5Status::step_size_too_small, t_, text);
   }
 
-  /// Newton's starting values: zero on a first step, else the last collocation polynomial
-  /// extrapolated to the new stages (Z = P(t + c_i h) - y), and W = T^-1 Z.
-  void start_newton(const detail::Radau5Coefficients& c) {
-    if (first_ || !options_.extrapolate_start || hold_ == 0.0) {
-      for (auto* v : {&z1_, &z2_, &z3_, &w1_, &w2_, &w3_}) std::fill(v->begin(), v->end(), 0.0);
-      return;
-    }
-    const double c3q = h_ / hold_, c1q = c.c1 * c3q, c2q = c.c2 * c3q;
-    for (size_t i = 0; i < y_.size(); ++i) {
-      const double ak1 = cont1_[i], ak2 = cont2_[i], ak3 = cont3_[i];
-      const double z1 = c1q * (ak1 + (c1q - c.c2m1) * (ak2 + (c1q - c.c1m1) * ak3));
-      const double z2 = c2q * (ak1 + (c2q - c.c2m1) * (ak2 + (c2q - c.c1m1) * ak3));
-      const double z3 = c3q * (ak1 + (c3q - c.c2m1) * (ak2 + (c3q - c.c1m1) * ak3));
-      z1_[i] = z1;
-      z2_[i] = z2;
-      z3_[i] = z3;
-      w1_[i] = c.ti11 * z1 + c.ti12 * z2 + c.ti13 * z3;
-      w2_[i] = c.ti21 * z1 + c.ti22 * z2 + c.ti23 * z3;
-      w3_[i] = c.ti31 * z1 + c.ti32 * z2 + c.ti33 * z3;
-    }
+  /// The stage equations of the step t -> t + h, from the last step's collocation polynomial
+  /// (or from zero on a first step or when Radau5Options::extrapolate_start is off).
+  detail::NewtonResult solve_stages() {
+    const double h = control_.h();
+    if (control_.first_step() || !options_.extrapolate_start)
+      stages_.zero();
+    else
+      dense_.start_stages(h, stages_);
+    auto f = [this](double t, const double* y, double* out) { return rhs(t, y, out); };
+    return newton_.solve(t_, y_, h, mass_, scale_, f, solver_, stats_, stages_);
   }
 
-  /// f at the three stages y + Z_k into f1_, f2_, f3_.
-  bool stage_rhs(const detail::Radau5Coefficients& c, double h) {
-    const double times[3] = {x_ + c.c1 * h, x_ + c.c2 * h, x_ + h};
-    const std::vector<double>* z[3] = {&z1_, &z2_, &z3_};
-    std::vector<double>* f[3] = {&f1_, &f2_, &f3_};
-    for (int k = 0; k < 3; ++k) {
-      for (size_t i = 0; i < y_.size(); ++i) work_[i] = y_[i] + (*z[k])[i];
-      if (!rhs(times[k], work_.data(), f[k]->data())) return false;
-    }
-    return true;
+  /// The kind of failure of a Newton iteration that did not converge, with its text.
+  Radau5Status newton_failure(Newton outcome) {
+    if (outcome == Newton::f_failed) return Radau5Status::problem_failed;
+    last_failure_ = "Newton iteration did not converge at t = " + detail::format_number(t_) +
+                    " (h = " + detail::format_number(control_.h()) + ")";
+    return Radau5Status::convergence_failure;
   }
 
-  /// RADAU5's error estimate (ESTRAD) in the weighted RMS norm; 1 is the tolerance.
+  /// The error estimate of the converged step (radau5_step_control.hpp), with the problem's
+  /// f and, if it has one and Radau5Options::project_error is set, its error projection.
   double estimate_error() {
-    const auto& c = detail::Radau5Coefficients::get();
-    const double hee1 = c.dd1 / h_, hee2 = c.dd2 / h_, hee3 = c.dd3 / h_;
-    std::vector<double>& mz = f2_;  // M (e1 Z1 + e2 Z2 + e3 Z3) / h
-    std::vector<double>& estimate = f1_;
-    for (size_t i = 0; i < y_.size(); ++i) {
-      mz[i] = mass_[i] * (hee1 * z1_[i] + hee2 * z2_[i] + hee3 * z3_[i]);
-      estimate[i] = mz[i] + y0f_[i];
-    }
-    solver_.solve_real(estimate.data());
-    ++stats_.linear_solves;
-    double err = error_norm(estimate);
-    if (err >= 1.0 && (first_ || reject_)) {
-      // The stiff components of the first estimate can be far too large; one more solve with
-      // f at y0 + err damps them.
-      for (size_t i = 0; i < y_.size(); ++i) work2_[i] = y_[i] + estimate[i];
-      if (rhs(x_, work2_.data(), f3_.data())) {
-        for (size_t i = 0; i < y_.size(); ++i) estimate[i] = f3_[i] + mz[i];
-        solver_.solve_real(estimate.data());
-        ++stats_.linear_solves;
-        err = error_norm(estimate);
-      } else {
-        last_failure_.clear();  // keep the first estimate
-      }
-    }
-    return err;
+    auto f = [this](double t, const double* y, double* out) {
+      if (rhs(t, y, out)) return true;
+      last_failure_.clear();  // the refined estimate failed: keep the first
+      return false;
+    };
+    auto project = [this](std::vector<double>& estimate) { return project_error(estimate); };
+    return control_.estimate_error(t_, y_, f_start_, mass_, scale_, stages_, f, project, solver_,
+                                   stats_);
   }
 
-  /// max(||estimate / scale||_rms, 1e-10), after the optional projection of the estimate.
-  double error_norm(std::vector<double>& estimate) {
+  /// The error estimate onto the invariants, if the problem has project_error and
+  /// Radau5Options::project_error is set; false if the projection failed.
+  bool project_error(std::vector<double>& estimate) {
     if constexpr (traits::has_project_error<Problem>::value) {
       if (options_.project_error) {
-        for (size_t i = 0; i < y_.size(); ++i) work_[i] = y_[i] + z3_[i];
-        if (problem_.project_error(x_ + h_, work_.data(), estimate.data()) != 0) return 1e10;
+        for (size_t i = 0; i < y_.size(); ++i) work_[i] = y_[i] + stages_.z3[i];
+        return problem_.project_error(t_ + control_.h(), work_.data(), estimate.data()) == 0;
       }
     }
-    double sum = 0.0;
-    for (size_t i = 0; i < y_.size(); ++i)
-      sum += (estimate[i] / scale_[i]) * (estimate[i] / scale_[i]);
-    const double err = std::sqrt(sum / n_);
-    if (!std::isfinite(err)) return 1e10;  // rejected, the step shrinks by the largest factor
-    return std::max(err, 1e-10);
-  }
-
-  /// The step size the error asks for (RADAU5's formula, plus Gustafsson's predictive
-  /// controller after an accepted step).
-  double proposed_step(double err, int iterations) const {
-    if (options_.fixed_step > 0.0) return options_.fixed_step;
-    const int nit = options_.max_newton_iterations;
-    const double safety = options_.safety;
-    const double facr = 1.0 / options_.max_step_ratio, facl = 1.0 / options_.min_step_ratio;
-    const double fac = std::min(safety, safety * (1 + 2 * nit) / (iterations + 2 * nit));
-    double quot = detail::clamp(std::pow(err, 0.25) / fac, facr, facl);
-    if (err < 1.0 && options_.predictive_controller && have_gustafsson_) {
-      double gustafsson = (hacc_ / h_) * std::pow(err * err / erracc_, 0.25) / safety;
-      quot = std::max(quot, detail::clamp(gustafsson, facr, facl));
-    }
-    return h_ / quot;
+    (void)estimate;
+    return true;
   }
 
   /// Ends the step at t + h: projects, evaluates f there, keeps the collocation polynomial, and
   /// chooses the next step size and whether J and the LU are reused. False (nothing changed) if
   /// the projection or f failed.
   bool accept(double err, double h_new) {
-    const double t_new = last_ ? step_end_ : x_ + h_;
+    const double t_new = control_.step_end(t_);
     std::vector<double>& y_new = work2_;
-    for (size_t i = 0; i < y_.size(); ++i) y_new[i] = y_[i] + z3_[i];
+    for (size_t i = 0; i < y_.size(); ++i) y_new[i] = y_[i] + stages_.z3[i];
     if (!project(t_new, y_new)) return false;
     if (!rhs(t_new, y_new.data(), work_.data())) return false;
-    if (options_.predictive_controller) {
-      hacc_ = h_;
-      erracc_ = std::max(1e-2, err);
-      have_gustafsson_ = true;
-    }
-    const auto& c = detail::Radau5Coefficients::get();
-    for (size_t i = 0; i < y_.size(); ++i) {
-      const double z1 = z1_[i], z2 = z2_[i], z3 = z3_[i];
-      cont1_[i] = (z2 - z3) / c.c2m1;
-      const double ak = (z1 - z2) / c.c1mc2;
-      const double acont3 = (ak - z1 / c.c1) / c.c2;
-      cont2_[i] = (ak - cont1_[i]) / c.c1m1;
-      cont3_[i] = cont2_[i] - acont3;
-    }
+    dense_.fit(stages_, control_.h());
     std::swap(y_, y_new);
-    std::swap(y0f_, work_);
-    t_old_ = x_;
-    hold_ = h_;
-    x_ = t_new;
-    first_ = false;
+    std::swap(f_start_, work_);
+    t_old_ = t_;
+    t_ = t_new;
     jacobian_is_fresh_ = false;
     ++stats_.accepted_steps;
     update_scale();
-    choose_next_step(h_new);
+    const detail::NextStep next = control_.accept(err, h_new, newton_.contraction_rate());
+    if (next.new_factorization) need_factor_ = true;
+    if (next.new_jacobian) need_jacobian_ = need_factor_ = true;
     return true;
-  }
-
-  void choose_next_step(double h_new) {
-    // A step cut short to end at a stop or output time says little about the next one.
-    if (last_) h_new = std::max(h_new, h_unclipped_);
-    h_new = std::min(h_new, options_.max_step);
-    if (reject_) h_new = std::min(h_new, h_);
-    reject_ = false;
-    const bool reuse_jacobian = theta_ <= options_.jacobian_reuse_theta;
-    const double ratio = h_new / h_;
-    if (reuse_jacobian && ratio >= options_.keep_step_low && ratio <= options_.keep_step_high)
-      return;  // same h, same J, same LU
-    if (h_new != h_) need_factor_ = true;
-    h_ = h_new;
-    if (!reuse_jacobian) need_jacobian_ = need_factor_ = true;
-  }
-
-  void reject(double h_new) {
-    reject_ = true;
-    h_ = first_ ? 0.1 * h_ : h_new;
-    ++stats_.rejected_steps;
-    renew_matrices();
   }
 
   /// After a failed attempt: the LU for the new h; a new J too, unless J is already fresh.
@@ -703,21 +534,21 @@ class Radau5 {
     if (!jacobian_is_fresh_) need_jacobian_ = true;
   }
 
-  /// A recoverable failure (Newton, f, J, projection, singular matrix): halves the step, or
+  /// A recoverable failure (Newton, f, J, projection, singular matrix): shortens the step, or
   /// returns false when it happened too often in this step (or the step is fixed).
   bool retry_shorter(Radau5Status kind) {
     ++stats_.convergence_failures;
     ++failures_in_step_;
     failure_kind_ = kind;
-    if (kind == Radau5Status::singular_matrix && ++singular_in_step_ >= 5) return false;
+    if (kind == Radau5Status::singular_matrix && ++singular_in_step_ >= detail::kMaxSingularInStep)
+      return false;
     if (failures_in_step_ >= options_.max_convergence_failures) return false;
     if (options_.fixed_step > 0.0) {  // the step stays; only a fresh J may still help
       if (jacobian_is_fresh_ || kind != Radau5Status::convergence_failure) return false;
       renew_matrices();
       return true;
     }
-    h_ *= 0.5;
-    reject_ = true;
+    control_.shorten(detail::kFailedStepFactor);
     renew_matrices();
     return true;
   }
@@ -727,7 +558,7 @@ class Radau5 {
     std::string text = last_failure_;
     if (failures_in_step_ > 1)
       text += " (" + std::to_string(failures_in_step_) + " failed attempts in this step)";
-    return fail(failure_kind_, x_, text);
+    return fail(failure_kind_, t_, text);
   }
 
   Radau5Result fail(Radau5Status status, double t, std::string text) {
@@ -739,10 +570,10 @@ class Radau5 {
   }
 
   Radau5Result report_end_of_step() {
-    t_report_ = x_;
+    t_report_ = t_;
     y_report_ = y_;
-    const bool at_stop = has_stop_ && x_ >= t_stop_;
-    return {at_stop ? Radau5Status::stop_time_reached : Radau5Status::step_taken, x_};
+    const bool at_stop = has_stop_ && t_ >= t_stop_;
+    return {at_stop ? Radau5Status::stop_time_reached : Radau5Status::step_taken, t_};
   }
 
   // ----- The problem's functions ----------------------------------------------------------------
@@ -762,20 +593,20 @@ class Radau5 {
     ++stats_.jacobian_evaluations;
     int status = 0;
     if constexpr (traits::has_sparse_jacobian<Problem>::value) {
-      if (scratch_.sparse) status = problem_.jacobian_values(x_, y_.data(), scratch_.values.data());
+      if (scratch_.sparse) status = problem_.jacobian_values(t_, y_.data(), scratch_.values.data());
     }
     if (!scratch_.sparse) {
       std::fill(scratch_.values.begin(), scratch_.values.end(), 0.0);
       if constexpr (traits::has_dense_jacobian<Problem>::value)
-        status = problem_.jacobian(x_, y_.data(), scratch_.values.data());
+        status = problem_.jacobian(t_, y_.data(), scratch_.values.data());
       else if (!finite_difference_jacobian())
         return false;
     }
-    if (status != 0) return note_failure("the Jacobian failed at t = ", x_, problem_text(status));
+    if (status != 0) return note_failure("the Jacobian failed at t = ", t_, problem_text(status));
     for (size_t k = 0; k < scratch_.values.size(); ++k)
       if (!std::isfinite(scratch_.values[k]))
         return note_failure(
-            "the Jacobian failed at t = ", x_,
+            "the Jacobian failed at t = ", t_,
             "entry " + std::to_string(k) + " is " + detail::format_number(scratch_.values[k]));
     std::swap(jacobian_.values, scratch_.values);  // a failed evaluation keeps the old J
     have_jacobian_ = true;
@@ -785,19 +616,21 @@ class Radau5 {
     return true;
   }
 
-  /// Forward differences with RADAU5's increments sqrt(uround * max(1e-5, |y_j|)).
+  /// Forward differences with RADAU5's increments sqrt(uround * max(1e-5, |y_j|)), the columns
+  /// into scratch_ (f at y is f_start_).
   bool finite_difference_jacobian() {
     std::vector<double>& y = work2_;
     std::copy(y_.begin(), y_.end(), y.begin());
     for (int j = 0; j < n_; ++j) {
       const size_t jj = static_cast<size_t>(j);
       const double saved = y[jj];
-      const double delta = std::sqrt(kUround * std::max(1e-5, std::fabs(saved)));
+      const double delta =
+          std::sqrt(detail::kUround * std::max(detail::kDifferenceFloor, std::fabs(saved)));
       y[jj] = saved + delta;
-      if (!rhs(x_, y.data(), work_.data())) return false;
+      if (!rhs(t_, y.data(), work_.data())) return false;
       y[jj] = saved;
       double* column = scratch_.values.data() + jj * static_cast<size_t>(n_);
-      for (size_t i = 0; i < y_.size(); ++i) column[i] = (work_[i] - y0f_[i]) / delta;
+      for (size_t i = 0; i < y_.size(); ++i) column[i] = (work_[i] - f_start_[i]) / delta;
     }
     return true;
   }
@@ -805,9 +638,10 @@ class Radau5 {
   bool factor() {
     const auto& c = detail::Radau5Coefficients::get();
     ++stats_.factorizations;
-    if (solver_.factor(jacobian_, c.u1 / h_, c.alpha / h_, c.beta / h_) != 0) {
-      last_failure_ = "the iteration matrix is singular at t = " + detail::format_number(x_) +
-                      " (h = " + detail::format_number(h_) + ")";
+    const double h = control_.h();
+    if (solver_.factor(jacobian_, c.u1 / h, c.alpha / h, c.beta / h) != 0) {
+      last_failure_ = "the iteration matrix is singular at t = " + detail::format_number(t_) +
+                      " (h = " + detail::format_number(h) + ")";
       return false;
     }
     need_factor_ = false;
@@ -874,7 +708,8 @@ class Radau5 {
     const double tolerance =
         options_.root_tolerance > 0.0
             ? options_.root_tolerance
-            : 1e-12 * std::max(1.0, std::min(std::fabs(root_t_lo_), std::fabs(t_end)));
+            : detail::kRootTolerance *
+                  std::max(1.0, std::min(std::fabs(root_t_lo_), std::fabs(t_end)));
     std::vector<double> g_hi(static_cast<size_t>(num_roots_));
     auto evaluate = [&](double t, double* g) {
       interpolate(t, work_.data());
@@ -885,7 +720,7 @@ class Radau5 {
     // A function exactly zero where the scan starts (an event just handled) takes its sign from
     // a little later, so that the same root is not reported again.
     if (std::find(g_lo.begin(), g_lo.end(), 0.0) != g_lo.end()) {
-      t_lo = std::min(t_lo + 10.0 * tolerance, t_lo + 0.5 * (t_end - t_lo));
+      t_lo = std::min(t_lo + detail::kRootRestartOffset * tolerance, t_lo + 0.5 * (t_end - t_lo));
       if (evaluate(t_lo, g_lo.data()) != 0) return failed_scan(result);
     }
     if (evaluate(t_end, g_hi.data()) != 0) return failed_scan(result);
@@ -907,39 +742,35 @@ class Radau5 {
   }
 
   bool failed_scan(Radau5Result& result) {
-    result = fail(Radau5Status::problem_failed, x_, last_failure_);
+    result = fail(Radau5Status::problem_failed, t_, last_failure_);
     return true;
   }
 
   Problem& problem_;
   Radau5Options options_;
+  detail::Radau5StepControl control_;  // h and its history (holds a reference to options_)
+  detail::Radau5Newton newton_;
+  detail::Radau5DenseOutput dense_;
+  detail::Radau5Stages stages_;
   LinearSolver solver_;
   JacobianMatrix jacobian_, scratch_;
   bool initialized_ = false;  // set_up() succeeded
   bool started_ = false;      // and a start state is in place
   int n_ = 0;
-  double rtol_ = 0.0, fnewt_ = 0.0;
-  std::vector<double> atol_, mass_;
+  double rtol_ = 0.0, newton_tolerance_ = 0.0;  // after Radau5Options::calibrate_tolerances
+  std::vector<double> atol_, mass_;             // mass_: M's diagonal, 1 or 0
 
-  double x_ = 0.0, h_ = 0.0, hold_ = 0.0, t_old_ = 0.0;
-  std::vector<double> y_, y0f_, scale_;
-  std::vector<double> z1_, z2_, z3_, w1_, w2_, w3_, f1_, f2_, f3_;
-  std::vector<double> cont1_, cont2_, cont3_;  // collocation polynomial of the last step
-  std::vector<double> work_, work2_;
-  bool first_ = true, reject_ = false, last_ = false;
+  double t_ = 0.0, t_old_ = 0.0;             // the end and the start of the last step
+  std::vector<double> y_, f_start_, scale_;  // y(t_), f(t_, y_), atol + rtol |y_|
+  std::vector<double> work_, work2_;         // scratch of size n: a state, an f
   bool need_jacobian_ = true, need_factor_ = true, jacobian_is_fresh_ = false;
   bool have_jacobian_ = false;  // jacobian_ holds a J that was evaluated successfully
-  double faccon_ = 1.0, theta_ = 0.0;
-  bool have_gustafsson_ = false;
-  double hacc_ = 0.0, erracc_ = 0.0;
   int failures_in_step_ = 0, singular_in_step_ = 0;
   Radau5Status failure_kind_ = Radau5Status::convergence_failure;
   std::string last_failure_, message_;
 
   bool has_stop_ = false;
   double t_stop_ = 0.0;
-  // Where the current step ends if cut short (last_), and the step it replaced.
-  double step_end_ = 0.0, h_unclipped_ = 0.0;
   // integrate_to's t_out while it must not be stepped over (Radau5Options::stop_at_output_times).
   double output_stop_ = std::numeric_limits<double>::infinity();
   double t_report_ = 0.0;

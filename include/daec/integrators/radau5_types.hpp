@@ -1,6 +1,7 @@
 // The options, results and statistics of the Radau5 integrator (radau5.hpp).
 #pragma once
 
+#include <algorithm>
 #include <charconv>
 #include <cmath>
 #include <limits>
@@ -117,6 +118,15 @@ struct Radau5Statistics {
 };
 
 namespace detail {
+
+// The rounding unit RADAU5 assumes (its UROUND): the smallest relative change the integrator
+// treats as resolvable.
+constexpr double kUround = 1e-16;
+
+inline double clamp(double x, double low, double high) {
+  return std::max(low, std::min(high, x));
+}
+
 /// The shortest text that reads back as the same double: "0.1", "1e-20", "0.9999999999999999".
 inline std::string format_number(double value) {
   if (std::isnan(value)) return "nan";

@@ -190,6 +190,10 @@ class DaeProblem : public ModelProblemBase {
 // steps (104 against 344); the answer's error is still judged against the atol asked for.
 constexpr double kAbsoluteToleranceFraction = 1e-2;
 
+// The step budget of a run (Radau5Options::max_steps): so high that in practice only a run
+// that makes no progress meets it.
+constexpr long kMaxRadauSteps = 10'000'000;
+
 /// A Radau5 run on `Problem` (OdeProblem or DaeProblem) with the linear solver `Solver`.
 template <typename Problem, typename Solver>
 class RadauMethod final : public Integrator {
@@ -291,7 +295,7 @@ class RadauMethod final : public Integrator {
     integrators::Radau5Options radau;
     radau.rtol = options.rtol;
     radau.atol = std::min(options.atol, kAbsoluteToleranceFraction * options.rtol);
-    radau.max_steps = 10'000'000;
+    radau.max_steps = kMaxRadauSteps;
     return radau;
   }
 

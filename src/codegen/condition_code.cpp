@@ -9,7 +9,7 @@
 #include "codegen/code_tables.h"
 #include "codegen/cpp_names.h"
 #include "codegen/function_parts.h"
-#include "model/printer.h"
+#include "model/expression_printer.h"
 
 namespace daec {
 

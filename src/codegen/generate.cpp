@@ -14,7 +14,7 @@
 #include "codegen/model_functions.h"
 #include "codegen/parameter_code.h"
 #include "codegen/template.h"
-#include "model/printer.h"
+#include "model/expression_printer.h"
 #include "reduction/reduce.h"
 #include "support/text.h"
 

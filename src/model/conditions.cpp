@@ -5,7 +5,7 @@
 #include <algorithm>
 #include <set>
 
-#include "model/printer.h"
+#include "model/expression_printer.h"
 
 namespace daec {
 

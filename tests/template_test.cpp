@@ -69,8 +69,8 @@ TEST(Template, SectionErrors) {
 }
 
 TEST(Template, EveryTemplateIsEmbedded) {
-  for (const char* name :
-       {"model.cpp.in", "model_declaration.h.in", "model_header.h.in", "algebraic_solver.cpp.in"}) {
+  for (const char* name : {"model.cpp.in", "model_declaration.h.in", "model_header.h.in",
+                           "algebraic_solver.cpp.in", "gram_cholesky.cpp.in"}) {
     EXPECT_FALSE(embedded_template(name).empty()) << name;
   }
   EXPECT_NE(std::string_view::npos, embedded_template("model.cpp.in").find("{{rhs}}"));

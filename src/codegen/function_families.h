@@ -1,8 +1,8 @@
 // The families of the Model's function bodies (model_functions.h), one file each: the start
 // values and the outputs (value_functions.cpp), rhs with the solve of A Z = b
 // (algebraic_functions.cpp), d(X')/dX (rhs_jacobian_functions.cpp), the residual and its Jacobian
-// (residual_functions.cpp), the invariants, their Jacobian and the projection's tables
-// (invariant_functions.cpp). Internal to codegen: function_bodies calls
+// (residual_functions.cpp), the invariants and their Jacobian (invariant_functions.cpp); the
+// projection's Gram factorisation is gram_cholesky.h's. Internal to codegen: function_bodies calls
 // them in turn.
 #pragma once
 
@@ -61,7 +61,5 @@ std::string dense_residual_jacobian(const Generator& gen, const ColumnPattern& p
 std::string invariants(Generator& gen);
 std::string invariants_jacobian_values(Generator& gen, ColumnPattern& pattern);
 std::string dense_invariants_jacobian(const Generator& gen, const ColumnPattern& pattern);
-/// The tables of the projection's sparse Gram factorisation (gram_cholesky.h).
-std::string projection_tables(const ColumnPattern& h);
 
 }  // namespace daec::function_code

@@ -388,7 +388,7 @@ GeneratedCode generate_code(const ReducedSystem& s, const CodegenOptions& option
       {"algebraic_condition", algebraic_condition(plan.has_value())},
       {"algebraic_solver", paragraph(algebraic_solver(s, plan, bodies, conditions))},
       {"rhs_jacobian_support", paragraph(bodies.rhs_jacobian_support)},
-      {"projection_tables", bodies.projection_tables},
+      {"gram_cholesky", bodies.gram_cholesky},
       {"initial_equation_names", initializer(
                                      s.context.initial_equations,
                                      [](const Equation& e) { return quoted(e.label); }, "nullptr")},

@@ -1,11 +1,10 @@
 // The invariants h(t, X) (the hidden constraints the projection restores), their Jacobian dh/dX
-// in compressed columns and dense, and the tables of the projection's Gram factorisation.
+// in compressed columns and dense.
 #include "codegen/function_families.h"
 
 #include <fmt/format.h>
 
 #include "codegen/code_tables.h"
-#include "codegen/gram_cholesky.h"
 
 namespace daec::function_code {
 
@@ -44,25 +43,6 @@ std::string dense_invariants_jacobian(const Generator& gen, const ColumnPattern&
       "  }}\n",
       gen.n);
   return body(code, {"t", "x", "H"});
-}
-
-std::string projection_tables(const ColumnPattern& h) {
-  GramPlan plan = plan_gram_cholesky(h);
-  std::vector<int> order(plan.order.begin(), plan.order.end());
-  return "// The projection's Gram matrix G = H H^T (H = dh/dX), permuted to keep its Cholesky\n"
-         "// factor L sparse: kGramOrder[i] is the constraint in place i; L by columns "
-         "(kGramStart,\n"
-         "// kGramRow, the diagonal first); the products of entries of H that make up G, as\n"
-         "// {entry of L, entry of H, entry of H}; and each row of L left of the diagonal as\n"
-         "// {entry of L, end of its column}.\n" +
-         constant_table("kGramOrder", order) + constant_table("kGramStart", plan.factor.colptr) +
-         constant_table("kGramRow", plan.factor.rowval) +
-         fmt::format("constexpr int kGramEntries = {};\nconstexpr int kGramProducts = {};\n",
-                     plan.factor.nonzeros(), plan.products.size()) +
-         constant_rows("kGramProduct", plan.products) +
-         constant_table("kGramRowStart", plan.row_start) +
-         constant_rows("kGramRowEntry", plan.row_entries) +
-         fmt::format("constexpr int kGramRowEntries = {};\n", plan.row_entries.size());
 }
 
 }  // namespace daec::function_code

@@ -7,6 +7,7 @@
 #include <fmt/format.h>
 
 #include "codegen/function_families.h"
+#include "codegen/gram_cholesky.h"
 #include "reduction/limits.h"
 #include "reduction/symbolic.h"
 
@@ -96,7 +97,7 @@ FunctionBodies function_bodies(const ReducedSystem& system,
   bodies.invariants_jacobian_values = invariants_jacobian_values(gen, bodies.invariants_pattern);
   if (bodies.dense_jacobians)
     bodies.invariants_jacobian = dense_invariants_jacobian(gen, bodies.invariants_pattern);
-  bodies.projection_tables = projection_tables(bodies.invariants_pattern);
+  bodies.gram_cholesky = gram_cholesky_code(plan_gram_cholesky(bodies.invariants_pattern));
   generating("outputs");
   bodies.outputs = outputs(gen);
   return bodies;

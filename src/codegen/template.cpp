@@ -69,12 +69,9 @@ struct Renderer {
 
   // A line holding only whitespace and one placeholder: the value is a block of lines.
   bool render_block_line(std::string_view line, int number) {
+    std::string key = alone_on_line(line);
+    if (key.empty()) return false;
     size_t indent = line.find_first_not_of(" \t");
-    if (indent == std::string_view::npos || line.compare(indent, 2, "{{") != 0) return false;
-    size_t close = line.find("}}", indent);
-    if (close == std::string_view::npos || close + 2 != line.size()) return false;
-    std::string key(line.substr(indent + 2, close - indent - 2));
-    if (key.find("{{") != std::string::npos) return false;
     const std::string& block = value_of(key, number);
     std::string_view prefix = line.substr(0, indent);
     size_t start = 0;

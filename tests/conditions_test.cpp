@@ -8,7 +8,7 @@
 #include <cmath>
 
 #include "model/evaluation.h"
-#include "model/printer.h"
+#include "model/expression_printer.h"
 
 namespace daec {
 namespace {

@@ -5,7 +5,7 @@
 
 #include <string>
 
-#include "model/printer.h"
+#include "model/expression_printer.h"
 #include "test_util.h"
 
 namespace daec {

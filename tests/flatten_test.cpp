@@ -11,7 +11,7 @@
 #include <vector>
 
 #include "codegen/generate.h"
-#include "model/printer.h"
+#include "model/expression_printer.h"
 #include "reduction/pipeline.h"
 #include "test_util.h"
 

@@ -1,13 +1,16 @@
 // Tests of the planned sparse Cholesky factorisation of G = H H^T (codegen/gram_cholesky.h): the
 // order is a permutation, the factor's pattern holds no more than the fill, and the tables,
-// run the way the generated factor_gram runs them (templates/model.cpp.in), give the factor
+// run the way the generated factor_gram runs them (templates/gram_cholesky.cpp.in), give the factor
 // computed by hand, with a vanishing pivot marked dependent rather than taken.
 #include <gtest/gtest.h>
 
 #include <algorithm>
 #include <cmath>
 #include <numeric>
+#include <string>
 #include <vector>
+
+#include <fmt/format.h>
 
 #include "codegen/gram_cholesky.h"
 
@@ -196,6 +199,22 @@ TEST(GramCholesky, FactorReproducesTheGramMatrix) {
     products += in_column * (in_column + 1) / 2;
   }
   EXPECT_EQ(plan.products.size(), products);
+}
+
+TEST(GramCholesky, CodeHoldsTheTablesAndTheNumericsThatReadThem) {
+  // Three constraints on a chain: L has the 5 entries of G's lower triangle, no fill.
+  Dense h = {{1, 1, 0, 0}, {0, 1, 1, 0}, {0, 0, 1, 1}};
+  GramPlan plan = plan_gram_cholesky(by_columns(h).pattern);
+  std::string code = gram_cholesky_code(plan);
+  EXPECT_NE(std::string::npos, code.find("constexpr int kGramEntries = 5;\n")) << code;
+  EXPECT_NE(std::string::npos,
+            code.find(fmt::format("constexpr int kGramProducts = {};\n", plan.products.size())));
+  size_t tables = code.find("kGramRowEntries = "), factor = code.find("\nvoid factor_gram(");
+  ASSERT_NE(std::string::npos, tables);
+  ASSERT_NE(std::string::npos, factor);
+  EXPECT_LT(tables, factor);  // the numerics read the tables, so they come after them
+  EXPECT_NE(std::string::npos, code.find("\nvoid solve_gram("));
+  EXPECT_EQ(std::string::npos, code.find("{{tables}}"));
 }
 
 }  // namespace

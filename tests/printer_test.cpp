@@ -18,8 +18,9 @@
 #include <vector>
 
 #include "model/conditions.h"
+#include "model/expression_printer.h"
 #include "model/functions.h"
-#include "model/printer.h"
+#include "model/model_printer.h"
 #include "test_util.h"
 
 namespace {

@@ -7,7 +7,7 @@
 
 #include <fmt/format.h>
 
-#include "model/printer.h"
+#include "model/expression_printer.h"
 #include "reduction/first_order.h"
 #include "reduction/linearity.h"
 #include "reduction/pipeline.h"

@@ -9,7 +9,7 @@
 #include "codegen/code_tables.h"
 #include "codegen/cpp_names.h"
 #include "codegen/function_parts.h"
-#include "model/printer.h"
+#include "model/expression_printer.h"
 
 namespace daec {
 
@@ -60,33 +60,6 @@ std::vector<size_t> all_indices(size_t count) {
   for (size_t k = 0; k < count; ++k) indices[k] = k;
   return indices;
 }
-
-const char* kDeclarations =
-    R"(// Conditions: relation k of the model (a < b, a <= b, a > b, a >= b, a == b or a <> b, as
-// condition_names[k] says) is watched through its switching function g_k = a - b, which changes
-// sign where the relation changes its value. Every function takes relation k from its mode,
-// modes()[k] = p[num_parameters + k]: -1 (the default) follows the live value; 0 holds the
-// relation false and 1 true whatever the state, so that between two events an integrator sees
-// one smooth branch. An integrator calls set_modes at the start, locates each sign change of g
-// along the solution, stops there, calls set_modes again and restarts (docs/simulator.md).
-// A relation that compares algebraic unknowns is evaluated with Z solved under the modes: its
-// live value is settled with Z (set_modes), and g_k is measured at that Z.
-static constexpr int num_conditions = {};
-static const char* const condition_names[];  // "label: relation", e.g. "drive: t < 1"
-// The switching functions g_k = a - b at (t, x), num_conditions of them (NaN for a relation that
-// compares algebraic unknowns where Z cannot be solved).
-void conditions(double t, const double* x, double* g) const;
-// Freezes every relation at its live value at (t, x): modes()[k] = 1 (true) or 0 (false). The
-// relations that compare algebraic unknowns are settled from their current modes: Z solved with
-// the modes, the relations evaluated with it, the modes set, again, until they hold. Returns 0;
-// 1 if A is singular, 2 if Z is not finite, 3 if those modes cycle (no set of them holds with
-// the Z it gives); then their modes are the values of the first round (or unchanged).
-int set_modes(double t, const double* x);
-// The modes, stored in p after the parameters; -1 makes a relation follow its live value again.
-double* modes() {{ return p + num_parameters; }}
-const double* modes() const {{ return p + num_parameters; }}
-
-)";
 
 const char* kPlainSolve =
     R"(// A(X, t) and b(X, t) evaluated, A factored and Z solved (by position, into r): 0,
@@ -335,7 +308,7 @@ ConditionCode condition_code(const ReducedSystem& system,
       system.context.parameters.empty()
           ? "{" + modes.substr(2) + "}"
           : parameter_initializer.substr(0, parameter_initializer.size() - 1) + modes + "}";
-  code.declarations = fmt::format(kDeclarations, count);
+  code.num_conditions = count;
 
   std::string names;
   for (size_t k = 0; k < count; ++k)

@@ -33,7 +33,7 @@ std::vector<size_t> algebraic_relations(const ReducedSystem& system);
 void add_condition_modes(const ReducedSystem& system, SymbolCode& symbols, bool settled = false);
 
 struct ConditionCode {
-  std::string declarations;           ///< members of the Model declaration; empty without relations
+  size_t num_conditions = 0;          ///< relations: model_declaration.h.in declares their members
   std::string definitions;            ///< condition_names, conditions(), set_modes(); empty without
   std::string parameter_array_size;   ///< the size of p
   std::string parameter_initializer;  ///< defaults of p, then -1 for each mode

@@ -14,7 +14,7 @@
 #include "codegen/model_functions.h"
 #include "codegen/parameter_code.h"
 #include "codegen/template.h"
-#include "model/printer.h"
+#include "model/expression_printer.h"
 #include "reduction/reduce.h"
 #include "support/text.h"
 
@@ -237,42 +237,16 @@ std::string member(const std::string& signature, const std::string& body) {
   return body.empty() ? "" : signature + " {\n" + body + "\n}\n\n";
 }
 
-// The declarations of the Jacobians that are there (model_declaration.h.in).
+// Which Jacobians there are and their sizes: model_declaration.h.in declares them.
 TemplateValues jacobian_declarations(const FunctionBodies& bodies) {
-  std::string rhs;
-  if (bodies.dense_jacobians) {
-    rhs +=
-        "// d(xdot)/dx, num_states x num_states, by implicit differentiation of A Z = b.\n"
-        "// Returns as rhs.\n"
-        "int rhs_jacobian(double t, const double* x, double* J) const;\n";
-  }
-  if (bodies.rhs_pattern) {
-    rhs += fmt::format(
-        "// The same by columns.\n"
-        "static constexpr int rhs_jacobian_nnz = {};\n"
-        "static const int rhs_jacobian_colptr[num_states + 1];\n"
-        "static const int rhs_jacobian_rowval[rhs_jacobian_nnz > 0 ? rhs_jacobian_nnz : 1];\n"
-        "int rhs_jacobian_values(double t, const double* x, double* values) const;\n",
-        bodies.rhs_pattern->nonzeros());
-  }
   TemplateValues values{
       {"has_dense_jacobians", bodies.dense_jacobians ? "true" : "false"},
       {"has_sparse_rhs_jacobian", bodies.rhs_pattern ? "true" : "false"},
-      {"rhs_jacobian_declarations", rhs},
       {"residual_jacobian_nnz", std::to_string(bodies.residual_pattern.nonzeros())},
       {"invariants_jacobian_nnz", std::to_string(bodies.invariants_pattern.nonzeros())},
-      {"residual_jacobian_declaration", ""},
-      {"invariants_jacobian_declaration", ""},
   };
-  if (bodies.dense_jacobians) {
-    values["residual_jacobian_declaration"] =
-        "// The same dense and row-major, as dr/dX, dr/dX' and dr/dZ.\n"
-        "void residual_jacobian(double t, const double* x, const double* xdot, const double* z,\n"
-        "                       double* dr_dx, double* dr_dxdot, double* dr_dz) const;";
-    values["invariants_jacobian_declaration"] =
-        "// The same dense and row-major.\n"
-        "void invariants_jacobian(double t, const double* x, double* H) const;";
-  }
+  if (bodies.rhs_pattern)
+    values["rhs_jacobian_nnz"] = std::to_string(bodies.rhs_pattern->nonzeros());
   return values;
 }
 
@@ -376,7 +350,8 @@ GeneratedCode generate_code(const ReducedSystem& s, const CodegenOptions& option
   ConditionCode conditions = condition_code(s, plan, declaration_template["parameter_initializer"]);
   declaration_template["parameter_initializer"] = conditions.parameter_initializer;
   declaration_template["parameter_array_size"] = conditions.parameter_array_size;
-  declaration_template["condition_declarations"] = conditions.declarations;
+  declaration_template["has_conditions"] = conditions.num_conditions > 0 ? "true" : "false";
+  declaration_template["num_conditions"] = std::to_string(conditions.num_conditions);
   std::string declaration = render_template(
       "model_declaration.h.in", embedded_template("model_declaration.h.in"), declaration_template);
   std::string source = comment_text(options.source_name);
@@ -413,7 +388,7 @@ GeneratedCode generate_code(const ReducedSystem& s, const CodegenOptions& option
       {"algebraic_condition", algebraic_condition(plan.has_value())},
       {"algebraic_solver", paragraph(algebraic_solver(s, plan, bodies, conditions))},
       {"rhs_jacobian_support", paragraph(bodies.rhs_jacobian_support)},
-      {"projection_tables", bodies.projection_tables},
+      {"gram_cholesky", bodies.gram_cholesky},
       {"initial_equation_names", initializer(
                                      s.context.initial_equations,
                                      [](const Equation& e) { return quoted(e.label); }, "nullptr")},

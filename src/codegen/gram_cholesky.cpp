@@ -1,9 +1,15 @@
-// Minimum-degree order and symbolic factorisation of H H^T.
+// Minimum-degree order and symbolic factorisation of H H^T, and the generated code that factors
+// by them (templates/gram_cholesky.cpp.in).
 #include "codegen/gram_cholesky.h"
 
 #include <algorithm>
 #include <set>
 #include <stdexcept>
+
+#include <fmt/format.h>
+
+#include "codegen/code_tables.h"
+#include "codegen/template.h"
 
 namespace daec {
 
@@ -91,6 +97,27 @@ GramPlan plan_gram_cholesky(const ColumnPattern& h) {
     plan.row_start.push_back(static_cast<int>(plan.row_entries.size()));
   }
   return plan;
+}
+
+std::string gram_cholesky_code(const GramPlan& plan) {
+  std::vector<int> order(plan.order.begin(), plan.order.end());
+  std::string tables =
+      "// The projection's Gram matrix G = H H^T (H = dh/dX), permuted to keep its Cholesky\n"
+      "// factor L sparse: kGramOrder[i] is the constraint in place i; L by columns "
+      "(kGramStart,\n"
+      "// kGramRow, the diagonal first); the products of entries of H that make up G, as\n"
+      "// {entry of L, entry of H, entry of H}; and each row of L left of the diagonal as\n"
+      "// {entry of L, end of its column}.\n" +
+      constant_table("kGramOrder", order) + constant_table("kGramStart", plan.factor.colptr) +
+      constant_table("kGramRow", plan.factor.rowval) +
+      fmt::format("constexpr int kGramEntries = {};\nconstexpr int kGramProducts = {};\n",
+                  plan.factor.nonzeros(), plan.products.size()) +
+      constant_rows("kGramProduct", plan.products) +
+      constant_table("kGramRowStart", plan.row_start) +
+      constant_rows("kGramRowEntry", plan.row_entries) +
+      fmt::format("constexpr int kGramRowEntries = {};\n", plan.row_entries.size());
+  return render_template("gram_cholesky.cpp.in", embedded_template("gram_cholesky.cpp.in"),
+                         {{"tables", tables}});
 }
 
 }  // namespace daec

@@ -3,10 +3,13 @@
 // generation time from the pattern of H: a fill-reducing order of the constraints (minimum
 // degree on the graph of G), the pattern of the factor L (G permuted = L L^T) and the products
 // of entries of H that make up each entry of G. The generated code then forms and factors G by
-// these tables, in time and memory that follow the nonzeros of L rather than k^2.
+// these tables, in time and memory that follow the nonzeros of L rather than k^2; its numerics
+// (factor_gram, solve_gram) are templates/gram_cholesky.cpp.in, written out with the tables by
+// gram_cholesky_code.
 #pragma once
 
 #include <array>
+#include <string>
 #include <vector>
 
 #include "codegen/jacobian_structure.h"
@@ -29,5 +32,11 @@ struct GramPlan {
 
 /// The plan for G = H H^T with H's pattern `h` (k rows, n columns, by columns).
 GramPlan plan_gram_cholesky(const ColumnPattern& h);
+
+/// The generated code of the factorisation: the plan as namespace-scope tables (kGramOrder,
+/// kGramStart, kGramRow, kGramProduct, kGramRowStart, kGramRowEntry and their sizes), then
+/// factor_gram and solve_gram, which read them. The generated project and invariants_condition
+/// call those two.
+std::string gram_cholesky_code(const GramPlan& plan);
 
 }  // namespace daec

@@ -1,65 +1,15 @@
 // Code for A Z = b specialised to A's sparsity (docs/generated-code.md): one block of the block
 // lower-triangular form at a time, each by an LU factorisation with partial pivoting unrolled over
-// the entries that can be nonzero. Which entries those are is worked out here, at generation time:
-// at each pivot step every row that may be chosen as the pivot gets the union of the candidates'
-// patterns (George and Ng's static bound for partial pivoting), so the code stays correct whichever
-// row the runtime pivot search picks, and its length follows the fill-in: linear for banded blocks.
+// the entries that can be nonzero. Which entries those are, and which rows may hold each pivot, is
+// the plan of structure/sparse_elimination_plan; this unit only writes the plan out as C++.
 #pragma once
 
-#include <array>
-#include <map>
 #include <string>
-#include <utility>
 #include <vector>
 
-#include "structure/block_triangular.h"
-#include "structure/sparsity.h"
+#include "structure/sparse_elimination_plan.h"
 
 namespace daec {
-
-/// Positions are indices into the block triangular order: position i is row row_order[i] of A
-/// (an equation) and column col_order[i] (an unknown); the matched entries lie on the diagonal.
-struct PivotStep {
-  int position = 0;             ///< the diagonal position eliminated at this step
-  std::vector<int> candidates;  ///< positions that may hold the pivot; candidates[0] == position
-  std::vector<int> columns;     ///< pattern of the pivot row right of `position` after the step
-  bool fixed_pivot = false;     ///< the pivot is a nonzero number of A: no row exchange
-  bool unit_pivot = false;      ///< ... and that number is 1: nothing to divide by
-};
-
-struct LinearSolvePlan {
-  int size = 0;  ///< M
-  BlockTriangularForm blocks;
-  /// The entries stored in `a` (structural nonzeros of A and the fill-in), as (row position,
-  /// column position), in row-major order; the index into this list is the storage index.
-  std::vector<std::pair<int, int>> storage;
-  std::vector<PivotStep> steps;  ///< in elimination order, block after block
-  /// For each position, the positions of earlier blocks its row refers to (the off-diagonal
-  /// blocks, subtracted before the block is solved).
-  std::vector<std::vector<int>> earlier_columns;
-
-  /// The storage index of (row position, column position); throws if it is not stored.
-  int index(int row, int column) const;
-
- private:
-  friend LinearSolvePlan plan_linear_solve(const SparsityPattern&, const BlockTriangularForm&,
-                                           const SparsityPattern&, const SparsityPattern&);
-  std::map<std::pair<int, int>, int> index_;
-};
-
-/// Plans the factorisation of a square matrix with pattern `a` (rows = equations, columns =
-/// unknowns) in block lower-triangular form `form`. The plan's own `blocks` reorder the
-/// positions inside each block (reverse Cuthill-McKee) to keep the fill-in small. `constant`
-/// marks the entries that are nonzero numbers (the 1 of a dummy variable's defining equation):
-/// where one is still on the diagonal when its step comes, it is the pivot, with no search and
-/// no fill beyond the pivot row's pattern. `ones` marks those of them that are 1: such a pivot
-/// needs no reciprocal and its multipliers no multiplication.
-LinearSolvePlan plan_linear_solve(const SparsityPattern& a, const BlockTriangularForm& form,
-                                  const SparsityPattern& constant = {},
-                                  const SparsityPattern& ones = {});
-
-/// Arithmetic operations of one factorisation plus one solve (what each rhs call spends).
-size_t lu_operation_count(const LinearSolvePlan& plan);
 
 /// The steps of factor_A, one string of statements each, in order (each may `return` 1 + its
 /// position when its pivot vanishes).
@@ -67,17 +17,6 @@ std::vector<std::string> factor_steps(const LinearSolvePlan& plan);
 
 /// The statements of solve_A, one line each, in order.
 std::vector<std::string> solve_statements(const LinearSolvePlan& plan);
-
-/// solve_A as operations on r, block by block, for code that solves only some of the blocks (the
-/// rhs Jacobian, column by column). Each operation {i, e, j} is r[i] -= a[e] * r[j] when e >= 0,
-/// std::swap(r[i], r[pivot[i]]) when e == -1, and r[i] *= a[-2 - e] when e <= -2; the operations
-/// of block b are ops[block_start[b]] to ops[block_start[b + 1] - 1]. Applied to every block in
-/// order they compute what solve_A does, in the same order.
-struct SolveOperations {
-  std::vector<std::array<int, 3>> ops;
-  std::vector<int> block_start{0};
-};
-SolveOperations solve_operations(const LinearSolvePlan& plan);
 
 /// The body of `int factor_A(double* a, int* pivot)`: factors the stored entries in place
 /// (multipliers below the diagonal, U above it and the reciprocals of U's diagonal on it, so that

@@ -33,9 +33,9 @@ struct FunctionBodies {
   /// Namespace-scope code: A Z = b (evaluate_A_b, factor_A, solve_A bodies and the tables
   /// kRowStart, kUnknownAt, and kDiagonalAt, kBlockEntryStart, kPivotCanVanish that
   /// algebraic_condition reads), the support of the rhs Jacobians (tables and helpers), and the
-  /// tables of the projection's Gram matrix.
+  /// projection's Gram factorisation (gram_cholesky.h).
   std::string evaluate_algebraic, factor, solve, row_start, unknown_at, pivot_tables;
-  std::string rhs_jacobian_support, projection_tables;
+  std::string rhs_jacobian_support, gram_cholesky;
   /// The patterns of the sparse Jacobians (docs/generated-code.md).
   std::optional<ColumnPattern> rhs_pattern;
   ColumnPattern residual_pattern, invariants_pattern;

@@ -7,7 +7,7 @@
 #include "codegen/code_tables.h"
 #include "codegen/cpp_names.h"
 #include "codegen/expression_code.h"
-#include "model/printer.h"
+#include "model/expression_printer.h"
 
 namespace daec {
 

@@ -24,14 +24,54 @@ struct Renderer {
     return it->second;
   }
 
+  // The name of the placeholder a line holds alone (between whitespace), or "" if it holds
+  // something else.
+  static std::string alone_on_line(std::string_view line) {
+    size_t indent = line.find_first_not_of(" \t");
+    if (indent == std::string_view::npos || line.compare(indent, 2, "{{") != 0) return "";
+    size_t close = line.find("}}", indent);
+    if (close == std::string_view::npos || close + 2 != line.size()) return "";
+    std::string key(line.substr(indent + 2, close - indent - 2));
+    return key.find("{{") == std::string::npos ? key : "";
+  }
+
+  // Placeholders in a dropped section count as used when given, and need no value.
+  void skip_line(std::string_view line) {
+    for (size_t open = line.find("{{"); open != std::string_view::npos;
+         open = line.find("{{", open + 2)) {
+      size_t close = line.find("}}", open + 2);
+      if (close == std::string_view::npos) return;
+      std::string key(line.substr(open + 2, close - open - 2));
+      if (values.count(key)) used.insert(key);
+    }
+  }
+
+  // `{{#name}}` or `{{/name}}` alone on the line: opens or closes a section. `section` is the
+  // open one ("" for none), `keep` whether its lines are rendered.
+  bool render_section_line(std::string_view line, int number, std::string& section, bool& keep) {
+    std::string key = alone_on_line(line);
+    if (key.size() < 2 || (key[0] != '#' && key[0] != '/')) return false;
+    std::string label = key.substr(1);
+    if (key[0] == '#') {
+      if (!section.empty()) fail(number, "section {{#" + label + "}} inside {{#" + section + "}}");
+      const std::string& value = value_of(label, number);
+      if (value != "true" && value != "false")
+        fail(number, "section {{#" + label + "}} needs true or false, not '" + value + "'");
+      section = label;
+      keep = value == "true";
+    } else {
+      if (section != label) fail(number, "{{/" + label + "}} closes no open section");
+      section.clear();
+      keep = true;
+    }
+    return true;
+  }
+
   // A line holding only whitespace and one placeholder: the value is a block of lines.
   bool render_block_line(std::string_view line, int number) {
+    std::string key = alone_on_line(line);
+    if (key.empty()) return false;
     size_t indent = line.find_first_not_of(" \t");
-    if (indent == std::string_view::npos || line.compare(indent, 2, "{{") != 0) return false;
-    size_t close = line.find("}}", indent);
-    if (close == std::string_view::npos || close + 2 != line.size()) return false;
-    std::string key(line.substr(indent + 2, close - indent - 2));
-    if (key.find("{{") != std::string::npos) return false;
     const std::string& block = value_of(key, number);
     std::string_view prefix = line.substr(0, indent);
     size_t start = 0;
@@ -70,14 +110,23 @@ std::string render_template(std::string_view template_name, std::string_view tex
   Renderer renderer{template_name, values, {}, {}};
   size_t start = 0;
   int number = 1;
+  std::string section;
+  bool keep = true;
   while (start < text.size()) {
     size_t end = text.find('\n', start);
     if (end == std::string_view::npos) end = text.size();
     std::string_view line = text.substr(start, end - start);
-    if (!renderer.render_block_line(line, number)) renderer.render_inline(line, number);
+    if (renderer.render_section_line(line, number, section, keep)) {
+      // the section's bounds print nothing
+    } else if (!keep) {
+      renderer.skip_line(line);
+    } else if (!renderer.render_block_line(line, number)) {
+      renderer.render_inline(line, number);
+    }
     start = end + 1;
     ++number;
   }
+  if (!section.empty()) renderer.fail(number - 1, "section {{#" + section + "}} is not closed");
   for (const auto& [key, value] : values) {
     if (renderer.used.count(key) == 0) {
       throw TemplateError("template " + std::string(template_name) + ": {{" + key +

@@ -1,7 +1,10 @@
 // Filling the templates of templates/ (embedded into daec at build time): `{{name}}` placeholders
 // are replaced by text. A placeholder alone on its line takes a block of lines, each indented like
-// the placeholder; an empty block removes the line. Every placeholder must get a value and every
-// value must be used, so a template and its generator cannot drift apart silently.
+// the placeholder; an empty block removes the line. A section, the lines between `{{#name}}` and
+// `{{/name}}` (each alone on its line), is kept when the value of name is `true` and dropped when
+// it is `false`: text that only some models have stays in the template too. Every placeholder
+// outside dropped sections must get a value and every value must be used, so a template and its
+// generator cannot drift apart silently.
 #pragma once
 
 #include <map>
@@ -18,9 +21,10 @@ struct TemplateError : std::logic_error {
 
 using TemplateValues = std::map<std::string, std::string>;
 
-/// `text` with every `{{name}}` replaced by values.at(name). `template_name` names the template
-/// in errors. Throws TemplateError on a placeholder without a value, a value without a
-/// placeholder, or an unterminated `{{`.
+/// `text` with every `{{name}}` replaced by values.at(name) and its sections kept or dropped.
+/// `template_name` names the template in errors. Throws TemplateError on a placeholder without a
+/// value, a value without a placeholder, an unterminated `{{`, a section whose value is neither
+/// `true` nor `false`, or sections that are unclosed, nested or closed out of order.
 std::string render_template(std::string_view template_name, std::string_view text,
                             const TemplateValues& values);
 

@@ -8,8 +8,8 @@
 #include "frontend/constants.h"
 #include "model/conditions.h"
 #include "model/evaluation.h"
+#include "model/expression_printer.h"
 #include "model/functions.h"
-#include "model/printer.h"
 #include "support/text.h"
 
 namespace daec {

@@ -6,7 +6,7 @@
 #include <set>
 
 #include "model/evaluation.h"
-#include "model/printer.h"
+#include "model/expression_printer.h"
 
 namespace daec {
 

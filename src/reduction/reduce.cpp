@@ -9,7 +9,7 @@
 #include <fmt/format.h>
 
 #include "model/conditions.h"
-#include "model/printer.h"
+#include "model/expression_printer.h"
 #include "reduction/contradiction.h"
 #include "reduction/differentiation_index.h"
 #include "reduction/left_null_space.h"

@@ -11,7 +11,7 @@
 
 #include <fmt/format.h>
 
-#include "model/printer.h"
+#include "model/expression_printer.h"
 #include "support/text.h"
 
 namespace daec {

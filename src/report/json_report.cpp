@@ -10,7 +10,7 @@
 
 #include <fmt/format.h>
 
-#include "model/printer.h"
+#include "model/expression_printer.h"
 #include "report/check_summary.h"
 #include "report/report_common.h"
 #include "structure/matching.h"

@@ -1,12 +1,11 @@
-// Writing the Markdown report of a reduction.
+// Writing the Markdown report of a reduction from the primitives of report/markdown.
 #include "report/markdown_report.h"
 
 #include <algorithm>
-#include <string_view>
 
 #include <fmt/format.h>
 
-#include "model/printer.h"
+#include "model/expression_printer.h"
 #include "reduction/system.h"
 #include "report/check_summary.h"
 #include "report/report_common.h"
@@ -18,79 +17,13 @@ namespace daec {
 
 using report::join;
 
-std::string markdown_text(const std::string& text) {
-  std::string out;
-  for (size_t i = 0; i < text.size(); ++i) {
-    char ch = text[i];
-    char next = i + 1 < text.size() ? text[i + 1] : '\0';
-    if (static_cast<unsigned char>(ch) < 0x20) {
-      out += ' ';
-    } else if (std::string_view("\\`*_<>|~").find(ch) != std::string_view::npos) {
-      out += '\\';
-      out += ch;
-    } else if (ch == ']' && (next == '(' || next == '[')) {
-      out += "\\]";  // "[text](url)" and "[text][ref]" would be links; "[kg]" alone is not
-    } else {
-      out += ch;
-    }
-  }
-  return out;
-}
-
 namespace {
 
-// Inline code: names, labels and formulas, which hold no backticks. `|` is escaped so that a
-// formula cannot end a table cell (GitHub unescapes it inside code in tables).
-std::string code(const std::string& text) {
-  std::string out = "`";
-  for (char ch : text) out += ch == '|' ? std::string("\\|") : std::string(1, ch);
-  return out + "`";
-}
-
-std::vector<std::string> coded(const std::vector<std::string>& items) {
-  std::vector<std::string> out;
-  for (const std::string& item : items) out.push_back(code(item));
-  return out;
-}
-
-// Display width in characters: UTF-8 continuation bytes take no room.
-size_t width_of(const std::string& text) {
-  size_t chars = 0;
-  for (char ch : text) chars += (static_cast<unsigned char>(ch) & 0xC0) != 0x80;
-  return chars;
-}
-
-std::string pad(const std::string& text, size_t width, bool centre) {
-  size_t room = width - std::min(width, width_of(text));
-  size_t before = centre ? room / 2 : 0;
-  return std::string(before, ' ') + text + std::string(room - before, ' ');
-}
-
-// A table padded so that its columns line up in the Markdown source too. The first
-// `left_columns` columns are left-aligned, the others centred.
-std::string table(const std::vector<std::string>& header,
-                  const std::vector<std::vector<std::string>>& rows, size_t left_columns = 1) {
-  std::vector<size_t> widths(header.size(), 3);
-  for (size_t c = 0; c < header.size(); ++c) {
-    widths[c] = std::max(widths[c], width_of(header[c]));
-    for (const auto& row : rows) widths[c] = std::max(widths[c], width_of(row[c]));
-  }
-  auto line = [&](const std::vector<std::string>& cells) {
-    std::string text = "|";
-    for (size_t c = 0; c < cells.size(); ++c) {
-      text += " " + pad(cells[c], widths[c], c >= left_columns) + " |";
-    }
-    return text + "\n";
-  };
-  std::string out = line(header) + "|";
-  for (size_t c = 0; c < header.size(); ++c) {
-    bool centre = c >= left_columns;
-    out += (centre ? ":" : "-") + std::string(widths[c], '-') + (centre ? ":|" : "-|");
-  }
-  out += "\n";
-  for (const auto& row : rows) out += line(row);
-  return out + "\n";
-}
+using markdown::code;
+using markdown::coded;
+using markdown::heading;
+using markdown::listing;
+using markdown::table;
 
 // A pattern as a table of 0 and 1 (as the dependency tables of docs/method.md §5), rows and columns
 // labelled.
@@ -137,7 +70,7 @@ std::vector<std::string> dummy_meanings(const ReducedSystem& system,
 }
 
 std::string title_and_summary(const Model& model, const ReducedSystem& system) {
-  std::string out = "# Index reduction of " + code(model.name) + "\n\n";
+  std::string out = heading(1, "Index reduction of " + code(model.name));
   out += "Model " + code(model.name);
   if (!model.description.empty()) out += " — " + markdown_text(model.description);
   out += ", reduced by daec with the dummy-variable method.\n\n";
@@ -158,7 +91,7 @@ std::string title_and_summary(const Model& model, const ReducedSystem& system) {
 }
 
 std::string model_section(const Model& model) {
-  std::string out = "## The model\n\n";
+  std::string out = heading(2, "The model");
   std::vector<std::vector<std::string>> rows;
   for (const Equation& e : model.equations) {
     rows.push_back({code(e.label), code(to_dae(e.lhs) + " = " + to_dae(e.rhs))});
@@ -192,7 +125,7 @@ std::vector<std::string> unknown_row(const ReducedSystem& system, const Unknown&
 
 std::string unknowns_section(const ReducedSystem& system) {
   std::string out =
-      "## Unknowns\n\n"
+      heading(2, "Unknowns") +
       "The unknowns of the reduced system: states X, whose derivatives X' = F(X, Z, t) gives, "
       "and algebraic unknowns Z, which the constraints determine. Every algebraic unknown enters "
       "linearly; an algebraic variable of the model that entered nonlinearly is promoted to a "
@@ -205,13 +138,6 @@ std::string unknowns_section(const ReducedSystem& system) {
 
 std::string rank_text(int rank) {
   return rank < 0 ? "unknown" : std::to_string(rank);
-}
-
-// "`a`", "`a` and `b`", "`a`, `b` and `c`".
-std::string listing(const std::vector<std::string>& items) {
-  if (items.size() <= 1) return join(items, "");
-  std::vector<std::string> head(items.begin(), items.end() - 1);
-  return join(head, ", ") + " and " + items.back();
 }
 
 // Which path Step 2 took and what Step 3 did with the constraints it found.
@@ -260,7 +186,7 @@ std::string dummies_text(const ReducedSystem& system, const ReductionRound& roun
 
 std::string round_section(const ReducedSystem& system, const ReductionRound& round) {
   const SparsityPattern& B = round.table.pattern;
-  std::string out = fmt::format("### Round {}\n\n", round.number);
+  std::string out = heading(3, fmt::format("Round {}", round.number));
   out += pattern_table(B, "Constraint", round.table.rows, round.table.columns);
   out += fmt::format(
       "{} × {}, structural rank {}, rank {}: ",
@@ -278,7 +204,7 @@ std::string round_section(const ReducedSystem& system, const ReductionRound& rou
 }
 
 std::string rounds_section(const ReducedSystem& system) {
-  std::string out = "## Reduction rounds\n\n";
+  std::string out = heading(2, "Reduction rounds");
   if (system.rounds.empty()) return out + "None: the model has no constraints.\n\n";
   out +=
       "Each round writes the dependency table of the constraints against the algebraic "
@@ -292,7 +218,7 @@ std::string rounds_section(const ReducedSystem& system) {
 }
 
 std::string differential_part(const ReducedSystem& system) {
-  std::string out = "### Differential part X' = F(X, Z, t)\n\n";
+  std::string out = heading(3, "Differential part X' = F(X, Z, t)");
   std::vector<std::vector<std::string>> rows;
   for (const StateEquation& e : system.differential) {
     std::string equation = derivative_name(system.states[e.state].name, 1) + " = " + to_dae(e.rhs);
@@ -306,7 +232,7 @@ std::string differential_part(const ReducedSystem& system) {
 }
 
 std::string algebraic_part(const ReducedSystem& system) {
-  std::string out = "### Algebraic part A(X, t) Z = b(X, t)\n\n";
+  std::string out = heading(3, "Algebraic part A(X, t) Z = b(X, t)");
   out += "Z = (" + join(coded(report::names_of(system.algebraic)), ", ") +
          "). One row per constraint, linear in Z:\n\n";
   std::vector<std::vector<std::string>> rows;
@@ -338,7 +264,7 @@ std::string algebraic_part(const ReducedSystem& system) {
 }
 
 std::string final_system_section(const ReducedSystem& system) {
-  std::string out = "## The reduced system\n\n" + differential_part(system);
+  std::string out = heading(2, "The reduced system") + differential_part(system);
   size_t n = system.constraints.size();
   if (n == 0 || system.A.rows() != n || system.b.size() != n) return out;
   return out + algebraic_part(system);
@@ -404,7 +330,7 @@ std::string block_form_text(const ReducedSystem& system, const std::string& svg)
   const BlockTriangularForm& form = system.blocks;
   SparsityPattern permuted = system.A.pattern().permuted(form.row_order, form.col_order);
   std::string out =
-      "### Block lower-triangular form\n\n"
+      heading(3, "Block lower-triangular form") +
       "The rows and columns of A permuted (Dulmage–Mendelsohn decomposition, as MATLAB's "
       "dmperm, with Tarjan's algorithm on the matching) so that the matched entries, in bold, "
       "lie on the diagonal and every entry outside the diagonal blocks lies below them. A is "
@@ -426,7 +352,7 @@ std::string structure_section(const ReducedSystem& system, const std::string& sv
   if (system.constraints.empty() || system.A.rows() != system.constraints.size()) return "";
   size_t n = system.algebraic.size();
   SparsityPattern pattern = system.A.pattern();
-  std::string out = "## Structure of A\n\n### Sparsity pattern\n\n";
+  std::string out = heading(2, "Structure of A") + heading(3, "Sparsity pattern");
   out += pattern_table(pattern, "Constraint", labels_of(system.constraints),
                        report::names_of(system.algebraic));
   int rank = structural_rank(pattern);
@@ -486,11 +412,12 @@ std::string index_sentence(const ReducedSystem& system) {
 }
 
 std::string index_section(const ReducedSystem& system) {
-  return fmt::format("## Index\n\n**Index {}.** {}\n\n", system.index, index_sentence(system));
+  return heading(2, "Index") +
+         fmt::format("**Index {}.** {}\n\n", system.index, index_sentence(system));
 }
 
 std::string hidden_constraints_section(const ReducedSystem& system) {
-  std::string out = "## Hidden constraints\n\n";
+  std::string out = heading(2, "Hidden constraints");
   if (system.invariants.empty()) return out + "None: no constraint was differentiated.\n";
   out +=
       "The constraints differentiated away, kept as invariants h(X, t) = 0 of the reduced "

@@ -8,6 +8,7 @@
 
 #include "model/model.h"
 #include "reduction/reduce.h"
+#include "report/markdown.h"
 
 namespace daec {
 
@@ -19,9 +20,5 @@ std::string markdown_report(const Model& model, const ReducedSystem& system,
 /// The picture the report links to: the sparsity pattern of A in block lower-triangular order,
 /// rows labelled by constraint, columns by unknown, the diagonal blocks outlined.
 std::string final_spy_svg(const ReducedSystem& system);
-
-/// `text` (a description from the model) escaped so that Markdown shows it as written: no
-/// emphasis, code, links, HTML or table cell breaks; line breaks become spaces.
-std::string markdown_text(const std::string& text);
 
 }  // namespace daec

@@ -3,8 +3,8 @@
 
 #include <fmt/format.h>
 
+#include "model/expression_printer.h"
 #include "model/model.h"
-#include "model/printer.h"
 #include "report/report_common.h"
 #include "support/text.h"
 

@@ -1,12 +1,10 @@
-// Printing GiNaC expressions and whole models back in .dae syntax. Reports, --check and the
-// round-trip tests use it, so its output must parse to the same expression.
+// Printing GiNaC expressions back in .dae syntax. Reports, --check, the generated code's comments
+// and the round-trip tests use it, so its output must parse to the same expression.
 #pragma once
 
 #include <string>
 
 #include <ginac/ginac.h>
-
-#include "model/model.h"
 
 namespace daec {
 
@@ -14,9 +12,6 @@ namespace daec {
 /// `sqrt(x)`, `pi`. Exact rationals print as quotients (`981/100`), floating values with 17
 /// significant digits.
 std::string to_dae(const GiNaC::ex& e);
-
-/// The whole model as a .dae file that parses back to the same model.
-std::string print_model(const Model& model);
 
 /// `text` as a double-quoted .dae string literal, with `"` and `\` escaped.
 std::string quote_dae_string(const std::string& text);

@@ -1,0 +1,119 @@
+// The bodies that give values without solving anything: the start and nominal values of the
+// unknowns, the residuals of the initial equations, and the outputs (which may solve for X' and Z
+// first).
+#include "codegen/function_families.h"
+
+#include <limits>
+#include <map>
+
+#include <fmt/format.h>
+
+#include "codegen/code_tables.h"
+#include "codegen/condition_code.h"
+
+namespace daec::function_code {
+
+using GiNaC::ex;
+
+namespace {
+
+// The model's derivative symbols (x', x'') as the generated functions have them: the velocity
+// state x[i] where the first-order stage made one, else xdot[i] of the state it is the
+// derivative of. Returns the symbols mapped to xdot (a function using them computes rhs first).
+SymbolSet add_model_derivatives(const ReducedSystem& system, SymbolCode& code) {
+  std::map<std::string, size_t> state_at, velocity_of;  // by state name
+  for (size_t i = 0; i < system.states.size(); ++i) {
+    const Unknown& u = system.states[i];
+    state_at[u.name] = i;
+    if (u.origin == UnknownOrigin::Velocity) velocity_of[u.derivative_of] = i;
+  }
+  SymbolSet from_xdot;
+  for (const ModelDerivative& d : system.context.derivatives) {
+    auto it = state_at.find(d.variable);
+    if (it == state_at.end()) continue;  // not a state: the front end lets no function use it
+    size_t u = it->second;
+    bool found = true;
+    for (int k = 1; k < d.order && found; ++k) {
+      auto next = velocity_of.find(system.states[u].name);
+      found = next != velocity_of.end();
+      if (found) u = next->second;
+    }
+    if (!found) continue;
+    auto velocity = velocity_of.find(system.states[u].name);
+    if (velocity != velocity_of.end()) {
+      code[d.symbol] = fmt::format("x[{}]", velocity->second);
+    } else {
+      code[d.symbol] = fmt::format("xdot[{}]", u);
+      from_xdot.insert(d.symbol);
+    }
+  }
+  return from_xdot;
+}
+
+bool holds_any(const GiNaC::ex& e, const SymbolSet& symbols) {
+  if (symbols.empty()) return false;
+  for (const GiNaC::ex& symbol : symbols_in(e))
+    if (symbols.count(symbol)) return true;
+  return false;
+}
+
+}  // namespace
+
+std::string unknown_values(Generator& gen, const char* function, const char* target,
+                           const std::vector<Unknown>& unknowns, ex Unknown::*value) {
+  std::vector<Assignment> list;
+  for (size_t i = 0; i < unknowns.size(); ++i)
+    list.push_back({fmt::format("{}[{}]", target, i), unknowns[i].*value, unknowns[i].name});
+  std::string code = gen.parts.body(
+      {function, {kP, out(target)}, assignment_statements(gen.symbols(false), list)});
+  return body(code, {target});
+}
+
+std::string initial_equations(Generator& gen) {
+  SymbolCode symbols = gen.symbols(false);
+  add_model_derivatives(gen.system, symbols);
+  std::vector<Assignment> list;
+  const std::vector<Equation>& equations = gen.system.context.initial_equations;
+  for (size_t i = 0; i < equations.size(); ++i)
+    list.push_back({fmt::format("r[{}]", i), equations[i].residual(), equations[i].label});
+  std::string code = gen.parts.body({"initial_equations",
+                                     {kP, kT, kX, in("xdot"), in("z"), out("r")},
+                                     assignment_statements(symbols, list)});
+  return body(code, {"t", "x", "xdot", "z", "r"});
+}
+
+std::string outputs(Generator& gen) {
+  const auto& list = gen.system.context.outputs;
+  SymbolColumns algebraic(gen.system.algebraic);
+  SymbolCode symbols = gen.symbols(true);
+  SymbolSet from_xdot = add_model_derivatives(gen.system, symbols);
+  bool needs_z = false, needs_xdot = false;
+  for (const Output& o : list) {
+    needs_z = needs_z || algebraic.occurs_in(o.value);
+    needs_xdot = needs_xdot || holds_any(o.value, from_xdot);
+  }
+  std::string not_available = fmt::format(
+      "{{\n    std::fill(y, y + {}, std::numeric_limits<double>::quiet_NaN());\n    return;\n  }}",
+      list.size());
+  std::string code;
+  if (needs_xdot) {  // first derivatives (theta'): from rhs, which solves for Z as well
+    code += local_array("double", "xdot", gen.n) +
+            fmt::format("  if (rhs(t, x, xdot, nullptr) != 0) {}\n", not_available);
+  }
+  if (needs_z) {
+    code += solve_prologue(
+        gen, fmt::format("{{\n    std::fill(y, y + {}, std::numeric_limits<double>::quiet_NaN());"
+                         "\n    return;\n  }}",
+                         list.size()));
+  }
+  std::vector<Assignment> assignments;
+  for (size_t q = 0; q < list.size(); ++q)
+    assignments.push_back({fmt::format("y[{}]", q), list[q].value, list[q].name});
+  std::vector<CodeParameter> parameters{kP, kT, kX, out("y")};
+  if (needs_z) parameters.insert(parameters.begin() + 3, in("r"));
+  if (needs_xdot) parameters.insert(parameters.begin() + 3, in("xdot"));
+  code += gen.parts.body({"outputs", parameters, assignment_statements(symbols, assignments)});
+  return body(code, {"t", "x", "y"});
+}
+
+}  // namespace daec::function_code

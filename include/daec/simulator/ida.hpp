@@ -20,7 +20,7 @@
 #include <daec/simulator/options.hpp>
 #include <daec/simulator/sundials_common.hpp>
 #include <daec/simulator/sundials_integrator.hpp>
-#include <daec/sundials.hpp>
+#include <daec/adapters/sundials.hpp>
 
 namespace daec::simulator {
 

@@ -24,7 +24,7 @@
 #include <daec/simulator/integrator.hpp>
 #include <daec/simulator/options.hpp>
 #include <daec/simulator/sundials_common.hpp>
-#include <daec/sundials.hpp>
+#include <daec/adapters/sundials.hpp>
 
 namespace daec::simulator {
 

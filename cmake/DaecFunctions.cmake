@@ -27,6 +27,7 @@
 # time into ${CMAKE_CURRENT_BINARY_DIR}/daec_generated/TARGET/, and generated again whenever the
 # model or the daec executable changes.
 include_guard(GLOBAL)
+include("${CMAKE_CURRENT_LIST_DIR}/DaecSimulatorLink.cmake")
 
 # Stops with a message naming the call when its arguments are not TARGET MODEL.dae followed by
 # the call's keywords (`keywords`, default "[NAMESPACE NS] [SPLIT N] [DEFINES NAME=VALUE...]").
@@ -112,12 +113,13 @@ function(_daec_generate command target model namespace split defines kind out_co
   set(${out_code} "${sources}" PARENT_SCOPE)
 endfunction()
 
-# Finds what the simulator links: SUNDIALS (CVODE, IDA, serial vectors, dense and sparse
-# matrices, the dense and KLU linear solvers) and SuiteSparse's KLU. Searched only when a
-# simulator is asked for, so models alone need neither.
+# Finds what the simulator links: the libraries of DaecSimulatorLink.cmake (SUNDIALS' CVODE, IDA,
+# serial vectors, dense and sparse matrices, the dense and KLU linear solvers; SuiteSparse's
+# KLU). Searched only when a simulator is asked for, so models alone need neither.
 function(_daec_find_sundials command out_include out_libraries)
   find_path(DAEC_SUNDIALS_INCLUDE_DIR cvode/cvode.h DOC "Directory holding cvode/cvode.h")
-  find_path(DAEC_KLU_INCLUDE_DIR klu.h PATH_SUFFIXES suitesparse DOC "Directory holding klu.h")
+  find_path(DAEC_KLU_INCLUDE_DIR ${DAEC_SIMULATOR_HEADER} PATH_SUFFIXES
+            ${DAEC_SIMULATOR_HEADER_SUFFIXES} DOC "Directory holding ${DAEC_SIMULATOR_HEADER}")
   set(missing)
   set(libraries)
   foreach(header IN ITEMS SUNDIALS KLU)
@@ -125,8 +127,7 @@ function(_daec_find_sundials command out_include out_libraries)
       list(APPEND missing "${header} headers")
     endif()
   endforeach()
-  foreach(name IN ITEMS sundials_cvode sundials_ida sundials_sunlinsoldense sundials_sunmatrixdense
-                        sundials_sunlinsolklu sundials_sunmatrixsparse sundials_nvecserial klu)
+  foreach(name IN LISTS DAEC_SIMULATOR_LIBRARIES)
     find_library(DAEC_${name}_LIBRARY NAMES ${name} DOC "The library ${name}")
     if(DAEC_${name}_LIBRARY)
       list(APPEND libraries "${DAEC_${name}_LIBRARY}")

@@ -46,7 +46,8 @@ check_simulation() {
 
 step "cmake --install into a temporary prefix, then move the prefix"
 logged "$work/install.log" cmake --install "$build" --prefix "$work/staging"
-for file in bin/daec lib/cmake/Daec/DaecConfig.cmake lib/cmake/Daec/DaecConfigVersion.cmake; do
+for file in bin/daec bin/daec-config lib/cmake/Daec/DaecConfig.cmake \
+  lib/cmake/Daec/DaecConfigVersion.cmake lib/cmake/Daec/DaecSimulatorLink.cmake; do
   [[ -e "$work/staging/$file" ]] || fail "the installation lacks $file"
 done
 # The compiled runtime (Daec::runtime), in the platform's library directory.
@@ -55,6 +56,14 @@ compgen -G "$work/staging/lib*/libdaec_runtime.a" >/dev/null ||
 # The Python binding compiled once (Daec::python_runtime), where pybind11 was found.
 compgen -G "$work/staging/lib*/libdaec_python_runtime.a" >/dev/null ||
   fail "the installation lacks libdaec_python_runtime.a"
+# daec-config prints the simulator's libraries, and refuses an option it does not know.
+[[ $("$work/staging/bin/daec-config" --libs) == *-lsundials_cvode*-lklu* ]] ||
+  fail "daec-config --libs does not list the simulator's libraries"
+if "$work/staging/bin/daec-config" --static 2>"$work/config.err"; then
+  fail "daec-config accepted --static"
+fi
+grep -qF "daec-config: unknown option '--static'" "$work/config.err" ||
+  fail "daec-config did not name the unknown option: $(cat "$work/config.err")"
 mv "$work/staging" "$work/prefix"
 prefix=$work/prefix
 

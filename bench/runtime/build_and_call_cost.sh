@@ -27,9 +27,9 @@ python=${PYTHON:-/usr/bin/python3}
 work=$(mktemp -d "${TMPDIR:-/tmp}/daec_runtime_bench_XXXXXX")
 trap 'rm -rf "$work"' EXIT
 cxx=${CXX:-g++}
-flags="-std=c++17 -O2 -I$source/include -I/usr/include/suitesparse"
-libs="-lsundials_cvode -lsundials_ida -lsundials_nvecserial -lsundials_sunlinsoldense
-      -lsundials_sunmatrixdense -lsundials_sunlinsolklu -lsundials_sunmatrixsparse -lklu -lm"
+# The simulator's flags and libraries from daec-config (cmake/DaecSimulatorLink.cmake).
+flags="-std=c++17 -O2 -I$source/include $("$build/daec-config" --cflags)"
+libs=$("$build/daec-config" --libs)
 
 # "WALL CPU": the seconds a command takes, on the clock and in CPU time (user + system, of the
 # compiler and linker processes: what a loaded machine inflates least).

@@ -17,8 +17,10 @@
 # Environment (all optional): CHAIN_N, RD_N (the sizes), COMPILE_MAX_N (compile the generated
 # code up to this N; default 2000), SIM_MAX_N (simulate up to this N; default 1000), SIM_T_END
 # (the interval simulated, from 0; default 1), JOBS (compilers at once; default 2), CXX (default
-# g++), SIM_LIBS (the libraries a simulator links), DAEC (a daec binary; default BUILD_DIR/daec,
-# brought up to date first), BUILD_DIR (default build), OUT (default bench/SCALE.md).
+# g++), SIM_CFLAGS and SIM_LIBS (a simulator's include flags and libraries; default what
+# daec-config prints, BUILD_DIR/daec-config, written by CMake from cmake/DaecSimulatorLink.cmake),
+# DAEC (a daec binary; default BUILD_DIR/daec, brought up to date first), BUILD_DIR (default
+# build), OUT (default bench/SCALE.md).
 # Installs what it needs and is missing (time, gnuplot-nox) with apt-get. Models and code go to
 # a temporary directory that is removed at the end.
 set -eu
@@ -33,7 +35,6 @@ SIM_MAX_N=${SIM_MAX_N:-1000}
 SIM_T_END=${SIM_T_END:-1}
 JOBS=${JOBS:-2}
 CXX=${CXX:-g++}
-SIM_LIBS=${SIM_LIBS:--lsundials_cvode -lsundials_ida -lsundials_nvecserial -lsundials_sunlinsoldense -lsundials_sunmatrixdense -lsundials_sunlinsolklu -lsundials_sunmatrixsparse -lklu -lm}
 BUILD_DIR=${BUILD_DIR:-build}
 OUT=${OUT:-bench/SCALE.md}
 DATA=${DATA:-bench/scale}
@@ -69,6 +70,12 @@ if [ -z "${DAEC:-}" ]; then
 fi
 case $DAEC in /*) ;; *) DAEC=$root/$DAEC ;; esac
 [ -x "$DAEC" ] || { say "scale.sh: no daec at $DAEC"; exit 2; }
+config=$root/$BUILD_DIR/daec-config
+if [ -z "${SIM_CFLAGS:-}" ] || [ -z "${SIM_LIBS:-}" ]; then
+  [ -x "$config" ] || { say "scale.sh: no daec-config at $config (configure $BUILD_DIR)"; exit 2; }
+fi
+SIM_CFLAGS=${SIM_CFLAGS:-$("$config" --cflags)}
+SIM_LIBS=${SIM_LIBS:-$("$config" --libs)}
 
 work=$(mktemp -d "${TMPDIR:-/tmp}/daec-scale.XXXXXX")
 trap 'rm -rf "$work"' EXIT
@@ -105,7 +112,7 @@ compile_all() {
   shift
   t0=$(date +%s%N)
   printf '%s\n' "$@" | xargs -P "$JOBS" -I '{}' sh -c \
-    '/usr/bin/time -f "%U %S %M" -o "{}.time" '"$CXX"' -std=c++17 -O2 -I/usr/include/suitesparse -c "{}" -o "{}.o"' ||
+    '/usr/bin/time -f "%U %S %M" -o "{}.time" '"$CXX"' -std=c++17 -O2 '"$SIM_CFLAGS"' -c "{}" -o "{}.o"' ||
     { say "scale.sh: compiling in $dir failed"; exit 1; }
   t1=$(date +%s%N)
   for file in "$@"; do tail -n 1 "$file.time"; done |
@@ -119,7 +126,7 @@ probe=$work/probe
 mkdir "$probe"
 if "$DAEC" models/pendulum_chain.dae -D N=2 --main -o "$probe/sim.cpp" >/dev/null 2>&1 &&
   # shellcheck disable=SC2086 # a list of flags
-  $CXX -std=c++17 -O1 -I/usr/include/suitesparse -o "$probe/sim" "$probe/sim.cpp" $SIM_LIBS >/dev/null 2>&1 &&
+  $CXX -std=c++17 -O1 $SIM_CFLAGS -o "$probe/sim" "$probe/sim.cpp" $SIM_LIBS >/dev/null 2>&1 &&
   "$probe/sim" --help 2>&1 | grep -q -- '--linear-solver'; then
   klu_simulator=yes
 fi

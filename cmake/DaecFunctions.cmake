@@ -12,8 +12,10 @@
 #   daec_add_python_module(TARGET MODEL.dae [MODULE name] [NAMESPACE NS] [DEFINES NAME=VALUE...])
 #     A Python extension module (pybind11, Debian package pybind11-dev) named `name` (default
 #     TARGET) whose class Model exposes the generated model with NumPy arrays (docs/adapters.md):
-#     `import name; m = name.Model(); m.rhs(t, x)`. Built against the Python interpreter pybind11
-#     finds (set PYTHON_EXECUTABLE to choose it, e.g. /usr/bin/python3).
+#     `import name; m = name.Model(); m.rhs(t, x)`. Only the model and a one-line module entry
+#     point are compiled; the binding is the compiled Daec::python_runtime. Built against the
+#     Python interpreter pybind11 finds (set PYTHON_EXECUTABLE to choose it, e.g.
+#     /usr/bin/python3), which must be the Python version the package was built for.
 #
 # SPLIT N (daec --split N) spreads a large model's code over N more files, <stem>_1.cpp ...
 # <stem>_N.cpp, which the build compiles in parallel; 0 (the default) keeps one file.
@@ -25,6 +27,7 @@
 # time into ${CMAKE_CURRENT_BINARY_DIR}/daec_generated/TARGET/, and generated again whenever the
 # model or the daec executable changes.
 include_guard(GLOBAL)
+include("${CMAKE_CURRENT_LIST_DIR}/DaecSimulatorLink.cmake")
 
 # Stops with a message naming the call when its arguments are not TARGET MODEL.dae followed by
 # the call's keywords (`keywords`, default "[NAMESPACE NS] [SPLIT N] [DEFINES NAME=VALUE...]").
@@ -110,12 +113,13 @@ function(_daec_generate command target model namespace split defines kind out_co
   set(${out_code} "${sources}" PARENT_SCOPE)
 endfunction()
 
-# Finds what the simulator links: SUNDIALS (CVODE, IDA, serial vectors, dense and sparse
-# matrices, the dense and KLU linear solvers) and SuiteSparse's KLU. Searched only when a
-# simulator is asked for, so models alone need neither.
+# Finds what the simulator links: the libraries of DaecSimulatorLink.cmake (SUNDIALS' CVODE, IDA,
+# serial vectors, dense and sparse matrices, the dense and KLU linear solvers; SuiteSparse's
+# KLU). Searched only when a simulator is asked for, so models alone need neither.
 function(_daec_find_sundials command out_include out_libraries)
   find_path(DAEC_SUNDIALS_INCLUDE_DIR cvode/cvode.h DOC "Directory holding cvode/cvode.h")
-  find_path(DAEC_KLU_INCLUDE_DIR klu.h PATH_SUFFIXES suitesparse DOC "Directory holding klu.h")
+  find_path(DAEC_KLU_INCLUDE_DIR ${DAEC_SIMULATOR_HEADER} PATH_SUFFIXES
+            ${DAEC_SIMULATOR_HEADER_SUFFIXES} DOC "Directory holding ${DAEC_SIMULATOR_HEADER}")
   set(missing)
   set(libraries)
   foreach(header IN ITEMS SUNDIALS KLU)
@@ -123,8 +127,7 @@ function(_daec_find_sundials command out_include out_libraries)
       list(APPEND missing "${header} headers")
     endif()
   endforeach()
-  foreach(name IN ITEMS sundials_cvode sundials_ida sundials_sunlinsoldense sundials_sunmatrixdense
-                        sundials_sunlinsolklu sundials_sunmatrixsparse sundials_nvecserial klu)
+  foreach(name IN LISTS DAEC_SIMULATOR_LIBRARIES)
     find_library(DAEC_${name}_LIBRARY NAMES ${name} DOC "The library ${name}")
     if(DAEC_${name}_LIBRARY)
       list(APPEND libraries "${DAEC_${name}_LIBRARY}")
@@ -192,6 +195,31 @@ int main(int argc, char** argv) {
   target_compile_features(${target} PRIVATE cxx_std_17)
 endfunction()
 
+# Stops with a message when the package has no compiled Python binding, or one built for another
+# Python version than the one pybind11 found here (pybind11's module ABI is per version).
+function(_daec_check_python_runtime)
+  if(NOT TARGET Daec::python_runtime)
+    message(FATAL_ERROR "daec_add_python_module: this daec installation has no Python binding "
+                        "(libdaec_python_runtime): daec was built without pybind11. Install "
+                        "pybind11 (Debian: apt-get install pybind11-dev python3-dev) and build and "
+                        "install daec again.")
+  endif()
+  # The version as pybind11's Python search names it: its own (FindPythonLibsNew) or CMake's
+  # FindPython / FindPython3.
+  if(DEFINED PYTHON_VERSION_MAJOR)
+    set(version "${PYTHON_VERSION_MAJOR}.${PYTHON_VERSION_MINOR}")
+  elseif(DEFINED Python3_VERSION_MAJOR)
+    set(version "${Python3_VERSION_MAJOR}.${Python3_VERSION_MINOR}")
+  else()
+    set(version "${Python_VERSION_MAJOR}.${Python_VERSION_MINOR}")
+  endif()
+  if(NOT version STREQUAL DAEC_PYTHON_VERSION)
+    message(FATAL_ERROR "daec_add_python_module: pybind11 found Python ${version}, but daec's "
+                        "Python binding was built for Python ${DAEC_PYTHON_VERSION}. Choose that "
+                        "interpreter (-DPYTHON_EXECUTABLE=...) or build daec with this one.")
+  endif()
+endfunction()
+
 function(daec_add_python_module)
   cmake_parse_arguments(PARSE_ARGV 0 arg "" "NAMESPACE;MODULE" "DEFINES")
   _daec_check_call(daec_add_python_module "${arg_UNPARSED_ARGUMENTS}"
@@ -215,9 +243,30 @@ function(daec_add_python_module)
                           "add its prefix to CMAKE_PREFIX_PATH.")
     endif()
   endif()
-  _daec_generate(daec_add_python_module ${target} "${model}" "${arg_NAMESPACE}" ""
-                 "${arg_DEFINES}" "PYTHON:${module}" code unused)
-  pybind11_add_module(${target} MODULE "${code}")
+  _daec_check_python_runtime()
+  set(namespace "${arg_NAMESPACE}")
+  if(namespace STREQUAL "")
+    set(namespace daec_model)
+  endif()
+  _daec_generate(daec_add_python_module ${target} "${model}" "${namespace}" "" "${arg_DEFINES}"
+                 MODEL code header)
+  # The module's entry point: the compiled binding (daec/adapters/python_module.hpp) on the
+  # generated Model, through its adapter; it includes Python.h, not pybind11's headers.
+  set(main "${CMAKE_CURRENT_BINARY_DIR}/daec_generated/${target}/module.cpp")
+  get_filename_component(header_name "${header}" NAME)
+  file(GENERATE OUTPUT "${main}" CONTENT
+"// The Python module ${module}, written by daec_add_python_module: daec's compiled binding
+// (Daec::python_runtime) on the model of ${header_name}.
+#include \"${header_name}\"
+
+#include <daec/adapters/python_module.hpp>
+
+DAEC_PYTHON_MODULE(${module}, ::${namespace}::Model)
+")
+  pybind11_add_module(${target} MODULE ${code} "${header}" "${main}")
+  get_filename_component(include_dir "${header}" DIRECTORY)
+  target_include_directories(${target} PRIVATE "${include_dir}")
+  target_link_libraries(${target} PRIVATE Daec::python_runtime)
   set_target_properties(${target} PROPERTIES OUTPUT_NAME "${module}")
   target_compile_features(${target} PRIVATE cxx_std_17)
 endfunction()

@@ -20,9 +20,9 @@ TEST(Amalgamate, EveryHeaderOnceInIncludeOrderWithoutItsIncludes) {
   EXPECT_EQ(count(text, "#pragma once"), 0u);
   EXPECT_EQ(count(text, "#include <daec/"), 0u);
   EXPECT_EQ(count(text, "#include \"daec/"), 0u);
-  for (const char* header :
-       {"daec/model_error.hpp", "daec/simulator/run.hpp", "daec/simulator/radau.hpp",
-        "daec/integrators/radau5.hpp", "daec/integrators/jacobian_matrix.hpp", "daec/sundials.hpp"})
+  for (const char* header : {"daec/model_error.hpp", "daec/simulator/run.hpp",
+                             "daec/simulator/radau.hpp", "daec/integrators/radau5.hpp",
+                             "daec/integrators/jacobian_matrix.hpp", "daec/adapters/sundials.hpp"})
     EXPECT_EQ(count(text, std::string("// ----- ") + header + "\n"), 1u) << header;
   // A header comes before the first one that includes it is done: model_error.hpp before the
   // end of run.hpp, whose own text closes the amalgamation.

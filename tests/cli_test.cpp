@@ -316,7 +316,7 @@ TEST_F(Cli, PythonModuleNeedsAnIdentifierAndExcludesMain) {
   EXPECT_EQ((std::vector<std::string>{"decay.dae"}), files());
   r = daec("decay.dae --python-module decay -o decay_module.cpp");
   EXPECT_EQ(0, r.status) << r.err;
-  EXPECT_NE(read("decay_module.cpp").find("PYBIND11_MODULE(decay, module)"), std::string::npos);
+  EXPECT_NE(read("decay_module.cpp").find("DAEC_PYTHON_MODULE(decay, ::"), std::string::npos);
 }
 
 TEST_F(Cli, NamespaceMustBeUsable) {

@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "simulator_link.h"  // kSimulatorIncludes, kSimulatorLibraries (configured)
 #include "test_util.h"
 
 namespace daec::test {
@@ -24,13 +25,6 @@ void write_file(const std::string& path, const std::string& text);
 
 /// Runs the daec under test with `arguments` (shell words, quote them with shell_quote).
 CommandResult run_daec(const std::string& arguments);
-
-/// What a simulator (daec --main) is compiled with: KLU's include directory, and the libraries
-/// (SUNDIALS' CVODE and IDA, serial vectors, dense and sparse matrices and solvers, KLU).
-inline constexpr const char* kSimulatorIncludes = "-I/usr/include/suitesparse";
-inline constexpr const char* kSimulatorLibraries =
-    "-lsundials_cvode -lsundials_ida -lsundials_nvecserial -lsundials_sunlinsoldense "
-    "-lsundials_sunmatrixdense -lsundials_sunlinsolklu -lsundials_sunmatrixsparse -lklu -lm";
 
 /// How to compile generated C++.
 struct CompileOptions {

@@ -427,10 +427,7 @@ TEST(GeneratedCode, DocumentedIntegratorExampleWorks) {
 TEST(GeneratedCode, DocumentedIdaExampleWorks) {
   // IDA's SUNSparseMatrix filled from residual_jacobian_values and factored with KLU.
   CompileOptions options;
-  options.extra_flags = "-I/usr/include/suitesparse";
-  options.libraries =
-      "-lsundials_ida -lsundials_nvecserial -lsundials_sunmatrixsparse -lsundials_sunlinsolklu "
-      "-lklu";
+  options.link_sundials = true;  // IDA, the sparse matrix, KLU: among the simulator's libraries
   CommandResult run =
       run_documented_example("#include <ida/ida.h>", "generated_documented_ida", options);
   EXPECT_EQ(0, run.status) << run.err;

@@ -46,12 +46,24 @@ check_simulation() {
 
 step "cmake --install into a temporary prefix, then move the prefix"
 logged "$work/install.log" cmake --install "$build" --prefix "$work/staging"
-for file in bin/daec lib/cmake/Daec/DaecConfig.cmake lib/cmake/Daec/DaecConfigVersion.cmake; do
+for file in bin/daec bin/daec-config lib/cmake/Daec/DaecConfig.cmake \
+  lib/cmake/Daec/DaecConfigVersion.cmake lib/cmake/Daec/DaecSimulatorLink.cmake; do
   [[ -e "$work/staging/$file" ]] || fail "the installation lacks $file"
 done
 # The compiled runtime (Daec::runtime), in the platform's library directory.
 compgen -G "$work/staging/lib*/libdaec_runtime.a" >/dev/null ||
   fail "the installation lacks libdaec_runtime.a"
+# The Python binding compiled once (Daec::python_runtime), where pybind11 was found.
+compgen -G "$work/staging/lib*/libdaec_python_runtime.a" >/dev/null ||
+  fail "the installation lacks libdaec_python_runtime.a"
+# daec-config prints the simulator's libraries, and refuses an option it does not know.
+[[ $("$work/staging/bin/daec-config" --libs) == *-lsundials_cvode*-lklu* ]] ||
+  fail "daec-config --libs does not list the simulator's libraries"
+if "$work/staging/bin/daec-config" --static 2>"$work/config.err"; then
+  fail "daec-config accepted --static"
+fi
+grep -qF "daec-config: unknown option '--static'" "$work/config.err" ||
+  fail "daec-config did not name the unknown option: $(cat "$work/config.err")"
 mv "$work/staging" "$work/prefix"
 prefix=$work/prefix
 
@@ -85,6 +97,19 @@ if [[ $part == adapters ]]; then
     fail "the Python module did not raise the failure as RuntimeError"
   [[ $(head -c 4 "$work/pendulum.png" | od -An -c | tr -d ' ') == "211PNG" ]] ||
     fail "scipy_pendulum.py wrote no PNG"
+  step "a Python other than the one the binding was built for is refused by name"
+  mkdir "$work/other-python"
+  cp "$source/docs/example/pendulum.dae" "$work/other-python"
+  printf 'cmake_minimum_required(VERSION 3.20)\nproject(other LANGUAGES CXX)\n%s\n%s\n%s\n' \
+    'find_package(Daec CONFIG REQUIRED)' 'set(DAEC_PYTHON_VERSION 2.7)' \
+    'daec_add_python_module(p pendulum.dae)' >"$work/other-python/CMakeLists.txt"
+  if cmake -S "$work/other-python" -B "$work/other-python-build" -DCMAKE_PREFIX_PATH="$prefix" \
+    -DPYTHON_EXECUTABLE=/usr/bin/python3 >"$work/other-python.log" 2>&1; then
+    fail "a module for another Python version was accepted"
+  fi
+  tr -s ' \n' ' ' <"$work/other-python.log" |
+    grep -qF "but daec's Python binding was built for Python 2.7" ||
+    { cat "$work/other-python.log" >&2; fail "the other Python version was not named"; }
   step "package test (adapters) passed"
   exit 0
 fi

@@ -422,7 +422,7 @@ GeneratedCode generate_code(const ReducedSystem& s, const CodegenOptions& option
         render_template("python_module.cpp.in", embedded_template("python_module.cpp.in"),
                         {{"namespace", result.name_space},
                          {"module", options.python_module},
-                         {"runtime", amalgamate_runtime("daec/python.hpp")}});
+                         {"runtime", amalgamate_runtime("daec/adapters/python_binding.hpp")}});
   }
   return result;
 }

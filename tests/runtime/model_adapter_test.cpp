@@ -93,9 +93,13 @@ TEST(ModelAdapter, ForwardsConditionsAndModes) {
   copy->set_modes(0.0, below.data());
   EXPECT_EQ(copy->modes()[0], 1.0);
   EXPECT_EQ(adapter.modes()[0], 0.0);
+  copy->release_modes();  // the copy's only: the adapter keeps its frozen mode
+  EXPECT_EQ(copy->modes()[0], -1.0);
+  EXPECT_EQ(adapter.modes()[0], 0.0);
 
-  const ModelAdapter<circle::Model> without;
+  ModelAdapter<circle::Model> without;
   EXPECT_EQ(without.modes(), nullptr);
+  without.release_modes();  // nothing to release
 }
 
 }  // namespace

@@ -1,5 +1,5 @@
-// daec/sundials.hpp: CVODE and IDA driven by the ready callbacks, with dense and KLU linear
-// solvers, on the hand-written circle model (exact solution x = r cos(w t), y = r sin(w t)).
+// daec/adapters/sundials.hpp: CVODE and IDA driven by the ready callbacks, with dense and KLU
+// linear solvers, on the hand-written circle model (exact solution x = r cos(w t), y = r sin(w t)).
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -9,7 +9,7 @@
 #include <ida/ida.h>
 #include <sunlinsol/sunlinsol_dense.h>
 #include <sunlinsol/sunlinsol_klu.h>
-#include <daec/sundials.hpp>
+#include <daec/adapters/sundials.hpp>
 
 #include "circle_model.h"
 

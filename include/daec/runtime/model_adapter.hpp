@@ -5,6 +5,7 @@
 // found at compile time by daec/traits.hpp and answered as "not there".
 #pragma once
 
+#include <algorithm>
 #include <memory>
 
 #include <daec/runtime/system.hpp>
@@ -135,6 +136,10 @@ class ModelAdapter final : public System {
     } else {
       return nullptr;
     }
+  }
+  void release_modes() override {
+    if constexpr ((traits::num_conditions_v<Model>) > 0)
+      std::fill(model_.modes(), model_.modes() + traits::num_conditions_v<Model>, -1.0);
   }
 
  private:

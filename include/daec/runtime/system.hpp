@@ -118,6 +118,9 @@ class System {
   virtual void conditions(double t, const double* x, double* g) const = 0;
   virtual int set_modes(double t, const double* x) = 0;
   virtual const double* modes() const = 0;
+  /// Every relation follows its live value again (each mode -1, the default); nothing without
+  /// conditions.
+  virtual void release_modes() = 0;
 };
 
 }  // namespace daec::runtime

@@ -10,12 +10,12 @@
 
 #include <cvode/cvode.h>
 
+#include <daec/adapters/sundials.hpp>
 #include <daec/runtime/system.hpp>
 #include <daec/simulator/integrator.hpp>
 #include <daec/simulator/options.hpp>
 #include <daec/simulator/sundials_common.hpp>
 #include <daec/simulator/sundials_integrator.hpp>
-#include <daec/sundials.hpp>
 
 namespace daec::simulator {
 

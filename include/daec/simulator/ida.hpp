@@ -13,6 +13,7 @@
 
 #include <ida/ida.h>
 
+#include <daec/adapters/sundials.hpp>
 #include <daec/model_error.hpp>
 #include <daec/runtime/system.hpp>
 #include <daec/simulator/failure.hpp>
@@ -20,7 +21,6 @@
 #include <daec/simulator/options.hpp>
 #include <daec/simulator/sundials_common.hpp>
 #include <daec/simulator/sundials_integrator.hpp>
-#include <daec/sundials.hpp>
 
 namespace daec::simulator {
 

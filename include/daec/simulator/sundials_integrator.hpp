@@ -18,13 +18,13 @@
 #include <sunmatrix/sunmatrix_dense.h>
 #include <sunmatrix/sunmatrix_sparse.h>
 
+#include <daec/adapters/sundials.hpp>
 #include <daec/model_error.hpp>
 #include <daec/runtime/system.hpp>
 #include <daec/simulator/failure.hpp>
 #include <daec/simulator/integrator.hpp>
 #include <daec/simulator/options.hpp>
 #include <daec/simulator/sundials_common.hpp>
-#include <daec/sundials.hpp>
 
 namespace daec::simulator {
 

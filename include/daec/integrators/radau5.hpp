@@ -68,11 +68,12 @@
 // ## The parts
 //
 // This file holds the stepper, which ties the parts together: the state, the step loop with its
-// retries, the problem's functions with their failures, and the events. The parts, each in its
-// own header (docs/integrators.md, "How the Radau code is organised"):
+// retries, the problem's functions with their failures, and where events are searched. The
+// parts, each in its own header (docs/integrators.md, "How the Radau code is organised"):
 //   radau5_collocation.hpp   the stage equations and their simplified Newton iteration;
 //   radau5_step_control.hpp  the error estimate, the step-size selection and its limits;
 //   radau5_dense_output.hpp  the collocation polynomial and Newton's starting values;
+//   radau5_events.hpp        the search for the first root of the event functions;
 //   radau5_coefficients.hpp  the method's coefficients; radau5_types.hpp its options and results.
 //
 // Usage: see docs/integrators.md.

@@ -1,6 +1,7 @@
 // Direct tests of the parts of the Radau5 integrator (docs/integrators.md, "How the Radau code is
 // organised"): the collocation solve (radau5_collocation.hpp), the step control
-// (radau5_step_control.hpp) and the dense output (radau5_dense_output.hpp), each alone.
+// (radau5_step_control.hpp), the dense output (radau5_dense_output.hpp) and the event search
+// (radau5_events.hpp), each alone.
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -11,6 +12,7 @@
 #include "daec/integrators/jacobian_matrix.hpp"
 #include "daec/integrators/radau5_collocation.hpp"
 #include "daec/integrators/radau5_dense_output.hpp"
+#include "daec/integrators/radau5_events.hpp"
 #include "daec/integrators/radau5_step_control.hpp"
 
 namespace daec::integrators::detail {
@@ -384,6 +386,110 @@ TEST(Radau5DenseOutput, WithoutAStepItIsTheConstantStateAndNewtonStartsAtZero) {
   dense.start_stages(0.1, stages);
   EXPECT_EQ(stages.z1[0], 0.0);
   EXPECT_EQ(stages.w1[0], 0.0);
+}
+
+// ----- Event search ------------------------------------------------------------------------------
+
+/// Event functions given as functions of t alone, with a count of their evaluations; they fail
+/// for t in [fail_from, fail_until).
+struct EventFunctions {
+  std::vector<double (*)(double)> g;
+  double fail_from = std::numeric_limits<double>::infinity();
+  double fail_until = std::numeric_limits<double>::infinity();
+  int evaluations = 0;
+  bool operator()(double t, double* out) {
+    ++evaluations;
+    if (t >= fail_from && t < fail_until) return false;
+    for (size_t i = 0; i < g.size(); ++i) out[i] = g[i](t);
+    return true;
+  }
+};
+
+Radau5EventSearch started_search(EventFunctions& functions, double t0) {
+  Radau5EventSearch search;
+  search.resize(functions.g.size());
+  EXPECT_TRUE(search.start(t0, functions));
+  return search;
+}
+
+TEST(Radau5EventSearch, DefaultToleranceIsRelativeToTheSmallerTime) {
+  EXPECT_EQ(root_tolerance(1e-6, 0.0, 1e9), 1e-6);
+  EXPECT_EQ(root_tolerance(0.0, 0.25, 0.5), kRootTolerance);
+  EXPECT_EQ(root_tolerance(0.0, 100.0, 200.0), 100.0 * kRootTolerance);
+  EXPECT_EQ(root_tolerance(0.0, -300.0, -100.0), 100.0 * kRootTolerance);
+}
+
+TEST(Radau5EventSearch, LocatesTheFirstSignChangeWithinTheTolerance) {
+  EventFunctions functions{{[](double t) { return t * t - 0.49; },  // rises through 0 at 0.7
+                            [](double t) { return 0.3 - t; }}};     // falls through 0 at 0.3
+  Radau5EventSearch search = started_search(functions, 0.0);
+  ASSERT_EQ(search.scan(1.0, 0.0, functions), EventScan::root_found);
+  EXPECT_NEAR(search.root(), 0.3, kRootTolerance);
+  EXPECT_GE(search.root(), 0.3);  // the right end of the final bracket: at or past the root
+  EXPECT_EQ(search.searched_until(), search.root());
+  EXPECT_EQ(search.directions(), (std::vector<int>{0, -1}));
+  // The next scan starts after that root and finds the other one.
+  ASSERT_EQ(search.scan(1.0, 1e-9, functions), EventScan::root_found);
+  EXPECT_NEAR(search.root(), 0.7, 1e-9);
+  EXPECT_EQ(search.directions(), (std::vector<int>{1, 0}));
+  EXPECT_EQ(search.scan(1.0, 0.0, functions), EventScan::none);
+  EXPECT_EQ(search.searched_until(), 1.0);
+}
+
+TEST(Radau5EventSearch, NoEventWithoutASignChange) {
+  EventFunctions functions{{[](double t) { return 1.0 + t * t; },
+                            [](double t) { return (t - 0.5) * (t - 0.5) + 1e-3; }}};
+  Radau5EventSearch search = started_search(functions, 0.0);
+  EXPECT_EQ(search.scan(1.0, 0.0, functions), EventScan::none);
+  EXPECT_EQ(search.searched_until(), 1.0);
+  EXPECT_EQ(functions.evaluations, 2);  // the start and the end only: no refinement
+  EXPECT_EQ(search.directions(), (std::vector<int>{0, 0}));
+  // Behind what was searched there is nothing to do: no evaluation.
+  EXPECT_EQ(search.scan(0.5, 0.0, functions), EventScan::none);
+  EXPECT_EQ(search.searched_until(), 1.0);
+  EXPECT_EQ(functions.evaluations, 2);
+}
+
+TEST(Radau5EventSearch, ARootAtTheStartIsNotReportedAgain) {
+  EventFunctions functions{{[](double t) { return t - 0.5; }}};
+  Radau5EventSearch search = started_search(functions, 0.5);  // as after the event at 0.5
+  EXPECT_EQ(search.scan(1.0, 0.0, functions), EventScan::none);
+  // A function that turns back through 0 right after the restart offset is still found.
+  EventFunctions back{{[](double t) { return (t - 0.5) * (0.5 + 1e-9 - t); }}};
+  Radau5EventSearch again = started_search(back, 0.5);
+  ASSERT_EQ(again.scan(1.0, 1e-12, back), EventScan::root_found);
+  EXPECT_NEAR(again.root(), 0.5 + 1e-9, 2e-12);
+  EXPECT_EQ(again.directions(), (std::vector<int>{-1}));
+}
+
+TEST(Radau5EventSearch, FailingEventFunctionsFailTheScanAndChangeNothing) {
+  EventFunctions at_start{{[](double t) { return t - 0.3; }}, 0.0, 0.1};
+  Radau5EventSearch unstarted;
+  unstarted.resize(1);
+  EXPECT_FALSE(unstarted.start(0.0, at_start));
+  EventFunctions at_end{{[](double t) { return t - 0.3; }}, 1.0};
+  Radau5EventSearch search = started_search(at_end, 0.0);
+  EXPECT_EQ(search.scan(1.0, 0.0, at_end), EventScan::failed);
+  EXPECT_EQ(search.searched_until(), 0.0);
+  // Fine at both ends, failing inside while the root is refined: a failure, not a root.
+  EventFunctions inside{{[](double t) { return t - 0.3; }}, 0.1, 1.0};
+  Radau5EventSearch refining = started_search(inside, 0.0);
+  EXPECT_EQ(refining.scan(1.0, 0.0, inside), EventScan::failed);
+  EXPECT_EQ(refining.searched_until(), 0.0);
+  EXPECT_EQ(refining.directions(), (std::vector<int>{0}));
+  // Failing where the scan steps off a root at its start.
+  EventFunctions off{{[](double t) { return t - 0.5; }}, 0.5 + 1e-13, 0.9};
+  Radau5EventSearch stepping = started_search(off, 0.5);
+  EXPECT_EQ(stepping.scan(1.0, 0.0, off), EventScan::failed);
+  EXPECT_EQ(stepping.searched_until(), 0.5);
+}
+
+TEST(Radau5EventSearch, WithoutEventFunctionsNothingIsEvaluated) {
+  EventFunctions none{{}};
+  Radau5EventSearch search = started_search(none, 0.0);
+  EXPECT_EQ(search.scan(2.0, 0.0, none), EventScan::none);
+  EXPECT_EQ(search.searched_until(), 2.0);
+  EXPECT_EQ(none.evaluations, 0);
 }
 
 }  // namespace

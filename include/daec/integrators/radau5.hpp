@@ -68,11 +68,12 @@
 // ## The parts
 //
 // This file holds the stepper, which ties the parts together: the state, the step loop with its
-// retries, the problem's functions with their failures, and the events. The parts, each in its
-// own header (docs/integrators.md, "How the Radau code is organised"):
+// retries, the problem's functions with their failures, and where events are searched. The
+// parts, each in its own header (docs/integrators.md, "How the Radau code is organised"):
 //   radau5_collocation.hpp   the stage equations and their simplified Newton iteration;
 //   radau5_step_control.hpp  the error estimate, the step-size selection and its limits;
 //   radau5_dense_output.hpp  the collocation polynomial and Newton's starting values;
+//   radau5_events.hpp        the search for the first root of the event functions;
 //   radau5_coefficients.hpp  the method's coefficients; radau5_types.hpp its options and results.
 //
 // Usage: see docs/integrators.md.
@@ -92,9 +93,9 @@
 #include "daec/integrators/radau5_coefficients.hpp"
 #include "daec/integrators/radau5_collocation.hpp"
 #include "daec/integrators/radau5_dense_output.hpp"
+#include "daec/integrators/radau5_events.hpp"
 #include "daec/integrators/radau5_step_control.hpp"
 #include "daec/integrators/radau5_types.hpp"
-#include "daec/integrators/root_finder.hpp"
 
 namespace daec {
 namespace integrators {
@@ -112,10 +113,6 @@ constexpr int kMaxSingularInStep = 5;
 constexpr double kFailedStepFactor = 0.5;
 // Forward differences for df/dy_j step by sqrt(uround * max(this, |y_j|)) (RADAU5's DELT).
 constexpr double kDifferenceFloor = 1e-5;
-// The default root tolerance, relative to max(1, |t|).
-constexpr double kRootTolerance = 1e-12;
-// A function exactly zero at the scan's start takes its sign this many root tolerances later.
-constexpr double kRootRestartOffset = 10.0;
 
 }  // namespace detail
 
@@ -165,9 +162,10 @@ class Radau5 {
     control_.start(options_.fixed_step > 0.0 ? options_.fixed_step : initial_step());
     t_report_ = t_;
     y_report_ = y_;
-    std::fill(root_directions_.begin(), root_directions_.end(), 0);
-    root_t_lo_ = t_;
-    if (num_roots_ > 0 && !evaluate_roots(t_, y_.data(), g_lo_.data()))
+    auto roots_at_start = [this](double t_start, double* g) {
+      return evaluate_roots(t_start, y_.data(), g);
+    };
+    if (!events_.start(t_, roots_at_start))
       return fail(Radau5Status::problem_failed, t_, last_failure_);
     started_ = true;
     return {Radau5Status::step_taken, t_};
@@ -186,7 +184,7 @@ class Radau5 {
   Radau5Result step() {
     message_.clear();
     if (!started_) return not_started();
-    if (root_t_lo_ < t_) {  // the rest of the last step, after an event inside it
+    if (events_.searched_until() < t_) {  // the rest of the last step, after an event inside it
       Radau5Result event;
       if (scan_roots(t_, event)) return event;
     }
@@ -226,7 +224,7 @@ class Radau5 {
   double next_step_size() const { return control_.h(); }
   int size() const { return n_; }
   /// After root_found: per event function, +1 (rose through 0), -1 (fell) or 0.
-  const std::vector<int>& root_directions() const { return root_directions_; }
+  const std::vector<int>& root_directions() const { return events_.directions(); }
   const Radau5Statistics& statistics() const { return stats_; }
   /// Why the last call failed ("" after a success).
   const std::string& message() const { return message_; }
@@ -255,7 +253,7 @@ class Radau5 {
     for (;;) {
       const double scanned_until = std::min(t_, t_out);
       Radau5Result event;
-      if (root_t_lo_ < scanned_until && scan_roots(scanned_until, event)) {
+      if (events_.searched_until() < scanned_until && scan_roots(scanned_until, event)) {
         std::copy(y_report_.begin(), y_report_.end(), y_out);
         return event;
       }
@@ -292,9 +290,9 @@ class Radau5 {
     if (!error.empty()) return error;
     error = solver_.analyze(jacobian_, mass_);
     if (!error.empty()) return error;
-    num_roots_ = 0;
-    if constexpr (traits::has_roots<Problem>::value) num_roots_ = problem_.num_roots();
-    if (num_roots_ < 0) return "num_roots() is negative";
+    int num_roots = 0;
+    if constexpr (traits::has_roots<Problem>::value) num_roots = problem_.num_roots();
+    if (num_roots < 0) return "num_roots() is negative";
     for (auto* v : {&y_, &f_start_, &scale_, &work_, &work2_})
       v->assign(static_cast<size_t>(n_), 0.0);
     const size_t n = static_cast<size_t>(n_);
@@ -303,8 +301,7 @@ class Radau5 {
     control_.resize(n);
     newton_.configure(n_, options_.max_newton_iterations, newton_tolerance_,
                       options_.jacobian_reuse_theta);
-    g_lo_.assign(static_cast<size_t>(num_roots_), 0.0);
-    root_directions_.assign(static_cast<size_t>(num_roots_), 0);
+    events_.resize(static_cast<size_t>(num_roots));
     return "";
   }
 
@@ -697,47 +694,20 @@ class Radau5 {
 
   // ----- Events ---------------------------------------------------------------------------------
 
-  /// Looks for the first root of the event functions in (root_t_lo_, t_end] on the dense output.
-  /// True if the call must return `result`: a root (the reported state is there) or a failure.
+  /// Looks for the first root of the event functions after the part searched, up to t_end, on
+  /// the dense output (radau5_events.hpp). True if the call must return `result`: a root (the
+  /// reported state is there) or a failure.
   bool scan_roots(double t_end, Radau5Result& result) {
-    if (num_roots_ == 0 || !(t_end > root_t_lo_)) {
-      root_t_lo_ = std::max(root_t_lo_, t_end);
-      return false;
-    }
-    // 1e-12 max(1, |t|) for every t in the interval: the root's too.
-    const double tolerance =
-        options_.root_tolerance > 0.0
-            ? options_.root_tolerance
-            : detail::kRootTolerance *
-                  std::max(1.0, std::min(std::fabs(root_t_lo_), std::fabs(t_end)));
-    std::vector<double> g_hi(static_cast<size_t>(num_roots_));
-    auto evaluate = [&](double t, double* g) {
+    auto evaluate = [this](double t, double* g) {
       interpolate(t, work_.data());
-      return evaluate_roots(t, work_.data(), g) ? 0 : 1;
+      return evaluate_roots(t, work_.data(), g);
     };
-    double t_lo = root_t_lo_;
-    std::vector<double> g_lo = g_lo_;
-    // A function exactly zero where the scan starts (an event just handled) takes its sign from
-    // a little later, so that the same root is not reported again.
-    if (std::find(g_lo.begin(), g_lo.end(), 0.0) != g_lo.end()) {
-      t_lo = std::min(t_lo + detail::kRootRestartOffset * tolerance, t_lo + 0.5 * (t_end - t_lo));
-      if (evaluate(t_lo, g_lo.data()) != 0) return failed_scan(result);
-    }
-    if (evaluate(t_end, g_hi.data()) != 0) return failed_scan(result);
-    RootLocation root;
-    int found = locate_first_root(t_lo, g_lo, t_end, g_hi, tolerance, evaluate, root);
-    if (found < 0 || found > 1) return failed_scan(result);
-    if (found == 0) {
-      root_t_lo_ = t_end;
-      g_lo_ = std::move(g_hi);
-      return false;
-    }
-    root_t_lo_ = root.t;
-    g_lo_ = root.g;
-    root_directions_ = root.directions;
-    t_report_ = root.t;
-    interpolate(root.t, y_report_.data());
-    result = {Radau5Status::root_found, root.t};
+    const detail::EventScan scan = events_.scan(t_end, options_.root_tolerance, evaluate);
+    if (scan == detail::EventScan::none) return false;
+    if (scan == detail::EventScan::failed) return failed_scan(result);
+    t_report_ = events_.root();
+    interpolate(t_report_, y_report_.data());
+    result = {Radau5Status::root_found, t_report_};
     return true;
   }
 
@@ -776,10 +746,7 @@ class Radau5 {
   double t_report_ = 0.0;
   std::vector<double> y_report_;
 
-  int num_roots_ = 0;
-  double root_t_lo_ = 0.0;
-  std::vector<double> g_lo_;
-  std::vector<int> root_directions_;
+  detail::Radau5EventSearch events_;
 
   Radau5Statistics stats_;
 };

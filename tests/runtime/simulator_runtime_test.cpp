@@ -175,12 +175,14 @@ TEST(SimulatorRuntime, PlotDrawsTheChosenColumnsWithUnits) {
   }
 }
 
-/// The names of the files in `dir` that hold `part`.
-std::vector<std::string> files_with(const std::string& dir, const std::string& part) {
+/// The names of the files in `dir` that begin with `prefix` and hold `part` (a prefix of the
+/// test's own: the scratch directory is shared with the tests running beside it).
+std::vector<std::string> files_with(const std::string& dir, const std::string& part,
+                                    const std::string& prefix = "") {
   std::vector<std::string> found;
   for (const auto& entry : std::filesystem::directory_iterator(dir)) {
     const std::string name = entry.path().filename().string();
-    if (name.find(part) != std::string::npos) found.push_back(name);
+    if (name.rfind(prefix, 0) == 0 && name.find(part) != std::string::npos) found.push_back(name);
   }
   return found;
 }
@@ -216,7 +218,7 @@ TEST(SimulatorRuntime, TwoOutputsOnOneFileAreBadUsageAndTouchNothing) {
     EXPECT_EQ(read(csv), "OLD\n");
     EXPECT_EQ(read(svg), "OLD\n");
   }
-  EXPECT_EQ(files_with(dir, ".partial"), std::vector<std::string>{});
+  EXPECT_EQ(files_with(dir, ".partial", "same"), std::vector<std::string>{});
   // Distinct files are fine; the link is written through, the old contents replaced whole.
   RunResult ok = run(
       {"--output", scratch("same-link.csv"), "--events", scratch("same.events"), "--plot", svg});
@@ -225,7 +227,7 @@ TEST(SimulatorRuntime, TwoOutputsOnOneFileAreBadUsageAndTouchNothing) {
   EXPECT_EQ(read(csv).rfind("t,x,y,z,angle\n0,1.5,0,", 0), 0u) << read(csv);
   EXPECT_EQ(read(scratch("same.events")), "t,condition,value\n");
   EXPECT_EQ(read(svg).rfind("<svg ", 0), 0u);
-  EXPECT_EQ(files_with(dir, ".partial"), std::vector<std::string>{});
+  EXPECT_EQ(files_with(dir, ".partial", "same"), std::vector<std::string>{});
 }
 
 // A failed run leaves no temporary and an existing file as it was when it fails before the

@@ -5,7 +5,7 @@
 #   - daec-config (cmake/daec-config.in, configured into the build tree and installed to bin/)
 #     prints the compiler and linker flags for the single file of daec --main, which
 #     scripts/compile_simulator.sh, the benchmarks and docs/example/Makefile use;
-#   - the end-to-end tests' flags (tests/simulator_link.h.in, a configured header).
+#   - the end-to-end tests' flags (tests/support/simulator_link.h.in, a configured header).
 # Adding a library means adding its name here.
 include_guard(GLOBAL)
 

@@ -18,7 +18,7 @@
 // the pendulum chain); the element budget of the flattening stage keeps the inputs the fuzzer
 // tries at sizes that reduce in well under its 10 s timeout with the sanitizers (the bundled
 // array models fit: the Fekete model takes 94 at its N = 4, 282 at N = 8). The default budget
-// (1,000,000) is tested by tests/flatten_test.cpp.
+// (1,000,000) is tested by tests/frontend/flatten_test.cpp.
 constexpr size_t kFuzzMaxElements = 300;
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {

@@ -6,7 +6,7 @@
 # The runs: the simulators of several bundled models (built against the build tree's
 # daec_runtime, as the end-to-end tests build them) with --method radau5 and radau5-dae at
 # rtol 1e-4, 1e-6, 1e-8 and 1e-10, their CSV output and statistics line; and
-# scripts/radau_identity/driver.cpp, Radau5 run directly on tests/radau5_problems.h with every
+# scripts/radau_identity/driver.cpp, Radau5 run directly on tests/runtime/radau5_problems.h with every
 # counter of its statistics. BUILD (default build) is the build tree; daec and daec_runtime are
 # rebuilt there first (ninja -j1).
 set -euo pipefail

@@ -14,7 +14,7 @@ packages=(
   libboost-dev pybind11-dev python3-dev  # the adapters of include/daec/ (Boost.Odeint, Python)
   python3-numpy python3-scipy python3-matplotlib  # the Python module's tests and the peers
   clang  # the end-to-end tests compile the generated code with clang++ as well as g++
-  python3 python3-sympy  # the correctness oracle's generator (tests/oracle_test.cpp)
+  python3 python3-sympy  # the correctness oracle's generator (tests/e2e/oracle_test.cpp)
 )
 
 missing=()

@@ -1,4 +1,4 @@
-// Radau5 with dense LU against KLU on the method-of-lines heat equation (tests/radau5_problems.h)
+// Radau5 with dense LU against KLU on the method-of-lines heat equation (tests/runtime/radau5_problems.h)
 // at several sizes n: the whole integration to t = 0.1 at rtol = atol = 1e-8, timed by Google
 // Benchmark. The counters give the steps and LU factorizations (the same for both solvers) and
 // the figure of merit against the exact solution. Built and run by bench/integrators/run.sh.

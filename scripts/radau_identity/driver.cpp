@@ -1,5 +1,5 @@
 // The Radau5 integrator run directly (without the simulator) on the test problems of
-// tests/radau5_problems.h, with every option that changes its path: the trajectory in hexadecimal
+// tests/runtime/radau5_problems.h, with every option that changes its path: the trajectory in hexadecimal
 // floating point and every counter of Radau5Statistics (rejections and Newton iterations too, which
 // the simulator's statistics line does not show). scripts/radau_identity.sh compares its output
 // before and after a change of the integrator's code, which must not change a bit.

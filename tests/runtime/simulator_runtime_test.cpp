@@ -1,6 +1,6 @@
 // daec/simulator/: the simulator's command line, output, methods and plot, run in process on the
 // hand-written circle model (exact solution x = r cos(w t), y = r sin(w t)) without generating
-// code; tests/simulator_test.cpp runs the same code through daec --main on the bundled models.
+// code; tests/e2e/simulator_test.cpp runs the same code through daec --main on the bundled models.
 #include <gtest/gtest.h>
 
 #include <cmath>

@@ -1,5 +1,5 @@
 // Test problems for the Radau5 integrator with exact or published solutions, shared by
-// tests/radau5_test.cpp and bench/integrators/: each is a Problem as radau5.hpp defines it.
+// tests/runtime/radau5_test.cpp and bench/integrators/: each is a Problem as radau5.hpp defines it.
 #pragma once
 
 #include <algorithm>

@@ -1,5 +1,5 @@
 // The mutation test (docs/limits.md: no input, however malformed, crashes daec or makes it
-// hang): a few hundred deterministic mutants of the bundled models (tests/mutator.h), each
+// hang): a few hundred deterministic mutants of the bundled models (tests/robustness/mutator.h), each
 // compiled by the daec command in a scratch directory of its own, two at a time. Each must end
 // with status 0 and a non-empty out.cpp, or status 1 with an error diagnostic and no out.cpp —
 // never a signal, a sanitizer report or the time limit — and leave no other file behind.

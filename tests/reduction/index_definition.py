@@ -17,7 +17,7 @@ import sys
 
 import sympy
 
-sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "scripts", "oracle"))
+sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "..", "scripts", "oracle"))
 from index_analysis import DerivativeArray, differentiation_index  # noqa: E402
 from jets import jet, orders_in, t  # noqa: E402
 

@@ -1,4 +1,4 @@
-// Deterministic mutations of model text for the mutation test (tests/mutation_test.cpp): byte,
+// Deterministic mutations of model text for the mutation test (tests/robustness/mutation_test.cpp): byte,
 // line and token edits, swapped identifiers, extreme numbers, changed operators (relations and
 // brackets too), truncation, stray keywords, primes, der(, indices, loops, conditions and array
 // values, NUL and invalid UTF-8. The same seed gives the same mutants

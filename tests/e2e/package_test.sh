@@ -8,7 +8,7 @@
 # simulator, rebuilds), `projects` (NAMESPACE and SPLIT, DEFINES, bad calls, the Makefile) and
 # `adapters` (the example's programs that use the adapters of docs/adapters.md: Boost.Odeint,
 # CVODE, Python).
-#   tests/package_test.sh BUILD_DIR SOURCE_DIR [core|projects|adapters]
+#   tests/e2e/package_test.sh BUILD_DIR SOURCE_DIR [core|projects|adapters]
 #   (CTest: package, package_projects, package_adapters)
 set -euo pipefail
 

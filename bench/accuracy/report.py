@@ -129,7 +129,7 @@ def header(data, args):
         f"{{{', '.join(fmt_tol(t) for t in run['tolerances'])}}} by daec's simulator (each "
         "method it offers, the default first), by IDA on a hand-written residual of the model as "
         "written (peers/ida/) and by SciPy's Radau IIA on daec's reduced ODE (radau_peer.py), "
-        "all in this run. **Figure of merit** (docs/simulator.md, "The accuracy target"): max over every declared variable of "
+        "all in this run. **Figure of merit** (docs/simulator.md, 'The accuracy target'): max over every declared variable of "
         "|y - ref| / (rtol |ref| + atol) at the end point; target <= 10. **Error** (plots): the "
         "figure of merit times the tolerance, max |y - ref| / (|ref| + 1). **Steps** and "
         "**rhs evaluations** as each solver counts them (IDA: residual evaluations, those of its "

@@ -137,10 +137,14 @@ std::vector<std::pair<size_t, std::vector<size_t>>> dependent_rows(const DenseOf
       pivots.push_back({best, std::move(w), std::move(t)});
       continue;
     }
-    // Weights next to the largest, the row's own (1) among them: a row that is zero by itself,
-    // its entries a cancellation's rounding (which differs from run to run: reduction/ties.h),
-    // reduces with weights that are rounding too, and is a dependency without a basis.
-    T weight = 1;
+    // A row zero by itself, its entries a cancellation's rounding (which differs from run to
+    // run: reduction/ties.h), would reduce with weights that are rounding too: it is a
+    // dependency without a basis.
+    if (n == 0 || magnitude(values[i][first_of_largest(values[i])]) <= tolerance) {
+      dependent.push_back({i, {}});
+      continue;
+    }
+    T weight = 0;
     for (size_t k = 0; k < i; ++k)
       if (magnitude(t[k]) > weight) weight = magnitude(t[k]);
     std::vector<size_t> basis;

@@ -10,6 +10,7 @@
 
 #include "reduction/equilibration.h"
 #include "reduction/numeric_rank.h"
+#include "reduction/ties.h"
 
 namespace daec {
 
@@ -130,12 +131,17 @@ std::vector<std::pair<size_t, std::vector<size_t>>> dependent_rows(const DenseOf
       for (size_t c = 0; c < n; ++c) w[c] -= factor * p.reduced[c];
       for (size_t k = 0; k < m; ++k) t[k] -= factor * p.combination[k];
     }
-    size_t best = 0;
-    for (size_t c = 0; c < n; ++c)
-      if (magnitude(w[c]) > magnitude(w[best])) best = c;
+    size_t best = first_of_largest(w);  // not by rounding (reduction/ties.h)
     if (n > 0 && is_close(w[best])) close_call = true;
     if (n > 0 && magnitude(w[best]) > tolerance) {
       pivots.push_back({best, std::move(w), std::move(t)});
+      continue;
+    }
+    // A row zero by itself, its entries a cancellation's rounding (which differs from run to
+    // run: reduction/ties.h), would reduce with weights that are rounding too: it is a
+    // dependency without a basis.
+    if (n == 0 || magnitude(values[i][first_of_largest(values[i])]) <= tolerance) {
+      dependent.push_back({i, {}});
       continue;
     }
     T weight = 0;
@@ -170,6 +176,36 @@ ConstantMask constant_entries(const ExpressionMatrix& B, const std::vector<size_
 // never vanishes along the solution, where a varying one may (leaving A singular there).
 constexpr double kConstantPreference = 1e-3;
 
+// The pivot of one step of independent_columns among the rows not `used`: the largest entry
+// that stays a number if one is there down to kConstantPreference of the largest varying one,
+// else the largest varying one; among entries of that kind tied up to rounding, the first in row
+// then column order (reduction/ties.h). Entries below `negligible` are zero. {row, column}, or
+// nullopt if all are zero.
+template <typename T>
+std::optional<std::pair<size_t, size_t>> pivot_of(const DenseOf<T>& rows, const ConstantMask& fixed,
+                                                  const std::vector<bool>& used,
+                                                  const T& negligible) {
+  T largest_fixed = 0, largest_varying = 0;
+  for (size_t r = 0; r < rows.size(); ++r) {
+    if (used[r]) continue;
+    for (size_t c = 0; c < rows[r].size(); ++c) {
+      T size = magnitude(rows[r][c]);
+      T& largest = fixed[r][c] ? largest_fixed : largest_varying;
+      if (size > negligible && size > largest) largest = size;
+    }
+  }
+  bool want_fixed = largest_fixed > T(kConstantPreference) * largest_varying;
+  T largest = want_fixed ? largest_fixed : largest_varying;
+  if (!(largest > 0)) return std::nullopt;
+  for (size_t r = 0; r < rows.size(); ++r) {
+    if (used[r]) continue;
+    for (size_t c = 0; c < rows[r].size(); ++c)
+      if (fixed[r][c] == want_fixed && ties_with_largest(magnitude(rows[r][c]), largest))
+        return std::make_pair(r, c);
+  }
+  return std::nullopt;  // not reached: the largest is among them
+}
+
 // |basis| columns of the block's rows `basis` that make the square matrix nonsingular (complete
 // pivoting, preferring entries that stay numbers), as positions into `values`' columns.
 template <typename T>
@@ -178,24 +214,14 @@ std::vector<int> independent_columns(const DenseOf<T>& values, const ConstantMas
   DenseOf<T> rows;
   ConstantMask fixed;
   for (size_t k : basis) rows.push_back(values[k]), fixed.push_back(constant[k]);
+  // What elimination leaves of an entry that cancels is rounding, never a pivot.
+  T negligible = tie_fraction<T>() * largest(rows);
   std::vector<int> columns;
   std::vector<bool> used_row(rows.size(), false);
   for (size_t step = 0; step < rows.size(); ++step) {
-    size_t pr = 0, pc = 0;
-    T best = -1;
-    bool best_fixed = false;
-    for (size_t r = 0; r < rows.size(); ++r) {
-      if (used_row[r]) continue;
-      for (size_t c = 0; c < rows[r].size(); ++c) {
-        T size = magnitude(rows[r][c]);
-        if (size == 0) continue;
-        bool better = best_fixed == fixed[r][c] ? size > best
-                      : fixed[r][c]             ? size > T(kConstantPreference) * best
-                                                : size * T(kConstantPreference) > best;
-        if (best < 0 || better) best = size, best_fixed = fixed[r][c], pr = r, pc = c;
-      }
-    }
-    if (best < 0) break;  // cannot happen for a basis of independent rows
+    auto pivot = pivot_of(rows, fixed, used_row, negligible);
+    if (!pivot) break;  // cannot happen for a basis of independent rows
+    auto [pr, pc] = *pivot;
     used_row[pr] = true;
     columns.push_back(static_cast<int>(pc));
     for (size_t r = 0; r < rows.size(); ++r) {
@@ -241,10 +267,18 @@ int rank_of(const DenseOf<GiNaC::numeric>& values, const std::vector<size_t>& ro
 }
 
 // Whether at a second point rows `basis` still span `row` through `columns`: B[basis, columns]
-// nonsingular and B[basis + row, all columns] of the same rank.
+// nonsingular and B[basis + row, all columns] of the same rank. A row that is zero by itself
+// (no basis) is zero there next to the block's largest entry (at most `zero`): the rank of the
+// row alone would take the rounding of a cancellation for its scale.
 template <typename T>
 bool holds_at(const DenseOf<T>& values, const std::vector<int>& columns,
-              const std::vector<size_t>& local_basis, size_t local_row, bool& close_call) {
+              const std::vector<size_t>& local_basis, size_t local_row, const T& zero,
+              bool& close_call) {
+  if (local_basis.empty()) {
+    for (const T& v : values[local_row])
+      if (magnitude(v) > zero) return false;
+    return true;
+  }
   std::vector<int> all(values.empty() ? 0 : values[0].size());
   std::iota(all.begin(), all.end(), 0);
   std::vector<size_t> with_row = local_basis;
@@ -261,10 +295,13 @@ std::optional<std::vector<RowDependency>> dependencies_from(
     const std::vector<size_t>& rows, const std::vector<int>& columns, const ConstantMask& constant,
     DenseOf<T> values, const DenseOf<T>& other, const Thresholds& thresholds, bool& close_call) {
   std::vector<RowDependency> found;
+  size_t dimension = std::max(other.size(), other.empty() ? 0 : other[0].size());
+  T zero = T(thresholds.zero) * largest(other) * T(static_cast<double>(dimension));
   for (auto& [local_row, local_basis] : dependent_rows(values, thresholds, close_call)) {
     std::vector<int> local_columns = independent_columns(values, constant, local_basis);
     // A coefficient taken for zero that was not shows at the second point: try other points.
-    if (!holds_at(other, local_columns, local_basis, local_row, close_call)) return std::nullopt;
+    if (!holds_at(other, local_columns, local_basis, local_row, zero, close_call))
+      return std::nullopt;
     RowDependency d;
     d.row = rows[local_row];
     for (size_t k : local_basis) d.basis.push_back(rows[k]);

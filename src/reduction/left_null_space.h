@@ -27,7 +27,9 @@ struct RowDependency {
 };
 
 /// One dependency per dimension of B's left null space, for the rows that are combinations of
-/// earlier rows, in row order; zero rows of B (dependencies by themselves) are not among them.
+/// earlier rows, in row order; zero rows of B (dependencies by themselves) are not among them,
+/// but a row whose entries only vanish at the points (rounding of a cancellation) is, with an
+/// empty basis.
 /// Generic (decided at random points of `symbols`, checked at a second one); an empty result if B
 /// has full row rank there.
 std::vector<RowDependency> row_dependencies(const ExpressionMatrix& B,

@@ -8,6 +8,7 @@
 
 #include "reduction/shared_expressions.h"
 #include "reduction/symbolic.h"
+#include "reduction/ties.h"
 
 namespace daec {
 
@@ -47,9 +48,13 @@ void solve(std::vector<std::vector<T>> m, std::vector<T>& r, double zero) {
   for (size_t i = 0; i < n; ++i) order[i] = i;
   std::vector<bool> used(n, false), dropped(n, false);
   for (size_t step = 0; step < n; ++step) {
-    size_t k = n;
+    // The largest diagonal entry left, the first of those tied up to rounding
+    // (reduction/ties.h): which one leads decides which digits the point keeps.
+    std::vector<T> open(n, T(0));
     for (size_t i = 0; i < n; ++i)
-      if (!used[i] && (k == n || magnitude(m[i][i]) > magnitude(m[k][k]))) k = i;
+      if (!used[i]) open[i] = m[i][i];
+    size_t k = first_of_largest(open);
+    if (used[k]) k = std::find(used.begin(), used.end(), false) - used.begin();
     used[k] = true;
     order[step] = k;
     if (!(magnitude(m[k][k]) > tolerance)) {

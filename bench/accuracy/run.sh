@@ -30,7 +30,12 @@ started=$(date +%s)
 
 # --- daec, installed where the benchmark's CMake project finds it ------------------------------
 if [ -f "$build/build.ninja" ]; then
-  cmake --build "$build" --target daec -j "$JOBS" >/dev/null
+  # What the installation holds: daec and the compiled runtimes (the Python one where pybind11 is).
+  targets=(daec daec_runtime)
+  if cmake --build "$build" --target help | grep -q '^daec_python_runtime:'; then
+    targets+=(daec_python_runtime)
+  fi
+  cmake --build "$build" --target "${targets[@]}" -j "$JOBS" >/dev/null
 else
   (cd "$root" && BUILD_DIR=$BUILD_DIR scripts/setup.sh)
 fi

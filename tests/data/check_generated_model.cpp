@@ -1,4 +1,4 @@
-// Numerical checks of one generated model, built and run by tests/generated_code_test.cpp:
+// Numerical checks of one generated model, built and run by tests/e2e/generated_code_test.cpp:
 // consistent initialization, rhs against residual, every Jacobian (dense where the model has
 // them, and the sparse ones of docs/generated-code.md, their patterns checked as compressed sparse columns)
 // against central finite differences, projection, outputs and the dependent parameters.

@@ -1,6 +1,7 @@
-// Tests of the .dae printer (src/model/printer.cpp): exact output of to_dae for each construct,
-// operand order that does not depend on GiNaC's hash order, and round trips: every printed
-// expression and every bundled model (models/*.dae) parses back to the same thing.
+// Tests of the .dae printer (src/model/expression_printer.cpp, src/model/model_printer.cpp): exact
+// output of to_dae for each construct, operand order that does not depend on GiNaC's hash order,
+// and round trips: every printed expression and every bundled model (models/*.dae) parses back to
+// the same thing.
 #include <gtest/gtest.h>
 
 #include <algorithm>

@@ -1,5 +1,5 @@
 // The return codes of the generated code when the model fails at runtime (docs/generated-code.md): compiled by
-// tests/runtime_failure_test.cpp against the code daec generated for the models of this
+// tests/e2e/runtime_failure_test.cpp against the code daec generated for the models of this
 // directory (in the include path). Prints each failed check, then "N checks, F failures".
 #include "closing_valve.cpp"
 #include "log_drain.cpp"

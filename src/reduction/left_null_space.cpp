@@ -20,12 +20,6 @@ template <typename T>
 using DenseOf = std::vector<std::vector<T>>;
 using Dense = DenseOf<double>;
 
-double magnitude(double v) {
-  return std::fabs(v);
-}
-GiNaC::numeric magnitude(const GiNaC::numeric& v) {
-  return GiNaC::abs(v);
-}
 
 // The dense decisions' thresholds, as fractions of the largest entry times the dimension: below
 // `zero` a reduced row is zero; in doubles a value between `close_zero` and `sure` is a close

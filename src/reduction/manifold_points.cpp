@@ -21,11 +21,6 @@ constexpr double kDoubleTolerance = 1e-12;
 // Given up in doubles after this many iterations without a smaller residual.
 constexpr int kStalledIterations = 4;
 
-template <typename T>
-T magnitude(const T& v) {
-  return v < T(0) ? -v : v;
-}
-
 bool is_finite(double v) {
   return std::isfinite(v);
 }
@@ -50,11 +45,13 @@ void solve(std::vector<std::vector<T>> m, std::vector<T>& r, double zero) {
   for (size_t step = 0; step < n; ++step) {
     // The largest diagonal entry left, the first of those tied up to rounding
     // (reduction/ties.h): which one leads decides which digits the point keeps.
-    std::vector<T> open(n, T(0));
-    for (size_t i = 0; i < n; ++i)
-      if (!used[i]) open[i] = m[i][i];
-    size_t k = first_of_largest(open);
-    if (used[k]) k = std::find(used.begin(), used.end(), false) - used.begin();
+    std::vector<T> diagonal(n);
+    std::vector<bool> open(n);
+    for (size_t i = 0; i < n; ++i) {
+      diagonal[i] = m[i][i];
+      open[i] = !used[i];
+    }
+    size_t k = first_of_largest(diagonal, open);
     used[k] = true;
     order[step] = k;
     if (!(magnitude(m[k][k]) > tolerance)) {

@@ -2,6 +2,7 @@
 #include "reduction/numeric_rank.h"
 
 #include "reduction/equilibration.h"
+#include "reduction/ties.h"
 
 #include <algorithm>
 #include <cmath>
@@ -21,12 +22,6 @@ constexpr double kSureZero = 1e-14, kSureNonzero = 1e-6;
 // With many digits (precise_rank), pivots below this fraction of the largest entry are zero.
 constexpr double kPreciseZero = 1e-40;
 
-double magnitude(double v) {
-  return std::fabs(v);
-}
-GiNaC::numeric magnitude(const GiNaC::numeric& v) {
-  return GiNaC::abs(v);
-}
 // Past the last column of a row, in merges.
 constexpr int kEnd = std::numeric_limits<int>::max();
 

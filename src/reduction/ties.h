@@ -33,10 +33,11 @@ inline GiNaC::numeric tie_fraction<GiNaC::numeric>() {
          GiNaC::numeric(1, 1000000000000);
 }
 
-inline double tie_magnitude(double v) {
+/// |v|, for the two number types the reduction decides in (doubles, and many digits).
+inline double magnitude(double v) {
   return std::fabs(v);
 }
-inline GiNaC::numeric tie_magnitude(const GiNaC::numeric& v) {
+inline GiNaC::numeric magnitude(const GiNaC::numeric& v) {
   return GiNaC::abs(v);
 }
 
@@ -46,16 +47,27 @@ bool ties_with_largest(const T& size, const T& largest) {
   return size >= largest - tie_fraction<T>() * largest;
 }
 
-/// The first position of `values` whose magnitude ties with the largest (0 if `values` is empty
-/// or all zero).
+/// The first open position (`open[i]`) of `values` whose magnitude ties with the largest among
+/// the open ones; the first open position if they are all zero, `values.size()` if none is open.
+template <typename T>
+size_t first_of_largest(const std::vector<T>& values, const std::vector<bool>& open) {
+  T largest = 0;
+  size_t first_open = values.size();
+  for (size_t i = 0; i < values.size(); ++i) {
+    if (!open[i]) continue;
+    if (first_open == values.size()) first_open = i;
+    if (magnitude(values[i]) > largest) largest = magnitude(values[i]);
+  }
+  for (size_t i = 0; i < values.size(); ++i)
+    if (open[i] && largest > 0 && ties_with_largest(magnitude(values[i]), largest)) return i;
+  return first_open;
+}
+
+/// The first position of `values` whose magnitude ties with the largest (0 if `values` is all
+/// zero, `values.size()` if it is empty).
 template <typename T>
 size_t first_of_largest(const std::vector<T>& values) {
-  T largest = 0;
-  for (const T& v : values)
-    if (tie_magnitude(v) > largest) largest = tie_magnitude(v);
-  for (size_t i = 0; i < values.size(); ++i)
-    if (largest > 0 && ties_with_largest(tie_magnitude(values[i]), largest)) return i;
-  return 0;
+  return first_of_largest(values, std::vector<bool>(values.size(), true));
 }
 
 }  // namespace daec

@@ -45,6 +45,18 @@ std::map<GiNaC::ex, double, GiNaC::ex_is_less> start_centers(const SemiExplicitS
   return centers;
 }
 
+// Sample points at which a combination must vanish to be taken for a consequence of the
+// invariants (Reducer::vanishes_on_invariants).
+constexpr int kConsequencePoints = 2;
+// Invariants this small hold at a point (the projection refines them to about 1e-48 or less);
+// a value this small there is zero: functions that are not consequences are of order one.
+GiNaC::numeric on_invariants_bound() {
+  return GiNaC::numeric(10).power(-40);
+}
+GiNaC::numeric consequence_bound() {
+  return GiNaC::numeric(10).power(-30);
+}
+
 class Reducer {
  public:
   Reducer(SemiExplicitSystem system, const ReductionOptions& options, DiagnosticEngine& diags)
@@ -59,8 +71,10 @@ class Reducer {
 
  private:
   bool run_round(ReductionRound& round);
+  std::optional<bool> decide_round(ReductionRound& round);
   void sample_on_invariants();
-  std::vector<size_t> null_space_rows(const ExpressionMatrix& B, int round);
+  std::optional<std::vector<size_t>> null_space_rows(const ExpressionMatrix& B, int round);
+  bool vanishes_on_invariants(const GiNaC::ex& h) const;
   bool differentiate(size_t row, ReductionRound& round);
   SourceLocation file_location() const;
   GiNaC::ex total_derivative(const GiNaC::ex& h, ReductionRound& round);
@@ -80,6 +94,7 @@ class Reducer {
   ReductionOptions options_;
   DiagnosticEngine& diags_;
   RandomPoints points_;
+  bool on_invariants_ = false;  ///< whether points_ are moved onto the invariants this round
   std::vector<Constraint> invariants_;
   std::vector<ReductionRound> rounds_;
   ExpressionMatrix final_B_;
@@ -112,6 +127,26 @@ GiNaC::exmap Reducer::algebraic_at_zero() const {
   return at_zero;
 }
 
+// Whether `h` (a function of X and t) vanishes wherever the invariants found so far hold: it is
+// zero to many digits at two sample points moved onto them and refined to kPreciseDigits digits
+// (reduction/manifold_points.h), where the invariants hold to far more digits than any other
+// function's value could be small by chance. The points come from a copy of the generator, so
+// that asking does not change the points of later decisions.
+bool Reducer::vanishes_on_invariants(const GiNaC::ex& h) const {
+  RandomPoints probe = points_;
+  for (int attempt = 0; attempt < kConsequencePoints; ++attempt) {
+    GiNaC::exmap exact = exact_point(probe.next(all_symbols(), attempt));
+    BoundedEvaluator at_exact(exact);
+    for (const Constraint& invariant : invariants_) {
+      std::optional<GiNaC::numeric> v = evaluate_precisely(invariant.residual, at_exact);
+      if (!v || GiNaC::abs(*v) > on_invariants_bound()) return false;  // the projection failed
+    }
+    std::optional<GiNaC::numeric> value = evaluate_precisely(h, at_exact);
+    if (!value || GiNaC::abs(*value) > consequence_bound()) return false;
+  }
+  return true;
+}
+
 bool Reducer::is_algebraic_free(const GiNaC::ex& e) const {
   return !algebraic_columns_.occurs_in(e);
 }
@@ -131,10 +166,34 @@ std::optional<ReducedSystem> Reducer::run() {
 
 // One pass of Steps 1-3. Returns true when B is nonsingular; otherwise differentiates (and leaves
 // round.differentiated empty if that was impossible, after reporting why).
+//
+// The round is decided at points on the invariants found so far (docs/reduction.md). There a
+// combination may come out that vanishes wherever they hold: the rows it combines are dependent
+// on the invariants, it is a consequence of them, and its derivative would be one again, larger
+// each round, without ever determining the algebraic unknowns. Such a round is decided again at
+// points off the invariants, where the rows are independent or combine into a constraint that
+// says something new.
 bool Reducer::run_round(ReductionRound& round) {
   checkpoint(file_location(),
              fmt::format("computing the rank of the constraints in round {}", round.number));
   sample_on_invariants();
+  std::vector<Constraint> before = system_.constraints;
+  std::optional<bool> done = decide_round(round);
+  if (done) return *done;
+  system_.constraints = std::move(before);
+  points_.set_projection({});
+  on_invariants_ = false;
+  ReductionRound again;
+  again.number = round.number;
+  round = std::move(again);
+  round.decided_off_invariants = true;
+  done = decide_round(round);
+  return done.value_or(false);
+}
+
+// run_round at the current sample points; nullopt if a combination found there vanishes on the
+// invariants (run_round), with the constraints then partly replaced.
+std::optional<bool> Reducer::decide_round(ReductionRound& round) {
   // Each row at its constraint, so that what GiNaC throws from one (log(0) in the derivative of
   // 0^x) is reported there.
   std::string stage =
@@ -171,7 +230,9 @@ bool Reducer::run_round(ReductionRound& round) {
   }
   if (rows.empty()) {
     round.used_null_space = true;
-    rows = null_space_rows(B, round.number);
+    std::optional<std::vector<size_t>> combined = null_space_rows(B, round.number);
+    if (!combined) return std::nullopt;
+    rows = std::move(*combined);
   }
   if (rows.empty()) {
     std::vector<size_t> all(B.rows());
@@ -200,8 +261,9 @@ bool Reducer::run_round(ReductionRound& round) {
 // Rank decisions from here on at points where the invariants found so far hold
 // (reduction/manifold_points.h), where there are not too many of them.
 void Reducer::sample_on_invariants() {
-  if (invariants_.empty() || invariants_.size() > kMaxProjectedInvariants ||
-      system_.states.size() > kMaxProjectedStates) {
+  on_invariants_ = !invariants_.empty() && invariants_.size() <= kMaxProjectedInvariants &&
+                   system_.states.size() <= kMaxProjectedStates;
+  if (!on_invariants_) {
     points_.set_projection({});
     return;
   }
@@ -264,8 +326,8 @@ void Reducer::report_singular(const std::vector<size_t>& rows, const std::string
 // docs/method.md §5, step 2, general case: rows of B that are dependent without being zero. Each
 // dependent row r is spanned by a few earlier rows (reduction/left_null_space.h); the bordered
 // determinant of those rows is the combination q^T g free of the algebraic unknowns, and it
-// replaces row r.
-std::vector<size_t> Reducer::null_space_rows(const ExpressionMatrix& B, int round) {
+// replaces row r. nullopt if a combination vanishes on the invariants (run_round).
+std::optional<std::vector<size_t>> Reducer::null_space_rows(const ExpressionMatrix& B, int round) {
   checkpoint(file_location(),
              fmt::format("combining constraints for the left null space in round {}", round));
   GiNaC::exmap at_zero = algebraic_at_zero();
@@ -287,6 +349,9 @@ std::vector<size_t> Reducer::null_space_rows(const ExpressionMatrix& B, int roun
     Constraint& target = system_.constraints[dependency.row];
     target.residual = dependency_combination(B, dependency, residuals);
     check_expression(target.residual, options_.max_expression_size);
+    if (on_invariants_ &&
+        vanishes_on_invariants(substitute_outside_conditions(target.residual, at_zero)))
+      return std::nullopt;
     target.base_label = "comb(" + label + ")";
     if (!contradiction.empty()) contradictions_[target.base_label] = contradiction;
     target.label = target.base_label;

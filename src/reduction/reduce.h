@@ -49,6 +49,9 @@ struct ReductionRound {
   bool nonsingular = false;  ///< B was nonsingular: the loop stopped here
   /// Step 2's general case (the linear example of docs/method.md) rather than zero rows.
   bool used_null_space = false;
+  /// Decided at points off the invariants found so far: on them, a combination came out that
+  /// vanishes wherever they hold (docs/reduction.md).
+  bool decided_off_invariants = false;
   std::vector<std::string> differentiated;  ///< labels of the constraints differentiated
   std::vector<std::string> dummies;         ///< dummy variables introduced while differentiating
 };

@@ -181,6 +181,7 @@ Json round_object(const ReductionRound& round) {
   o.set("rank", rank_value(round.rank));
   o.set("nonsingular", Json::boolean(round.nonsingular));
   o.set("null_space", Json::boolean(round.used_null_space));
+  o.set("decided_off_invariants", Json::boolean(round.decided_off_invariants));
   o.set("differentiated", strings(round.differentiated));
   o.set("dummies", strings(round.dummies));
   return o;

@@ -168,6 +168,12 @@ std::string differentiation_text(const ReductionRound& round) {
   out += fmt::format(" Differentiated in t, {} {} {}; {} kept as {}.", one ? "it" : "they",
                      one ? "becomes" : "become", listing(derived), kept,
                      one ? "a hidden constraint" : "hidden constraints");
+  if (round.decided_off_invariants) {
+    out +=
+        " This round was decided at points off the hidden constraints found before it: on them, "
+        "a combination vanished wherever they hold (a consequence of them, which "
+        "differentiation would only repeat; docs/reduction.md).";
+  }
   return out;
 }
 

@@ -24,6 +24,9 @@ static std::string round_line(const ReductionRound& round) {
   if (round.differentiated.empty()) return line + "singular, could not be reduced\n";
   line += "differentiated " + join(round.differentiated, ", ");
   if (round.used_null_space) line += " (combinations from the left null space of B)";
+  if (round.decided_off_invariants)
+    line +=
+        " (decided off the hidden constraints: on them a combination was a consequence of them)";
   if (!round.dummies.empty()) line += "; new dummy variables " + join(round.dummies, ", ");
   return line + "\n";
 }

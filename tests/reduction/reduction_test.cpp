@@ -400,6 +400,21 @@ TEST(Reduction, ShuttleReentryReducesInTheUnitsOfTheOriginal) {
   EXPECT_EQ(index_of(unit_radius), 3);
 }
 
+TEST(Reduction, ACombinationThatIsAConsequenceOfTheInvariantsIsDecidedAgainOffThem) {
+  // The points on the hidden constraints of rounds 1 and 2 lie where the weight of a round-2
+  // combination (17*q1/10 - 3*q3/20 - 31*sin(q3)/100, a factor of that hidden constraint)
+  // vanishes; there rows eq3' and eq4 of round 3 combine into a function that is zero at every
+  // such point. Decided off them, round 3 finds the two constraints that determine the
+  // multipliers, and round 4 is nonsingular (it ran into the time limit in round 5 before).
+  Reduced r = reduce_file("tests/data/consequence_on_invariants.dae");
+  ASSERT_TRUE(r.system) << r.diagnostics();
+  EXPECT_EQ(index_of(r), 3);
+  ASSERT_EQ(r.system->rounds.size(), 4u);
+  EXPECT_FALSE(r.system->rounds[1].decided_off_invariants);
+  EXPECT_TRUE(r.system->rounds[2].decided_off_invariants);
+  EXPECT_EQ(r.system->invariants.size(), 6u);
+}
+
 TEST(Reduction, SamplePointsStayInTheDomainOfTheModel) {
   // q[i]/sqrt(lam[i]) = p[i] for twenty i: points with a random sign per symbol are all inside
   // the domain with probability 0.7^20; drawn near the start values (lam = 1) they always are.

@@ -736,7 +736,12 @@ TEST(Simulator, CommandLineErrors) {
   expect_failure(b, "--set L=0 --t-end 0.3 --output " + csv_arg, 1,
                  {"sim: error: consistent initialization failed at t = 0: the constraint 'rod' "
                   "has a vanishing Jacobian where the start must be",
-                  "sim: note: it depends on the parameters L = 0;"});
+                  "sim: note: it depends on the parameters L = 0;",
+                  // drawn from the starts given towards the singular root x = y = 0
+                  "sim: note: the search for the start ended at x = ", " (given 1), where",
+                  "the starts given led it; keep the starts that must "
+                  "not move (--fix NAME=VALUE or fixed = true), so that the others are found "
+                  "from them\n"});
   EXPECT_EQ(read_file(old_csv), "OLD\n");
   for (const auto& entry : std::filesystem::directory_iterator(f.dir))
     EXPECT_EQ(entry.path().filename().string().find(".partial"), std::string::npos) << entry.path();

@@ -173,9 +173,11 @@ constexpr double kVanishingJacobian = 1e-10;
 // and stops short of it (the pendulum with L = 0 ends at x = 2e-7, a ratio of 5e-7).
 constexpr double kVanishingJacobianNotReached = 1e-4;
 // ... and over kNearProbe of a scale unit, its derivatives must predict less than kNearProbeRatio
-// of its change, as they do at a singular root (x^2 at x = 2e-7: 5e-3) but not where the
-// constraint is only curved strongly.
-constexpr double kNearProbe = 1e-4, kNearProbeRatio = 1e-2;
+// of its change, as they do near a singular root (x^2 at x = d predicts 2d/kNearProbe of it: a
+// tenth at d = 5e-6; the three-pendulum chain of tests/data/n_pendulum3.dae, started at rest,
+// ends 2.6e-6 from its singular root) but not where the constraint is only curved strongly (a
+// diode's exponential: about all of it).
+constexpr double kNearProbe = 1e-4, kNearProbeRatio = 1e-1;
 // An algebraic equation whose terms in the unknowns are below this fraction of its other terms
 // leaves them to rounding error: b*z + x = y with b = 1e-20 (z has no correct digit; at the
 // limit, fewer than four).
@@ -207,11 +209,31 @@ std::string parameters_affecting(const System& model, Quantity quantity) {
   return names.empty() ? "" : text::join(names);
 }
 
+/// "the search for the start ended at x = 1 (given 0.6), ...": where consistent initialization
+/// gave up, next to a singular root it was drawn to, and what to do about it; "" if it moved
+/// nothing (the starts given are the singular point).
+inline std::string search_end(const System& model, const std::vector<double>& given,
+                              const std::vector<double>& x) {
+  std::vector<std::string> moved;
+  for (int i = 0; i < model.num_states; ++i) {
+    const double before = given[static_cast<size_t>(i)], after = x[static_cast<size_t>(i)];
+    if (before != after)
+      moved.push_back(std::string(model.state_names[i]) + " = " + text::format_number(after) +
+                      " (given " + text::format_number(before) + ")");
+  }
+  if (moved.empty()) return "";
+  return "the search for the start ended at " + text::join(moved) +
+         ", where the starts given led it; keep the starts that must not move (--fix "
+         "NAME=VALUE or fixed = true), so that the others are found from them";
+}
+
 /// Stops the run at a start where a constraint's Jacobian row and its residual vanish next to the
 /// constraint's own change over one scale unit of its states (`threshold`): the reduction assumed
 /// full rank there, so the motion is not determined (the pendulum's rod with L = 0 at x = y = 0).
+/// `given`, where the search for a start gave up at x: the starts asked for, to say where it went.
 inline void check_constraint_rank(const System& model, double t, const std::vector<double>& x,
-                                  double threshold = kVanishingJacobian) {
+                                  double threshold = kVanishingJacobian,
+                                  const std::vector<double>* given = nullptr) {
   const int n = model.num_states, k = model.num_invariants;
   if (k > 0) {
     const std::vector<double> s = state_scales(model, x);
@@ -252,6 +274,12 @@ inline void check_constraint_rank(const System& model, double t, const std::vect
         m.invariants(t, x.data(), value.data());
         return value[static_cast<size_t>(i)];
       });
+      std::vector<std::string> notes{parameters.empty()
+                                         ? "check the start values"
+                                         : "it depends on the parameters " + parameters +
+                                               "; a value that makes it degenerate?"};
+      const std::string end = given != nullptr ? search_end(model, *given, x) : "";
+      if (!end.empty()) notes.push_back(end);
       run_error("consistent initialization failed at t = " + text::format_number(t) +
                     ": the constraint " + text::quoted(model.invariant_names[i]) +
                     " has a vanishing Jacobian where the start must be (its derivatives are " +
@@ -259,9 +287,7 @@ inline void check_constraint_rank(const System& model, double t, const std::vect
                     text::format_number(change[i]) +
                     "): it no longer determines the motion, the reduction's rank assumption "
                     "fails there",
-                {parameters.empty() ? "check the start values"
-                                    : "it depends on the parameters " + parameters +
-                                          "; a value that makes it degenerate?"});
+                notes);
     }
   } else {
     (void)model, (void)t, (void)x, (void)threshold;
@@ -332,6 +358,7 @@ inline void initialize(const System& model, double t0, std::vector<double>& x,
                        const std::vector<double>& z_start) {
   std::string at = "at t = " + text::format_number(t0);
   check_start_freedom(model);
+  const std::vector<double> given = x;
   const int status = model.consistent_initialization(t0, x.data(), z_start.data());
   if (status == 2) {  // a residual is not finite, or rhs fails (then say why)
     std::vector<double> xdot = buffer(model.num_states), z = buffer(model.num_algebraic);
@@ -343,7 +370,7 @@ inline void initialize(const System& model, double t0, std::vector<double>& x,
                 {start_conditions(model)});
   }
   // A degenerate constraint is the likelier cause of a start not found, if it is one.
-  if (status == 1) check_constraint_rank(model, t0, x, kVanishingJacobianNotReached);
+  if (status == 1) check_constraint_rank(model, t0, x, kVanishingJacobianNotReached, &given);
   if (status != 0) {
     std::vector<std::string> violated;
     std::string c = violated_start_conditions(model, t0, x.data(), z_start.data());

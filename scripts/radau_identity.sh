@@ -68,7 +68,7 @@ MAIN
 done
 
 # shellcheck disable=SC2086
-g++ -std=c++17 -O2 -I "$root/include" -I "$root/tests" -I/usr/include/suitesparse \
+g++ -std=c++17 -O2 -I "$root/include" -I "$root/tests/runtime" -I/usr/include/suitesparse \
   "$root/scripts/radau_identity/driver.cpp" -o "$work/driver" -lklu
 "$work/driver" >"$out/driver.txt"
 runs=$((runs + $(grep -c ' stats ' "$out/driver.txt")))

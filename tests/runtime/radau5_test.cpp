@@ -6,6 +6,8 @@
 
 #include <cmath>
 #include <complex>
+#include <cstdint>
+#include <cstring>
 #include <functional>
 #include <string>
 #include <utility>
@@ -639,6 +641,55 @@ TEST(Radau5, AStepCutShortForAnOutputDoesNotShrinkTheNextOne) {
   ASSERT_TRUE(radau.integrate_to(5.0, &y).ok());
   EXPECT_LE(radau.statistics().accepted_steps - steps, 3);
   EXPECT_NEAR(std::sin(5.0), y, 1e-6);
+}
+
+/// y0' = -y0, y1' = -y1, 0 = B (y0 - y1) + 1e-7 y0 - z: z = 1e-7 exp(-t), an algebraic unknown
+/// far smaller than the terms of its equation, as a multibody model's multipliers can be. The
+/// rounding of those terms (B uround, here made explicit as a deterministic noise of that size
+/// that changes with every evaluation point) is a tenth of an absolute tolerance of 1e-12: the
+/// Newton corrections of z never get below it.
+struct TinyAlgebraicUnknown {
+  static constexpr double B = 1000.0;
+  int size() const { return 3; }
+  bool is_algebraic(int i) const { return i == 2; }
+  static double rounding(double t, const double* y) {
+    uint64_t bits = 0;
+    for (double v : {t, y[0], y[1], y[2]}) {
+      uint64_t word;
+      std::memcpy(&word, &v, sizeof word);
+      bits = (bits ^ word) * 0x100000001b3ull;
+    }
+    return B * 1e-16 * (static_cast<double>(bits >> 11) / 9007199254740992.0 - 0.5);
+  }
+  int rhs(double t, const double* y, double* f) {
+    f[0] = -y[0];
+    f[1] = -y[1];
+    f[2] = B * (y[0] - y[1]) + 1e-7 * y[0] - y[2] + rounding(t, y);
+    return 0;
+  }
+  int jacobian(double, const double*, double* J) {  // column-major
+    for (int k = 0; k < 9; ++k) J[k] = 0.0;
+    J[0] = -1.0, J[4] = -1.0;
+    J[2] = B + 1e-7, J[5] = -B, J[8] = -1.0;
+    return 0;
+  }
+};
+
+TEST(Radau5, NewtonCorrectionsAtTheRoundingOfFConverge) {
+  // Stalled at the rounding floor, the iteration measured rates near one, declared itself too
+  // slow, and shortened the step, which leaves the floor where it is, until the step vanished
+  // (the Fekete problem on radau5-dae at 1e-10, its multipliers of 1e-7).
+  TinyAlgebraicUnknown problem;
+  Radau5Options options = tolerances(1e-12);
+  options.newton_tolerance = 1e-5;
+  Radau5<TinyAlgebraicUnknown> radau(problem, options);
+  std::vector<double> y{1.0, 1.0, 1e-7};
+  ASSERT_TRUE(radau.initialize(0.0, y.data()).ok());
+  Radau5Result result = radau.integrate_to(2.0, y.data());
+  ASSERT_TRUE(result.ok()) << radau.message();
+  EXPECT_NEAR(std::exp(-2.0), y[0], 1e-10);
+  // z to ten times the rounding of its terms, B uround = 1e-13.
+  EXPECT_NEAR(1e-7 * std::exp(-2.0), y[2], 1e-12);
 }
 
 TEST(Radau5, StatisticsAddUp) {

@@ -642,7 +642,32 @@ class Radau5 {
       return false;
     }
     need_factor_ = false;
+    newton_.set_rounding_floor(rounding_floor());
     return true;
+  }
+
+  /// The weighted norm below which Newton corrections are rounding error: f_i is computed with
+  /// an error of about uround (|f_i| + sum_j |J_ij y_j|) (its terms, to first order), and the
+  /// iteration matrix carries that into every correction. Small for differential components
+  /// (the M/h term dominates), it can exceed the Newton tolerance for an algebraic unknown much
+  /// smaller than the terms of the equation that determines it (Fekete's multipliers of 1e-7,
+  /// with atol 1e-12): without it such an iteration stalls at the floor, its measured rate
+  /// means nothing, and shorter steps, which leave the floor where it is, never converge.
+  double rounding_floor() {
+    std::vector<double>& noise = work_;
+    for (size_t i = 0; i < noise.size(); ++i) noise[i] = std::fabs(f_start_[i]);
+    jacobian_.for_each_entry([&](int i, int j, double v) {
+      noise[static_cast<size_t>(i)] += std::fabs(v * y_[static_cast<size_t>(j)]);
+    });
+    for (double& v : noise) v *= detail::kUround;
+    solver_.solve_real(noise.data());
+    double sum = 0.0;
+    for (size_t i = 0; i < noise.size(); ++i) {
+      const double r = noise[i] / scale_[i];
+      sum += r * r;
+    }
+    const double floor = detail::kRoundingFloorFactor * std::sqrt(sum / static_cast<double>(n_));
+    return std::isfinite(floor) ? floor : 0.0;
   }
 
   bool project(double t, std::vector<double>& y) {

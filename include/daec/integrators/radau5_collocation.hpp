@@ -21,6 +21,9 @@ namespace daec {
 namespace integrators {
 namespace detail {
 
+// Corrections within this factor of the rounding of f propagated through the real iteration
+// matrix are rounding (the stage transformation multiplies f's rounding by up to about ten).
+constexpr double kRoundingFloorFactor = 10.0;
 // A contraction rate at or above this is taken as divergence.
 constexpr double kDivergentRate = 0.99;
 // Safety factor of the step reduction when the iteration is predicted to converge too slowly.
@@ -91,6 +94,10 @@ class Radau5Newton {
   }
   double contraction_rate() const { return contraction_rate_; }
   double tolerance() const { return tolerance_; }
+  /// The norm below which corrections are rounding (Radau5::rounding_floor, for the current
+  /// iteration matrix): there the iteration has converged as far as it can, whatever its rate.
+  void set_rounding_floor(double floor) { rounding_floor_ = floor; }
+  double rounding_floor() const { return rounding_floor_; }
 
   /// Solves the stage equations of the step (t, y) -> t + h from the starting values in
   /// `stages`, with the LU of the iteration matrices in `solver` (for this h). `rhs(t, y, f)`
@@ -116,17 +123,22 @@ class Radau5Newton {
       ++iteration;
       const double norm = correction_norm(scale, s);
       if (!std::isfinite(norm)) return result;  // diverged
+      // Corrections at the rounding of f (an algebraic unknown of 1e-7 with terms of order one
+      // and an absolute tolerance of 1e-12) shrink no further: the iteration has converged as
+      // far as it can, and the rate they measure (the floor against itself) says nothing.
+      const bool at_floor = iteration > 1 && norm <= rounding_floor_;
       if (iteration > 1 && iteration < max_iterations_) {
         const double ratio = norm / previous_norm;
         contraction_rate_ = iteration == 2 ? ratio : std::sqrt(ratio * previous_ratio);
         previous_ratio = ratio;
-        if (!(contraction_rate_ < kDivergentRate)) return result;  // diverged
-        error_factor_ = contraction_rate_ / (1.0 - contraction_rate_);
-        if (predicted_too_slow(norm, iteration, result)) return result;
+        if (!at_floor && !(contraction_rate_ < kDivergentRate)) return result;  // diverged
+        const double rate = std::min(contraction_rate_, kDivergentRate);
+        error_factor_ = rate / (1.0 - rate);
+        if (!at_floor && predicted_too_slow(norm, iteration, result)) return result;
       }
       previous_norm = std::max(norm, kUround);
       apply_corrections(c, s);
-      if (error_factor_ * norm <= tolerance_) {
+      if (at_floor || error_factor_ * norm <= std::max(tolerance_, rounding_floor_)) {
         result.outcome = NewtonOutcome::converged;
         result.iterations = iteration;
         return result;
@@ -182,7 +194,8 @@ class Radau5Newton {
   /// exceed the tolerance after the iterations left: a shorter step is cheaper than trying.
   bool predicted_too_slow(double norm, int iteration, NewtonResult& result) const {
     const int left = max_iterations_ - 1 - iteration;
-    const double predicted = error_factor_ * norm * std::pow(contraction_rate_, left) / tolerance_;
+    const double predicted = error_factor_ * norm * std::pow(contraction_rate_, left) /
+                             std::max(tolerance_, rounding_floor_);
     if (!(predicted >= 1.0)) return false;
     const double bounded = clamp(predicted, kSlowPredictionMin, kSlowPredictionMax);
     result.outcome = NewtonOutcome::slow;
@@ -208,6 +221,7 @@ class Radau5Newton {
   // The last measured contraction rate (RADAU5's THETA) and theta/(1 - theta), the factor from
   // a correction's norm to the error left (RADAU5's FACCON).
   double contraction_rate_ = 0.0, error_factor_ = 1.0;
+  double rounding_floor_ = 0.0;
   std::vector<double> work_;  // a stage's state y + Z_k
 };
 

@@ -488,6 +488,9 @@ void Reducer::check_start_values(const ReducedSystem& result) {
   GiNaC::exmap point = system_.context.parameter_values();
   point[system_.context.time] = 0;
   for (const Unknown& u : result.states) point[u.symbol] = substitute_symbols(u.start, point);
+  // A holds algebraic unknowns only inside relations (a diode's `if vd > 0.7`): evaluated at
+  // their start values, as the generated code's first solve sets its modes.
+  for (const Unknown& u : result.algebraic) point[u.symbol] = substitute_symbols(u.start, point);
   const BlockTriangularForm& blt = result.blocks;
   // Each column's block and its offset in it.
   std::vector<int> block_of(result.algebraic.size()), offset(result.algebraic.size());
@@ -507,6 +510,7 @@ void Reducer::check_start_values(const ReducedSystem& result) {
       NumericRow values;
       for (const MatrixEntry& entry : result.A.row(r)) {
         if (block_of[entry.column] != static_cast<int>(b)) continue;
+        // Undefined there (1/(2 sqrt(x)) at x = 0): the code cannot start there either.
         values.push_back({offset[entry.column], evaluate(entry.value, point).value_or(0.0)});
       }
       block.push_back(std::move(values));

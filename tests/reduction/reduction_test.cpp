@@ -893,6 +893,17 @@ TEST(Reduction, SingularAtStartValuesIsReported) {
       << r.diagnostics();
 }
 
+TEST(Reduction, RelationsInAAreEvaluatedAtTheStartValuesOfTheUnknowns) {
+  // A rectifier's diode coefficient is `if vd > 0.7 then 10 else 1e-6`: at the start it is
+  // 1e-6 (vd starts at 0), not an entry that cannot be evaluated and so was taken for 0.
+  Reduced r = reduce_text(
+      "model m; parameter L = 1e-3, C = 100e-6, R = 100; variable vs, vd, i(start = 0), "
+      "v(start = 0); equation source: vs = 10*sin(2*pi*50*t); inductor: L*i' = vs - vd - v;"
+      " diode: i = if vd > 0.7 then (vd - 0.7)/0.1 else vd/1e6; load: C*v' = i - v/R; end");
+  ASSERT_TRUE(r.system) << r.diagnostics();
+  EXPECT_EQ(r.run->diags.warning_count(), 0u) << r.diagnostics();
+}
+
 }  // namespace
 }  // namespace daec
 

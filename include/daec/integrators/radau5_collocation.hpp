@@ -97,7 +97,6 @@ class Radau5Newton {
   /// The norm below which corrections are rounding (Radau5::rounding_floor, for the current
   /// iteration matrix): there the iteration has converged as far as it can, whatever its rate.
   void set_rounding_floor(double floor) { rounding_floor_ = floor; }
-  double rounding_floor() const { return rounding_floor_; }
 
   /// Solves the stage equations of the step (t, y) -> t + h from the starting values in
   /// `stages`, with the LU of the iteration matrices in `solver` (for this h). `rhs(t, y, f)`

@@ -90,17 +90,27 @@ inline std::string violated_invariants(const System& model, double t, const doub
   return text::join(violated.empty() ? all : violated);
 }
 
-/// Prints every start that consistent initialization changed by more than the tolerance: each
-/// state whose value in `used` differs from `given` (the start asked for).
+/// The states whose value in `used` differs from `given` (the start asked for) by more than
+/// rtol |given| + atol (0 and 0: by anything).
+inline std::vector<int> moved_starts(const System& model, const std::vector<double>& given,
+                                     const std::vector<double>& used, double rtol, double atol) {
+  std::vector<int> moved;
+  for (int i = 0; i < model.num_states; ++i) {
+    const double before = given[static_cast<size_t>(i)], after = used[static_cast<size_t>(i)];
+    if (!(std::fabs(after - before) <= rtol * std::fabs(before) + atol)) moved.push_back(i);
+  }
+  return moved;
+}
+
+/// Prints every start that consistent initialization changed by more than the tolerance.
 inline void report_moved_starts(const System& model, const std::vector<double>& given,
                                 const std::vector<double>& used, double t0, double rtol,
                                 double atol) {
   std::vector<std::string> lines;
-  for (int i = 0; i < model.num_states; ++i) {
-    double before = given[static_cast<size_t>(i)], after = used[static_cast<size_t>(i)];
-    if (std::fabs(after - before) <= rtol * std::fabs(before) + atol) continue;
-    lines.push_back(std::string(model.state_names[i]) + ": " + text::format_number(before) +
-                    " -> " + text::format_number(after));
+  for (int i : moved_starts(model, given, used, rtol, atol)) {
+    lines.push_back(std::string(model.state_names[i]) + ": " +
+                    text::format_number(given[static_cast<size_t>(i)]) + " -> " +
+                    text::format_number(used[static_cast<size_t>(i)]));
   }
   if (lines.empty()) return;
   std::fprintf(stderr,
@@ -215,11 +225,10 @@ std::string parameters_affecting(const System& model, Quantity quantity) {
 inline std::string search_end(const System& model, const std::vector<double>& given,
                               const std::vector<double>& x) {
   std::vector<std::string> moved;
-  for (int i = 0; i < model.num_states; ++i) {
-    const double before = given[static_cast<size_t>(i)], after = x[static_cast<size_t>(i)];
-    if (before != after)
-      moved.push_back(std::string(model.state_names[i]) + " = " + text::format_number(after) +
-                      " (given " + text::format_number(before) + ")");
+  for (int i : moved_starts(model, given, x, 0.0, 0.0)) {
+    moved.push_back(std::string(model.state_names[i]) + " = " +
+                    text::format_number(x[static_cast<size_t>(i)]) + " (given " +
+                    text::format_number(given[static_cast<size_t>(i)]) + ")");
   }
   if (moved.empty()) return "";
   return "the search for the start ended at " + text::join(moved) +

@@ -196,13 +196,13 @@ std::optional<SimulatorStats> parse_simulator_stats(const std::string& err) {
     int matched = std::sscanf(line.c_str(),
                               "method %63[^,], linear solver %63[^,], steps %ld, rhs evaluations "
                               "%ld, jacobian evaluations %ld, projections %ld, events %ld, "
-                              "largest invariant residual %lg relative to its terms (%lg "
-                              "absolute)%c",
+                              "factor nonzeros %ld, largest invariant residual %lg relative to "
+                              "its terms (%lg absolute)%c",
                               method, solver, &stats.steps, &stats.rhs_evaluations,
                               &stats.jacobian_evaluations, &stats.projections, &stats.events,
-                              &stats.largest_invariant_residual,
+                              &stats.factor_nonzeros, &stats.largest_invariant_residual,
                               &stats.largest_absolute_invariant_residual, &tail);
-    if (matched != 9) continue;  // (the line ends after "absolute)": tail is not read)
+    if (matched != 10) continue;  // (the line ends after "absolute)": tail is not read)
     stats.method = method;
     stats.linear_solver = solver;
     return stats;

@@ -102,6 +102,7 @@ Build build_python_module(const std::string& model, const std::string& module,
 struct SimulatorStats {
   std::string method, linear_solver;
   long steps = 0, rhs_evaluations = 0, jacobian_evaluations = 0, projections = 0, events = 0;
+  long factor_nonzeros = 0;  // entries of the iteration matrix's LU factors, the most of the run
   double largest_invariant_residual = 0;           // relative to the size of its terms
   double largest_absolute_invariant_residual = 0;  // max |h_i| as it is
 };

@@ -1,5 +1,6 @@
 // The sparse linear-algebra policy of the Radau5 integrator: SuiteSparse KLU, used directly.
-// klu_analyze runs once on the pattern of J plus the diagonal; each factorization fills the
+// klu_analyze runs once on the pattern of J plus the diagonal of the rows with mass; each
+// factorization fills the
 // values of E1 = gamma*M - J (klu_factor, later klu_refactor) and of the complex
 // E2 = (alpha + i*beta)*M - J (klu_z_factor / klu_z_refactor, interleaved real and imaginary
 // parts). A refactorization reuses the first one's pivot order; when KLU's cheap condition
@@ -34,8 +35,8 @@ class KluLinearSolver {
   KluLinearSolver& operator=(const KluLinearSolver&) = delete;
   ~KluLinearSolver() { release(); }
 
-  /// Builds the pattern of J plus the diagonal and orders it (klu_analyze). A dense J gives a
-  /// full pattern. Returns "" or what went wrong.
+  /// Builds the pattern of J plus the diagonal of the rows with mass and orders it (klu_analyze).
+  /// A dense J gives a full pattern. Returns "" or what went wrong.
   std::string analyze(const JacobianMatrix& jacobian, const std::vector<double>& mass) {
     release();
     n_ = jacobian.n;
@@ -58,6 +59,7 @@ class KluLinearSolver {
     complex_.assign(2 * nnz, 0.0);
     for (size_t k = 0; k < nnz; ++k) complex_[2 * k] = real_[k];
     for (int i = 0; i < n_; ++i) {
+      if (diagonal_[static_cast<size_t>(i)] < 0) continue;  // an algebraic row: no gamma*M
       const size_t d = static_cast<size_t>(diagonal_[static_cast<size_t>(i)]);
       const double m = mass_[static_cast<size_t>(i)];
       real_[d] += gamma * m;
@@ -83,12 +85,27 @@ class KluLinearSolver {
     }
   }
 
-  /// Entries of the factored pattern (J plus the diagonal).
+  /// Entries of the factored pattern (J plus the diagonal of the rows with mass).
   int nnz() const { return static_cast<int>(rowval_.size()); }
 
+  /// Entries of the real matrix's factors (L, U and the off-diagonal blocks of KLU's block
+  /// triangular form): the work of a solve, and of a refactorization roughly in proportion.
+  long factor_nonzeros() const {
+    if (real_numeric_ == nullptr) return 0;
+    return static_cast<long>(real_numeric_->lnz) + real_numeric_->unz + real_numeric_->nzoff;
+  }
+
  private:
-  /// Column j of the pattern: J's rows in column j and j itself, sorted; position_ maps each
-  /// entry of J (in the order of its values) to its place in rowval_.
+  /// Column j of the pattern: J's rows in column j and, if row j has mass, j itself, sorted;
+  /// position_ maps each entry of J (in the order of its values) to its place in rowval_.
+  /// An algebraic row gets no diagonal entry: its gamma*M is 0, and a made-up entry there misleads
+  /// both of KLU's orderings. The block triangular form would match unknowns to rows through
+  /// entries that are always 0, and AMD, which orders the pattern plus its transpose on the
+  /// assumption that it pivots on the diagonal, would order for pivots that partial pivoting then
+  /// rejects. How much that costs depends on where the algebraic rows happen to fall, that is on
+  /// the order in which the model declares its variables and equations: a 128-link pendulum chain
+  /// declared body by body had factors 8 times as large as the same chain declared as arrays
+  /// (docs/integrators.md, "Sparse factorization and declaration order").
   void build_pattern(const JacobianMatrix& jacobian) {
     std::vector<std::vector<int>> columns(static_cast<size_t>(n_));
     jacobian.for_each_entry(
@@ -98,7 +115,7 @@ class KluLinearSolver {
     diagonal_.assign(static_cast<size_t>(n_), 0);
     for (int j = 0; j < n_; ++j) {
       std::vector<int>& rows = columns[static_cast<size_t>(j)];
-      rows.push_back(j);
+      if (mass_[static_cast<size_t>(j)] != 0.0) rows.push_back(j);
       std::sort(rows.begin(), rows.end());
       rows.erase(std::unique(rows.begin(), rows.end()), rows.end());
       rowval_.insert(rowval_.end(), rows.begin(), rows.end());
@@ -111,7 +128,8 @@ class KluLinearSolver {
     };
     position_.clear();
     jacobian.for_each_entry([&](int i, int j, double) { position_.push_back(place(i, j)); });
-    for (int j = 0; j < n_; ++j) diagonal_[static_cast<size_t>(j)] = place(j, j);
+    for (int j = 0; j < n_; ++j)
+      diagonal_[static_cast<size_t>(j)] = mass_[static_cast<size_t>(j)] != 0.0 ? place(j, j) : -1;
   }
 
   /// Refactors with the previous pivot order if there is one and it still looks sound, else

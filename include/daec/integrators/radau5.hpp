@@ -60,6 +60,7 @@
 //   static constexpr bool prefers_sparse_jacobian;  // take the CSC Jacobian when there is one
 //   std::string analyze(const JacobianMatrix& J, const std::vector<double>& mass);  // "" ok
 //   int factor(const JacobianMatrix& J, double gamma, double alpha, double beta);    // 0 ok
+//   long factor_nonzeros() const;                // entries of the real matrix's factors
 //   void solve_real(double* b);                  // (gamma*M - J) x = b, in place
 //   void solve_complex(double* re, double* im);  // ((alpha + i*beta)*M - J) x = b, in place
 // A sparse Jacobian (jacobian_pattern/jacobian_values) is used when the problem has it;
@@ -642,6 +643,7 @@ class Radau5 {
       return false;
     }
     need_factor_ = false;
+    stats_.factor_nonzeros = std::max(stats_.factor_nonzeros, solver_.factor_nonzeros());
     newton_.set_rounding_floor(rounding_floor());
     return true;
   }

@@ -108,9 +108,10 @@ struct Radau5Statistics {
   long rejected_steps = 0;   ///< rejected by the error test
   long rhs_evaluations = 0;  ///< calls of f (finite-difference Jacobians included)
   long jacobian_evaluations = 0;
-  long factorizations = 0;  ///< LU of the real and the complex matrix, counted once
-  long linear_solves = 0;   ///< solves with the real and the complex matrix (a Newton
-                            ///< iteration), or the real one (an error estimate)
+  long factorizations = 0;   ///< LU of the real and the complex matrix, counted once
+  long factor_nonzeros = 0;  ///< entries of the real matrix's LU factors, the most of the run
+  long linear_solves = 0;    ///< solves with the real and the complex matrix (a Newton
+                             ///< iteration), or the real one (an error estimate)
   long newton_iterations = 0;
   long convergence_failures = 0;  ///< attempts abandoned: Newton, f, J, projection, singular
   long projections = 0;

@@ -3,6 +3,7 @@
 // Each method (bdf, radau5, ida, ...) implements it in a file of its own.
 #pragma once
 
+#include <algorithm>
 #include <string>
 #include <vector>
 
@@ -15,6 +16,9 @@ struct Statistics {
   long jacobian_evaluations = 0;
   long projections = 0;
   long events = 0;  // changes of the model's conditions (events.hpp), counted by the run
+  // Entries of the LU factors of the iteration matrix, the most of the run: the counted work of
+  // each solve, which depends on the ordering the linear solver chose (n^2 for a dense solver).
+  long factor_nonzeros = 0;
 };
 
 /// The counts of two stretches of one run (a method restarted after an event counts afresh).
@@ -24,6 +28,7 @@ inline Statistics& operator+=(Statistics& total, const Statistics& more) {
   total.jacobian_evaluations += more.jacobian_evaluations;
   total.projections += more.projections;
   total.events += more.events;
+  total.factor_nonzeros = std::max(total.factor_nonzeros, more.factor_nonzeros);
   return total;
 }
 

@@ -253,6 +253,7 @@ class RadauMethod final : public Integrator {
     counts.rhs_evaluations = s.rhs_evaluations;
     counts.jacobian_evaluations = s.jacobian_evaluations;
     counts.projections = model_.num_invariants > 0 ? s.projections : 0;
+    counts.factor_nonzeros = s.factor_nonzeros;
     return counts;
   }
 

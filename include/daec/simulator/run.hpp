@@ -116,12 +116,14 @@ inline void print_methods(const System& model) {
                 method.name == chosen ? " (default for this model)" : "");
 }
 
-/// "steps 312, rhs evaluations 401, jacobian evaluations 40, projections 312, events 0".
+/// "steps 312, rhs evaluations 401, jacobian evaluations 40, projections 312, events 0, factor
+/// nonzeros 1024".
 inline std::string statistics_text(const Statistics& counts) {
   return "steps " + std::to_string(counts.steps) + ", rhs evaluations " +
          std::to_string(counts.rhs_evaluations) + ", jacobian evaluations " +
          std::to_string(counts.jacobian_evaluations) + ", projections " +
-         std::to_string(counts.projections) + ", events " + std::to_string(counts.events);
+         std::to_string(counts.projections) + ", events " + std::to_string(counts.events) +
+         ", factor nonzeros " + std::to_string(counts.factor_nonzeros);
 }
 
 /// The row at (t, x), once the algebraic equations are found to still determine Z there.

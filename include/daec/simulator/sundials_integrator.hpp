@@ -96,7 +96,9 @@ class SundialsIntegrator : public Integrator {
 
   Statistics statistics() const final {
     Statistics total = earlier_;
-    return total += counts();
+    total += counts();
+    total.factor_nonzeros = std::max(total.factor_nonzeros, factor_nonzeros());
+    return total;
   }
 
  protected:
@@ -138,6 +140,17 @@ class SundialsIntegrator : public Integrator {
   virtual void reinitialize(double t, const std::vector<double>& x) = 0;
   /// The counts since the last (re)initialization: ReInit starts them again.
   virtual Statistics counts() const = 0;
+
+  /// Entries of the factors of the iteration matrix the linear solver holds now: L, U and the
+  /// off-diagonal blocks of KLU's numeric object, or size^2 for the dense solver (0 before the
+  /// first factorization).
+  long factor_nonzeros() const {
+    if (SUNLinSolGetID(linear_solver_.get()) != SUNLINEARSOLVER_KLU)
+      return static_cast<long>(size_) * size_;
+    const auto* numeric = SUNLinSol_KLUGetNumeric(linear_solver_.get());
+    if (numeric == nullptr) return 0;
+    return static_cast<long>(numeric->lnz) + numeric->unz + numeric->nzoff;
+  }
 
   /// Takes ownership of the memory `created` returned (CVodeCreate, IDACreate); a run error
   /// naming `creator` if it returned none. Installs the error handler under SUNDIALS 6.

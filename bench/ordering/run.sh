@@ -1,0 +1,111 @@
+#!/bin/sh
+# bench/ordering/run.sh — does the cost of a simulation depend on the order in which a model
+# declares its variables and equations? The pendulum chain (models/pendulum_chain.dae) and the
+# reaction-diffusion model (models/reaction_diffusion.dae) in three orders each: `arrays` (the
+# bundled model, -D N=...), `bodies` (scalars link by link or point by point, as written by hand)
+# and `random` (every declaration and equation shuffled with a fixed seed), written by
+# write_model.py with the same equations term for term. For each family, N and order: daec's CPU
+# time, the operations of the generated rhs, the steps, the entries of the iteration matrix's LU
+# factors (the counted work of a solve, from the simulator's statistics line), the CPU time of
+# one simulated second with the default method and linear solver, the time per step, and the cost
+# of one call of the generated rhs, residual Jacobian, sparse rhs Jacobian and projection
+# (driver.cpp --costs). Writes bench/ordering/results.tsv and, through report.py, RESULTS.md
+# with the ratios across orders, the growth exponents from N = 64 and the targets met or missed.
+#   bench/ordering/run.sh                                    every N (about 40 minutes, 2 cores)
+#   ORDER_N="64 128 256" FAMILIES=chain bench/ordering/run.sh    fewer
+#   RENDER_ONLY=yes bench/ordering/run.sh                     RESULTS.md from results.tsv
+# Environment (all optional): ORDER_N (default 64 128 256 512 1000 2000), FAMILIES (chain rd),
+# SIM_T_END (default 1), JOBS (compilers at once, default 2), CXX (default g++), BUILD_DIR
+# (default build: its daec and compiled runtime, brought up to date first).
+set -eu
+
+cd "$(dirname "$0")/../.."
+root=$(pwd)
+here=$root/bench/ordering
+ORDER_N=${ORDER_N:-64 128 256 512 1000 2000}
+FAMILIES=${FAMILIES:-chain rd}
+SIM_T_END=${SIM_T_END:-1}
+JOBS=${JOBS:-2}
+CXX=${CXX:-g++}
+BUILD_DIR=${BUILD_DIR:-build}
+results=$here/results.tsv
+
+render() { /usr/bin/python3 "$here/report.py" "$results" >"$here/RESULTS.md"; }
+if [ "${RENDER_ONLY:-no}" = yes ]; then
+  render
+  exit 0
+fi
+
+ninja -C "$BUILD_DIR" daec daec_runtime >/dev/null
+DAEC=$root/$BUILD_DIR/daec
+RUNTIME=$root/$BUILD_DIR/runtime/libdaec_runtime.a
+LIBS=$("$root/$BUILD_DIR/daec-config" --libs)
+CFLAGS="$("$root/$BUILD_DIR/daec-config" --cflags) -I$root/include"
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT INT TERM
+
+# cpu_of FILE: user + system seconds from /usr/bin/time -f "%U %S".
+cpu_of() { tail -n 1 "$1" | awk '{ printf "%.2f", $1 + $2 }'; }
+
+# measure FAMILY N ORDER: one row of results.tsv.
+measure() {
+  family=$1 n=$2 order=$3
+  dir=$work/$family-$n-$order
+  mkdir -p "$dir"
+  if [ "$order" = arrays ]; then
+    model=models/pendulum_chain.dae
+    [ "$family" = rd ] && model=models/reaction_diffusion.dae
+    define="-D N=$n"
+  else
+    /usr/bin/python3 "$here/write_model.py" "$family" "$n" "$order" >"$dir/model.dae"
+    model=$dir/model.dae
+    define=""
+  fi
+  split=$((2 + n / 128))
+  # shellcheck disable=SC2086 # $define is one option or none
+  /usr/bin/time -f "%U %S" -o "$dir/daec.time" "$DAEC" "$model" $define --namespace bench_model \
+    -o "$dir/model.cpp" --header "$dir/model.h" --split "$split" >"$dir/daec.log" 2>&1 ||
+    { cat "$dir/daec.log" >&2; exit 1; }
+  operations=$(sed -n 's/.*(rhs: \([0-9]*\) operations).*/\1/p' "$dir/daec.log")
+  sources="$here/driver.cpp $dir/model.cpp"
+  k=1
+  while [ "$k" -le "$split" ]; do
+    sources="$sources $dir/model_$k.cpp"
+    k=$((k + 1))
+  done
+  t0=$(date +%s)
+  # shellcheck disable=SC2086 # lists of files and flags
+  printf '%s\n' $sources | xargs -P "$JOBS" -I '{}' sh -c \
+    "$CXX -std=c++17 -O2 $CFLAGS -I'$dir' -c '{}' -o '$dir/'\$(basename '{}').o" ||
+    { echo "ordering: compiling $family $n $order failed" >&2; exit 1; }
+  # shellcheck disable=SC2086 # a list of flags
+  $CXX -o "$dir/driver" "$dir"/*.o "$RUNTIME" $LIBS
+  compile=$(($(date +%s) - t0))
+  /usr/bin/time -f "%U %S" -o "$dir/sim.time" "$dir/driver" --t-end "$SIM_T_END" --quiet \
+    --output /dev/null 2>"$dir/sim.log" || { cat "$dir/sim.log" >&2; exit 1; }
+  stats=$(grep '^method ' "$dir/sim.log")
+  method=$(echo "$stats" | sed 's/^method \([^,]*\), linear solver \([^,]*\),.*/\1+\2/')
+  steps=$(echo "$stats" | sed 's/.* steps \([0-9]*\),.*/\1/')
+  factors=$(echo "$stats" | sed 's/.* factor nonzeros \([0-9]*\),.*/\1/')
+  costs=$("$dir/driver" --costs | sed 's/^costs //; s/[a-z_]*=//g')
+  printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$family" "$n" "$order" \
+    "$(cpu_of "$dir/daec.time")" "$operations" "$compile" "$method" "$steps" "$factors" \
+    "$(cpu_of "$dir/sim.time")" | tr -d '\n' >>"$results"
+  printf '\t%s\n' "$costs" | tr ' ' '\t' >>"$results"
+  echo "ordering: $family N = $n $order: $(tail -n 1 "$results")" >&2
+  rm -rf "$dir"
+}
+
+{
+  echo "# date=$(date -u '+%Y-%m-%d %H:%M UTC') commit=$(git rev-parse --short HEAD)$(git diff --quiet HEAD || echo ' (with uncommitted changes)') machine=$(nproc) cores, $(uname -sr), $($CXX --version | head -n 1) sim_t_end=$SIM_T_END"
+  printf 'family\tN\torder\tdaec_cpu_s\trhs_ops\tcompile_s\tmethod\tsteps\tfactor_nnz\tsim_cpu_s\trhs_ns\tresidual_jacobian_ns\trhs_jacobian_ns\tproject_ns\n'
+} >"$results"
+for family in $FAMILIES; do
+  for n in $ORDER_N; do
+    for order in arrays bodies random; do
+      measure "$family" "$n" "$order"
+    done
+  done
+done
+render
+echo "ordering: wrote $here/RESULTS.md" >&2

@@ -3,12 +3,16 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <string>
+#include <unordered_map>
+#include <unordered_set>
 #include <utility>
 
 #include <fmt/format.h>
 
 #include "codegen/code_tables.h"
 #include "codegen/condition_code.h"
+#include "codegen/locality_order.h"
 
 namespace daec::function_code {
 
@@ -43,22 +47,76 @@ SymbolCode Generator::symbols(bool z_by_position) const {
   return code;
 }
 
+namespace {
+
+// Below this many assignments a function is computed in the order of its targets: it is short
+// enough to read that way, and too short to be cut into parts.
+constexpr size_t kLocalityMinimum = 256;
+// An unknown read by more assignments than this links none of them (locality_order.h).
+constexpr size_t kLocalityHubLimit = 64;
+
+// The unknowns (states x[i] and algebraic unknowns z[c] or r[position], numbered by their code)
+// that each assignment reads; each distinct node of an expression is visited once.
+std::vector<std::vector<int>> unknowns_read(const SymbolCode& symbols,
+                                            const std::vector<Assignment>& list) {
+  // Numbered by their code, not by the symbols' order, which follows the order in which GiNaC
+  // made them and may differ from run to run.
+  std::vector<std::string> codes;
+  for (const auto& [symbol, code] : symbols) {
+    if (code.rfind("x[", 0) == 0 || code.rfind("z[", 0) == 0 || code.rfind("r[", 0) == 0)
+      codes.push_back(code);
+  }
+  std::sort(codes.begin(), codes.end());
+  std::unordered_map<std::string, int> number;
+  for (const std::string& code : codes) number.emplace(code, static_cast<int>(number.size()));
+  std::vector<std::vector<int>> uses(list.size());
+  for (size_t i = 0; i < list.size(); ++i) {
+    std::unordered_set<ex, SymbolColumns::Hasher, SymbolColumns::Equality> seen;
+    std::vector<ex> pending{list[i].value};
+    while (!pending.empty()) {
+      ex e = pending.back();
+      pending.pop_back();
+      if (!seen.insert(e).second) continue;
+      if (GiNaC::is_a<GiNaC::symbol>(e)) {
+        auto code = symbols.find(e);
+        if (code == symbols.end()) continue;
+        auto known = number.find(code->second);
+        if (known != number.end()) uses[i].push_back(known->second);
+        continue;
+      }
+      for (size_t k = 0; k < e.nops(); ++k) pending.push_back(e.op(k));
+    }
+    std::sort(uses[i].begin(), uses[i].end());
+  }
+  return uses;
+}
+
+}  // namespace
+
 // The statements that compute every assignment, their expressions compiled together (common
 // subexpressions once); each assignment comes right after the last temporary it needs, so that
-// the temporaries of a long function are mostly used where they are made (function_parts.h).
+// the temporaries of a long function are mostly used where they are made (function_parts.h). A
+// long list is computed in locality order (locality_order.h); the targets say where each value
+// goes, so the order of computation is free.
 std::vector<std::string> assignment_statements(const SymbolCode& symbols,
                                                const std::vector<Assignment>& list,
                                                size_t* operations) {
+  std::vector<size_t> order(list.size());
+  for (size_t i = 0; i < order.size(); ++i) order[i] = i;
+  if (list.size() >= kLocalityMinimum)
+    order = locality_order(unknowns_read(symbols, list), kLocalityHubLimit);
   ExpressionCompiler compiler(symbols);
   std::vector<size_t> handles;
-  for (const Assignment& a : list)
+  for (size_t i : order) {
+    const Assignment& a = list[i];
     handles.push_back(a.value.is_zero() ? SIZE_MAX : compiler.add(a.value));
+  }
   std::vector<std::string> temporaries = compiler.statements();
   if (operations) *operations += compiler.operation_count();
   std::vector<std::string> statements;
   size_t emitted = 0, needed = 0;
   for (size_t i = 0; i < list.size(); ++i) {
-    const Assignment& a = list[i];
+    const Assignment& a = list[order[i]];
     std::string code = handles[i] == SIZE_MAX ? "0.0" : compiler.code_for(handles[i]);
     for (long w : temporaries_in(code)) needed = std::max(needed, static_cast<size_t>(w) + 1);
     for (; emitted < needed; ++emitted) statements.push_back("  " + temporaries[emitted] + "\n");

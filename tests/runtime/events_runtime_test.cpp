@@ -90,8 +90,7 @@ TEST(EventsRuntime, ANanAtEveryStepSizeEndsTheRunNamingTheCondition) {
     const std::string start = "sim: error: integration failed at t = ";
     const std::string what =
         ": the switching function of the condition 'speed: y < r/2' is nan at t = 0.5";
-    const std::string count =
-        " (10 failed steps in a row, each at most half as long as the last)\n";
+    const std::string count = " (10 failed steps, each redone at most half as long)\n";
     ASSERT_EQ(result.err.rfind(start, 0), 0u) << result.err;
     EXPECT_NE(result.err.find(what), std::string::npos) << result.err;
     EXPECT_NE(result.err.find(count), std::string::npos) << result.err;
@@ -104,8 +103,8 @@ TEST(EventsRuntime, ANanAtEveryStepSizeEndsTheRunNamingTheCondition) {
       {"--t-end", "1", "--step", "0.25", "--method", "radau5"});
   EXPECT_EQ(result.err,
             "sim: error: integration failed at t = 0.5: the switching function of the condition "
-            "'speed: y < r/2' is nan at t = 0.5000122370678819 (10 failed steps in a row, each "
-            "at most half as long as the last)\n");
+            "'speed: y < r/2' is nan at t = 0.5000122370678819 (10 failed steps, each redone at "
+            "most half as long)\n");
 }
 
 TEST(EventsRuntime, ModelsWithoutConditionsHaveNoEvents) {

@@ -658,6 +658,26 @@ TEST(Radau5, AnEventFunctionThatIsNotANumberAtEveryStepSizeEndsTheRun) {
   EXPECT_EQ("the event functions failed at t = 0: g[0] is nan", radau.message());
 }
 
+/// The search for a root inside an accepted step meets a NaN (g = t - 0.5, not a number in
+/// (0.45, 0.55), inside the one step to t = 1): no root, and no root at the step's end either,
+/// but a failure naming the time. The step cannot be shortened any more: it was accepted.
+TEST(Radau5, AnEventFunctionThatIsNotANumberInsideAStepEndsTheCall) {
+  struct Gap : Clock {
+    int num_roots() const { return 1; }
+    int roots(double t, const double*, double* g) {
+      g[0] = t > 0.45 && t < 0.55 ? std::nan("") : t - 0.5;
+      return 0;
+    }
+  };
+  Gap gap;
+  Radau5<Gap> radau(gap, first_step(1.0));
+  double y = 0.0;
+  ASSERT_TRUE(radau.initialize(0.0, &y).ok());
+  Radau5Result r = radau.step();
+  EXPECT_EQ(Radau5Status::problem_failed, r.status);
+  EXPECT_EQ("the event functions failed at t = 0.5: g[0] is nan", radau.message());
+}
+
 // ----- Stop time and the step-by-step interface --------------------------------------------------
 
 TEST(Radau5, StepNeverPassesTheStopTime) {

@@ -52,6 +52,61 @@ TEST(EventsRuntime, EveryMethodSwitchesWhereThePointPassesHalfTheRadius) {
   }
 }
 
+// A relation that is not a number where a too long step ends (past the switch, on the old
+// branch): the step is redone shorter, never taken for an event at no time, and the run switches
+// once, where the exact solution does. Without that, the NaN was a change of the relation, located
+// at t = nan.
+TEST(EventsRuntime, ANanAtTheEndOfATooLongStepIsAFailedStepOnEveryMethod) {
+  const double w = 2, r = 1.5, t1 = M_PI / (6 * w);
+  for (const char* method : {"radau5", "radau5-dae", "bdf", "ida"}) {
+    SCOPED_TRACE(method);
+    std::string csv = scratch(std::string("ahead-") + method + ".csv");
+    std::string events = scratch(std::string("ahead-") + method + "-events.csv");
+    auto result = daec::test::run<ahead::Model>(
+        {"--t-end", "1", "--step", "0.5", "--method", method, "--output", csv, "--events", events});
+    ASSERT_EQ(result.status, 0) << result.err;
+    EXPECT_NE(result.err.find(", events 1, "), std::string::npos) << result.err;
+    double t_event = 0;
+    std::string log = read(events);
+    ASSERT_EQ(std::sscanf(log.c_str(), "t,condition,value\n%lg,", &t_event), 1) << log;
+    EXPECT_NEAR(t_event, t1, 1e-6);
+    double t, x, y;
+    const std::string last = read(csv).substr(read(csv).rfind("\n1,") + 1);
+    ASSERT_EQ(std::sscanf(last.c_str(), "%lg,%lg,%lg", &t, &x, &y), 3) << read(csv);
+    EXPECT_NEAR(x, r * std::cos(M_PI / 6 + w / 2 * (1 - t1)), 1e-4);
+    EXPECT_NEAR(y, r * std::sin(M_PI / 6 + w / 2 * (1 - t1)), 1e-4);
+  }
+}
+
+// A relation that is not a number along the solution from t = 0.5 on: every step past it fails,
+// however short, and the run fails naming the time and the condition, with the rows before.
+TEST(EventsRuntime, ANanAtEveryStepSizeEndsTheRunNamingTheCondition) {
+  for (const char* method : {"radau5", "radau5-dae", "bdf", "ida"}) {
+    SCOPED_TRACE(method);
+    std::string csv = scratch(std::string("nan-after-half-") + method + ".csv");
+    auto result = daec::test::run<ahead::NanAfterHalf>(
+        {"--t-end", "1", "--step", "0.25", "--method", method, "--output", csv});
+    EXPECT_EQ(result.status, 1);
+    const std::string start = "sim: error: integration failed at t = ";
+    const std::string what =
+        ": the switching function of the condition 'speed: y < r/2' is nan at t = 0.5";
+    const std::string count = " (10 failed steps, each redone at most half as long)\n";
+    ASSERT_EQ(result.err.rfind(start, 0), 0u) << result.err;
+    EXPECT_NE(result.err.find(what), std::string::npos) << result.err;
+    EXPECT_NE(result.err.find(count), std::string::npos) << result.err;
+    EXPECT_EQ(read(csv).substr(0, 2), "t,");
+    EXPECT_NE(read(csv).find("\n0.25,"), std::string::npos) << read(csv);
+    EXPECT_EQ(read(csv).find("\n0.75,"), std::string::npos) << read(csv);
+  }
+  // Radau ends a step at every output time: from t = 0.5, each step fails however short.
+  auto result = daec::test::run<ahead::NanAfterHalf>(
+      {"--t-end", "1", "--step", "0.25", "--method", "radau5"});
+  EXPECT_EQ(result.err,
+            "sim: error: integration failed at t = 0.5: the switching function of the condition "
+            "'speed: y < r/2' is nan at t = 0.5000122370678819 (10 failed steps, each redone at "
+            "most half as long)\n");
+}
+
 TEST(EventsRuntime, ModelsWithoutConditionsHaveNoEvents) {
   std::string events = scratch("circle-events.csv");
   auto result = daec::test::run<circle::Model>({"--t-end", "1", "--events", events});

@@ -597,6 +597,87 @@ TEST(Radau5, RootBeyondTheOutputTimeWaitsForTheNextCall) {
   EXPECT_NEAR(0.3, event.t, 1e-12);
 }
 
+/// y' = v, v = +1 or -1 reversed at each event: y runs between 0 and 1 from 0.5. The events are
+/// g0 = sqrt(1.01 - y) (1 - y) (zero at y = 1; not a number beyond 1.01, where only a step that
+/// overshoots the turn goes) and g1 = y. The turns restart at y = 1 and 0 exactly.
+struct Shuttle {
+  double v = 1.0;
+  int size() const { return 1; }
+  int rhs(double, const double*, double* f) {
+    f[0] = v;
+    return 0;
+  }
+  int num_roots() const { return 2; }
+  int roots(double, const double* y, double* g) {
+    g[0] = std::sqrt(1.01 - y[0]) * (1.0 - y[0]);
+    g[1] = y[0];
+    return 0;
+  }
+};
+
+TEST(Radau5, AnEventFunctionThatIsNotANumberAtAStepsEndFailsTheStep) {
+  Shuttle shuttle;
+  Radau5<Shuttle> radau(shuttle, tolerances(1e-6));
+  radau.set_stop_time(4.0);
+  double y = 0.5;
+  ASSERT_TRUE(radau.initialize(0.0, &y).ok());
+  std::vector<double> events;
+  for (Radau5Result r = radau.step(); r.status != Radau5Status::stop_time_reached;
+       r = radau.step()) {
+    ASSERT_TRUE(r.ok()) << radau.message();
+    if (r.status != Radau5Status::root_found) continue;
+    events.push_back(r.t);
+    EXPECT_NEAR(shuttle.v > 0 ? 1.0 : 0.0, radau.y()[0], 1e-10);
+    y = shuttle.v > 0 ? 1.0 : 0.0;
+    shuttle.v = -shuttle.v;
+    ASSERT_TRUE(radau.restart(r.t, &y).ok()) << radau.message();
+  }
+  ASSERT_EQ(4u, events.size());
+  for (size_t k = 0; k < events.size(); ++k)
+    EXPECT_NEAR(0.5 + static_cast<double>(k), events[k], 1e-10);
+  EXPECT_NEAR(0.5, radau.y()[0], 1e-10);
+  EXPECT_GT(radau.statistics().convergence_failures, 0);  // the steps past y = 1.01 failed
+}
+
+TEST(Radau5, AnEventFunctionThatIsNotANumberAtEveryStepSizeEndsTheRun) {
+  Shuttle shuttle;  // from y = 1.01 upwards g0 is not a number however short the step
+  Radau5Options options = tolerances(1e-6);
+  options.initial_step = 0.5;
+  Radau5<Shuttle> radau(shuttle, options);
+  double y = 1.01;
+  ASSERT_TRUE(radau.initialize(0.0, &y).ok());
+  Radau5Result r = radau.step();
+  EXPECT_EQ(Radau5Status::problem_failed, r.status);
+  EXPECT_EQ(0.0, r.t);
+  EXPECT_EQ(
+      "the event functions failed at t = 0.0009765625: g[0] is nan (10 failed attempts in "
+      "this step)",
+      radau.message());
+  y = 1.02;  // at the start: nothing to shorten
+  EXPECT_EQ(Radau5Status::problem_failed, radau.restart(0.0, &y).status);
+  EXPECT_EQ("the event functions failed at t = 0: g[0] is nan", radau.message());
+}
+
+/// The search for a root inside an accepted step meets a NaN (g = t - 0.5, not a number in
+/// (0.45, 0.55), inside the one step to t = 1): no root, and no root at the step's end either,
+/// but a failure naming the time. The step cannot be shortened any more: it was accepted.
+TEST(Radau5, AnEventFunctionThatIsNotANumberInsideAStepEndsTheCall) {
+  struct Gap : Clock {
+    int num_roots() const { return 1; }
+    int roots(double t, const double*, double* g) {
+      g[0] = t > 0.45 && t < 0.55 ? std::nan("") : t - 0.5;
+      return 0;
+    }
+  };
+  Gap gap;
+  Radau5<Gap> radau(gap, first_step(1.0));
+  double y = 0.0;
+  ASSERT_TRUE(radau.initialize(0.0, &y).ok());
+  Radau5Result r = radau.step();
+  EXPECT_EQ(Radau5Status::problem_failed, r.status);
+  EXPECT_EQ("the event functions failed at t = 0.5: g[0] is nan", radau.message());
+}
+
 // ----- Stop time and the step-by-step interface --------------------------------------------------
 
 TEST(Radau5, StepNeverPassesTheStopTime) {

@@ -3,6 +3,7 @@
 //   speed = if y < r/2 then w else w/2,
 // one relation, switching function g = y - r/2. From (r, 0) the angle is w t until
 // t1 = pi/(6 w), then pi/6 + (w/2)(t - t1). The relation follows its mode as generated code's do.
+// ahead::Model reads the relation from a quantity that is not a number where a too long step ends.
 #pragma once
 
 #include "circle_model.h"
@@ -58,3 +59,35 @@ struct Model : circle::Model {
 };
 
 }  // namespace switching
+
+namespace ahead {
+
+/// The switching model whose relation reads a quantity that is not a number (as a square root
+/// of a negative argument would be) wherever the point is more than `lead` radians ahead of the
+/// exact solution, and everywhere after `nan_after`. The exact solution never gets ahead; a step
+/// that ends more than `lead` past the switch on the fast branch does. g is that quantity less
+/// r/2, and the relation compares it as generated code would: a NaN compares false.
+struct Model : switching::Model {
+  double lead = 1e-4, nan_after = 1e9;
+
+  void conditions(double t, const double* x, double* g) const { g[0] = ordinate(t, x) - p[1] / 2; }
+  int set_modes(double t, const double* x) {
+    mode[0] = ordinate(t, x) < p[1] / 2;
+    return 0;
+  }
+
+ private:
+  double ordinate(double t, const double* x) const {
+    const double w = p[0], t1 = M_PI / (6 * w);
+    const double exact = t < t1 ? w * t : M_PI / 6 + w / 2 * (t - t1);
+    if (std::atan2(x[1], x[0]) > exact + lead || t > nan_after) return std::nan("");
+    return x[1];
+  }
+};
+
+/// The same with the quantity not a number from t = 0.5 on, along the solution itself.
+struct NanAfterHalf : Model {
+  NanAfterHalf() { nan_after = 0.5; }
+};
+
+}  // namespace ahead

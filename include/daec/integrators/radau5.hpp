@@ -178,6 +178,11 @@ class Radau5 {
     t_stop_ = t_stop;
   }
   void clear_stop_time() { has_stop_ = false; }
+  /// Radau5Options::max_step from the next step on (and for restart()'s first step); h_max > 0,
+  /// infinity for no limit.
+  void set_max_step(double h_max) {
+    if (h_max > 0.0) options_.max_step = h_max;
+  }
 
   /// One step (like CVODE's CV_ONE_STEP): returns the time reached, which is also t(), and the
   /// state y() there. At an event the step ends at the root (root_found, see root_directions());
@@ -303,6 +308,7 @@ class Radau5 {
     newton_.configure(n_, options_.max_newton_iterations, newton_tolerance_,
                       options_.jacobian_reuse_theta);
     events_.resize(static_cast<size_t>(num_roots));
+    roots_at_end_.assign(static_cast<size_t>(num_roots), 0.0);
     return "";
   }
 
@@ -512,6 +518,8 @@ class Radau5 {
     for (size_t i = 0; i < y_.size(); ++i) y_new[i] = y_[i] + stages_.z3[i];
     if (!project(t_new, y_new)) return false;
     if (!rhs(t_new, y_new.data(), work_.data())) return false;
+    if (!events_.empty() && !evaluate_roots(t_new, y_new.data(), roots_at_end_.data()))
+      return false;
     dense_.fit(stages_, control_.h());
     std::swap(y_, y_new);
     std::swap(f_start_, work_);
@@ -689,12 +697,18 @@ class Radau5 {
     return true;
   }
 
+  /// The event functions at (t, y); a value that is not finite is a failure like a nonzero
+  /// return: compared with 0 it would be no sign change, or one at no time.
   bool evaluate_roots(double t, const double* y, double* g) {
     if constexpr (traits::has_roots<Problem>::value) {
       ++stats_.root_evaluations;
       int status = problem_.roots(t, y, g);
       if (status != 0)
         return note_failure("the event functions failed at t = ", t, problem_text(status));
+      for (size_t i = 0; i < events_.size(); ++i)
+        if (!std::isfinite(g[i]))
+          return note_failure("the event functions failed at t = ", t,
+                              "g[" + std::to_string(i) + "] is " + detail::format_number(g[i]));
     }
     (void)t;
     (void)y;
@@ -726,6 +740,10 @@ class Radau5 {
   /// reported state is there) or a failure.
   bool scan_roots(double t_end, Radau5Result& result) {
     auto evaluate = [this](double t, double* g) {
+      if (t == t_ && t_ > t_old_) {  // the step's end, evaluated when it was accepted
+        std::copy(roots_at_end_.begin(), roots_at_end_.end(), g);
+        return true;
+      }
       interpolate(t, work_.data());
       return evaluate_roots(t, work_.data(), g);
     };
@@ -774,6 +792,7 @@ class Radau5 {
   std::vector<double> y_report_;
 
   detail::Radau5EventSearch events_;
+  std::vector<double> roots_at_end_;  // g(t_, y_) once a step is accepted (checked finite there)
 
   Radau5Statistics stats_;
 };

@@ -43,6 +43,7 @@ class Radau5EventSearch {
     directions_.assign(m, 0);
   }
   size_t size() const { return g_lo_.size(); }
+  bool empty() const { return g_lo_.empty(); }
 
   /// Starts the search at t, as at a (re)start: nothing behind t is searched, no root is
   /// reported. False if evaluate failed (at once, with no event functions: true).

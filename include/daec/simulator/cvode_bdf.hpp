@@ -45,6 +45,8 @@ inline const SundialsPackage kCvode = {"CVODE",
                                        cvode_flag_meaning,
                                        CVodeFree,
                                        CVodeGetDky,
+                                       CVodeSetMaxStep,
+                                       "CVodeSetMaxStep",
 #if SUNDIALS_VERSION_MAJOR < 7
                                        CVodeSetErrHandlerFn,
                                        "CVodeSetErrHandlerFn"

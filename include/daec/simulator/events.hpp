@@ -6,7 +6,9 @@
 // conditions(), bracketed by the relations' own values, to a few units of rounding in t).
 // The run then writes the rows before it, sets the modes there, projects the state onto the
 // constraints (which may have changed with the modes) and restarts the method. Models without
-// conditions (num_conditions == 0) have no events and pay nothing.
+// conditions (num_conditions == 0) have no events and pay nothing. A switching value that is not
+// finite, at a step's end or where the location evaluates it, is no change but a failed step
+// (not_finite, step_redo.hpp).
 #pragma once
 
 #include <cfloat>
@@ -33,9 +35,12 @@ constexpr double kChatteringSpacing = 1e-9;
 constexpr int kMaxRootIterations = 200;
 
 /// Where the conditions change: the time and the state there (on the old branch's solution).
+/// `not_finite` says what was not finite at t instead, if the interpolant led there: then t is
+/// no event, and the step is redone (step_redo.hpp).
 struct Event {
   double t = 0.0;
   std::vector<double> x;
+  std::string not_finite;
 };
 
 class Events {
@@ -66,12 +71,33 @@ class Events {
   /// last event or the start.
   bool changed(double t, const std::vector<double>& x) const { return mismatch(t, x) >= 0; }
 
-  /// The earliest change in (t_lo, t_hi], where the step ended with x_hi.
+  /// What is not finite at (t, x), a step's end or a point of its interpolant: the time, a
+  /// state or a condition's switching value, in words with the time; "" if everything is. A
+  /// relation that is not a number compares false: taken as it is, it would be an event.
+  std::string not_finite(double t, const std::vector<double>& x) const {
+    if (!std::isfinite(t)) return "the time reached is " + text::format_number(t);
+    const std::string at = " at t = " + text::format_number(t);
+    if (const int i = text::first_not_finite(x.data(), n); i >= 0)
+      return "the state " + text::quoted(model_.state_names[i]) + " is " +
+             text::format_number(x[static_cast<size_t>(i)]) + at;
+    if (count == 0) return "";
+    const std::vector<double> g = switching(t, x);
+    for (int k = 0; k < count; ++k)
+      if (!std::isfinite(g[static_cast<size_t>(k)]))
+        return "the switching function of the condition " +
+               text::quoted(model_.condition_names[k]) + " is " +
+               text::format_number(g[static_cast<size_t>(k)]) + at;
+    return "";
+  }
+
+  /// The earliest change in (t_lo, t_hi], where the step ended with x_hi (checked finite), or
+  /// the first point of the search where something is not finite.
   Event locate(double t_lo, double t_hi, const std::vector<double>& x_hi,
                Integrator& integrator) const {
-    Event hi{t_hi, x_hi};
+    Event hi{t_hi, x_hi, ""};
     std::vector<double> x(static_cast<size_t>(n));
     integrator.interpolate(t_lo, x);
+    if (std::string why = not_finite(t_lo, x); !why.empty()) return {t_lo, x, why};
     std::vector<double> g_lo = switching(t_lo, x), g_hi = switching(t_hi, x_hi);
     double lo = t_lo;
     const double tolerance = 100 * DBL_EPSILON * (std::fabs(t_hi) + (t_hi - t_lo));
@@ -83,9 +109,10 @@ class Events {
       // Never at an end: a point tolerance/2 inside ends the search from either side.
       tau = std::min(std::max(tau, lo + 0.5 * tolerance), hi.t - 0.5 * tolerance);
       integrator.interpolate(tau, x);
+      if (std::string why = not_finite(tau, x); !why.empty()) return {tau, x, why};
       std::vector<double> g = switching(tau, x);
       if (int j = mismatch(tau, x); j >= 0) {
-        hi = {tau, x};
+        hi = {tau, x, ""};
         g_hi = g;
         if (j != k) kept = 0;
         k = j;

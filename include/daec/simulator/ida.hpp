@@ -47,6 +47,8 @@ inline const SundialsPackage kIda = {"IDA",
                                      ida_flag_meaning,
                                      IDAFree,
                                      IDAGetDky,
+                                     IDASetMaxStep,
+                                     "IDASetMaxStep",
 #if SUNDIALS_VERSION_MAJOR < 7
                                      IDASetErrHandlerFn,
                                      "IDASetErrHandlerFn"

@@ -47,6 +47,9 @@ class Integrator {
   /// Starts afresh at (t, x), consistent with the constraints, after an event changed the
   /// model's branch: the next step is taken like a first one; the statistics go on.
   virtual void restart(double t, const std::vector<double>& x) = 0;
+  /// Steps at most h_max long from now on, the first after a restart too; 0: no limit. The run
+  /// redoes a step whose end is not finite this way (step_redo.hpp).
+  virtual void limit_step(double h_max) = 0;
   /// Ends the run: integration failed at t for `why`, with the model's last failure in notes.
   [[noreturn]] virtual void fail(double t, const std::string& why) const = 0;
   virtual Statistics statistics() const = 0;

@@ -10,6 +10,7 @@
 #pragma once
 
 #include <algorithm>
+#include <limits>
 #include <memory>
 #include <string>
 #include <vector>
@@ -213,6 +214,10 @@ class RadauMethod final : public Integrator {
     std::vector<double> y = start_values(t, x);
     integrators::Radau5Result result = radau_.restart(t, y.data());
     if (!result.ok()) stop(result);
+  }
+
+  void limit_step(double h_max) override {
+    radau_.set_max_step(h_max > 0.0 ? h_max : std::numeric_limits<double>::infinity());
   }
 
   double step(double t_target, std::vector<double>& x) override {

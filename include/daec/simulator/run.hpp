@@ -32,6 +32,7 @@
 #include <daec/simulator/plot.hpp>
 #include <daec/simulator/settings.hpp>
 #include <daec/simulator/singular.hpp>
+#include <daec/simulator/step_redo.hpp>
 
 namespace daec::simulator {
 
@@ -153,13 +154,19 @@ inline Statistics integrate(Integrator& integrator, const System& model, const O
   int stalled = 0;
   SingularityMonitor singular(model, options.on_singular);
   singular.start(t, x);
+  StepRedo redo;
   while (next < times.count()) {
     double reached = t;
+    redo.before_step(t, x);
     try {
       reached = integrator.step(times[next], x);
     } catch (Failure& failure) {
       singular.explain(failure);
       throw;
+    }
+    if (std::string why = events.not_finite(reached, x); !why.empty()) {
+      redo.redo(integrator, reached, reached, why, t, x);
+      continue;
     }
     if (reached > t) singular.check(t, reached, x, integrator);
     stalled = reached > t ? 0 : stalled + 1;
@@ -168,6 +175,10 @@ inline Statistics integrate(Integrator& integrator, const System& model, const O
                                    " steps did not advance t)");
     if (events.watched() && events.changed(reached, x)) {
       Event event = events.locate(t, reached, x, integrator);
+      if (!event.not_finite.empty()) {
+        redo.redo(integrator, event.t, reached, event.not_finite, t, x);
+        continue;
+      }
       for (; next < times.count() && times[next] < event.t; ++next) {
         integrator.interpolate(times[next], row_state);
         sink(checked_row(model, times[next], row_state));
@@ -178,6 +189,7 @@ inline Statistics integrate(Integrator& integrator, const System& model, const O
       x = event.x;
       singular.start(reached, x);
     }
+    redo.passed(integrator, reached);
     t = reached;
     largest.add(largest_residuals(model, t, x.data()));
     for (; next < times.count() && times[next] <= t; ++next) {

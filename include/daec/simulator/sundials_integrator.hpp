@@ -42,6 +42,8 @@ struct SundialsPackage {
   std::string (*describe)(int);  // a return flag in words and by name (describe_flag)
   void (*free)(void**);          // CVodeFree, IDAFree
   int (*get_dky)(void*, sunrealtype, int, N_Vector);  // CVodeGetDky, IDAGetDky
+  int (*set_max_step)(void*, sunrealtype);            // CVodeSetMaxStep, IDASetMaxStep
+  const char* set_max_step_name;
 #if SUNDIALS_VERSION_MAJOR < 7
   SetErrorHandler set_error_handler;  // CVodeSetErrHandlerFn, IDASetErrHandlerFn
   const char* set_error_handler_name;
@@ -67,6 +69,11 @@ class SundialsIntegrator : public Integrator {
   void restart(double t, const std::vector<double>& x) final {
     earlier_ += counts();
     reinitialize(t, x);
+  }
+
+  // The solver keeps the limit across ReInit; 0 lifts it.
+  void limit_step(double h_max) final {
+    check(package_.set_max_step(memory_.get(), h_max), package_.set_max_step_name);
   }
 
   [[noreturn]] void fail(double t, const std::string& why) const final {

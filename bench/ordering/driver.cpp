@@ -30,15 +30,18 @@ double cpu_seconds() {
   return static_cast<double>(now.tv_sec) + 1e-9 * static_cast<double>(now.tv_nsec);
 }
 
+// Calls in batches that double, so that reading the clock (a system call for a thread's CPU
+// time, about a microsecond here) is no part of what is measured.
 template <typename Call>
 double nanoseconds_per_call(Call call) {
-  long calls = 0;
-  const double start = cpu_seconds();
+  long calls = 0, batch = 1;
   double elapsed = 0;
   do {
-    call();
-    ++calls;
-    elapsed = cpu_seconds() - start;
+    const double start = cpu_seconds();
+    for (long i = 0; i < batch; ++i) call();
+    elapsed += cpu_seconds() - start;
+    calls += batch;
+    batch *= 2;
   } while (elapsed < kSecondsPerFunction || calls < 3);
   return 1e9 * elapsed / static_cast<double>(calls);
 }

@@ -9,13 +9,13 @@
 # factors (the counted work of a solve, from the simulator's statistics line), the CPU time of
 # one simulated second with the default method and linear solver, the time per step, and the cost
 # of one call of the generated rhs, residual Jacobian, sparse rhs Jacobian and projection
-# (driver.cpp --costs). Writes bench/ordering/results.tsv and, through report.py, RESULTS.md
+# (driver.cpp --costs); the least of REPEATS, the orders of one N taking turns. Writes bench/ordering/results.tsv and, through report.py, RESULTS.md
 # with the ratios across orders, the growth exponents from N = 64 and the targets met or missed.
 #   bench/ordering/run.sh                                    every N (about 30 minutes, 2 cores)
 #   ORDER_N="64 128 256" FAMILIES=chain bench/ordering/run.sh    fewer
 #   RENDER_ONLY=yes bench/ordering/run.sh                     RESULTS.md from results.tsv
 # Environment (all optional): ORDER_N (default 64 128 256 512 1000 2000), FAMILIES (chain rd),
-# SIM_T_END (default 1), REPEATS (simulations per row, the least CPU time counts; default 3),
+# SIM_T_END (default 1), REPEATS (simulations and cost runs per row, the least CPU time counts; default 4),
 # JOBS (compilers at once, default 2), CXX (default g++), BUILD_DIR
 # (default build: its daec and compiled runtime, brought up to date first).
 set -eu
@@ -26,7 +26,7 @@ here=$root/bench/ordering
 ORDER_N=${ORDER_N:-64 128 256 512 1000 2000}
 FAMILIES=${FAMILIES:-chain rd}
 SIM_T_END=${SIM_T_END:-1}
-REPEATS=${REPEATS:-3}
+REPEATS=${REPEATS:-4}
 JOBS=${JOBS:-2}
 CXX=${CXX:-g++}
 BUILD_DIR=${BUILD_DIR:-build}
@@ -49,8 +49,12 @@ trap 'rm -rf "$work"' EXIT INT TERM
 # cpu_of FILE: user + system seconds from /usr/bin/time -f "%U %S".
 cpu_of() { tail -n 1 "$1" | awk '{ printf "%.2f", $1 + $2 }'; }
 
-# measure FAMILY N ORDER: one row of results.tsv.
-measure() {
+# least A B: the smaller of two numbers ("" counts as none).
+least() { echo "$1 $2" | awk '{ m = $1; for (i = 2; i <= NF; ++i) if ($i < m) m = $i; print m }'; }
+
+# build FAMILY N ORDER: the model in DIR=$work/FAMILY-N-ORDER, generated and compiled into
+# DIR/driver; daec's CPU time, the rhs operations and the compile seconds in DIR/build.
+build() {
   family=$1 n=$2 order=$3
   dir=$work/$family-$n-$order
   mkdir -p "$dir"
@@ -82,26 +86,44 @@ measure() {
     { echo "ordering: compiling $family $n $order failed" >&2; exit 1; }
   # shellcheck disable=SC2086 # a list of flags
   $CXX -o "$dir/driver" "$dir"/*.o "$RUNTIME" $LIBS
-  compile=$(($(date +%s) - t0))
-  # The least CPU time of REPEATS runs: this machine's timings vary by a fifth from run to run.
-  best=""
-  repeat=1
-  while [ "$repeat" -le "$REPEATS" ]; do
-    /usr/bin/time -f "%U %S" -o "$dir/sim.time" "$dir/driver" --t-end "$SIM_T_END" --quiet \
-      --output /dev/null 2>"$dir/sim.log" || { cat "$dir/sim.log" >&2; exit 1; }
-    cpu=$(cpu_of "$dir/sim.time")
-    best=$(echo "$best $cpu" | awk '{ m = $1; for (i = 2; i <= NF; ++i) if ($i < m) m = $i; print m }')
-    repeat=$((repeat + 1))
-  done
+  echo "$(cpu_of "$dir/daec.time") $operations $(($(date +%s) - t0))" >"$dir/build"
+}
+
+# simulate DIR: one simulation; keeps the least CPU time in DIR/best and the statistics line.
+simulate() {
+  dir=$1
+  /usr/bin/time -f "%U %S" -o "$dir/sim.time" "$dir/driver" --t-end "$SIM_T_END" --quiet \
+    --output /dev/null 2>"$dir/sim.log" || { cat "$dir/sim.log" >&2; exit 1; }
+  least "$(cat "$dir/best" 2>/dev/null)" "$(cpu_of "$dir/sim.time")" >"$dir/best.new"
+  mv "$dir/best.new" "$dir/best"
+}
+
+# costs DIR: the generated functions' costs, the least of this and the earlier calls per column.
+costs() {
+  dir=$1
+  "$dir/driver" --costs | sed 's/^costs //; s/[a-z_]*=//g' >"$dir/costs.new"
+  if [ -f "$dir/costs" ]; then
+    paste -d ' ' "$dir/costs" "$dir/costs.new" | awk '{ h = NF / 2; line = "";
+      for (i = 1; i <= h; ++i) { a = $i; b = $(i + h);
+        v = (a == "-") ? a : (a + 0 < b + 0 ? a : b); line = line (i > 1 ? " " : "") v }
+      print line }' >"$dir/costs.min"
+    mv "$dir/costs.min" "$dir/costs"
+  else
+    mv "$dir/costs.new" "$dir/costs"
+  fi
+}
+
+# row FAMILY N ORDER: the line of results.tsv from what build, simulate and costs left.
+row() {
+  family=$1 n=$2 order=$3
+  dir=$work/$family-$n-$order
+  set -- $(cat "$dir/build")
   stats=$(grep '^method ' "$dir/sim.log")
   method=$(echo "$stats" | sed 's/^method \([^,]*\), linear solver \([^,]*\),.*/\1+\2/')
   steps=$(echo "$stats" | sed 's/.* steps \([0-9]*\),.*/\1/')
   factors=$(echo "$stats" | sed 's/.* factor nonzeros \([0-9]*\),.*/\1/')
-  costs=$("$dir/driver" --costs | sed 's/^costs //; s/[a-z_]*=//g')
-  printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$family" "$n" "$order" \
-    "$(cpu_of "$dir/daec.time")" "$operations" "$compile" "$method" "$steps" "$factors" \
-    "$best" | tr -d '\n' >>"$results"
-  printf '\t%s\n' "$costs" | tr ' ' '\t' >>"$results"
+  printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$family" "$n" "$order" "$1" "$2" "$3" \
+    "$method" "$steps" "$factors" "$(cat "$dir/best")" "$(tr ' ' '\t' <"$dir/costs")" >>"$results"
   echo "ordering: $family N = $n $order: $(tail -n 1 "$results")" >&2
   rm -rf "$dir"
 }
@@ -110,11 +132,20 @@ measure() {
   echo "# date=$(date -u '+%Y-%m-%d %H:%M UTC') commit=$(git rev-parse --short HEAD)$(git diff --quiet HEAD || echo ' (with uncommitted changes)') machine=$(nproc) cores, $(uname -sr), $($CXX --version | head -n 1) sim_t_end=$SIM_T_END"
   printf 'family\tN\torder\tdaec_cpu_s\trhs_ops\tcompile_s\tmethod\tsteps\tfactor_nnz\tsim_cpu_s\trhs_ns\tresidual_jacobian_ns\trhs_jacobian_ns\tproject_ns\n'
 } >"$results"
+# The orders of one N take turns, REPEATS times, so that a slow spell of the machine (its
+# timings vary by a fifth, at times by half, from minute to minute) falls on all three alike;
+# the least time of each counts.
+orders="arrays bodies random"
 for family in $FAMILIES; do
   for n in $ORDER_N; do
-    for order in arrays bodies random; do
-      measure "$family" "$n" "$order"
+    for order in $orders; do build "$family" "$n" "$order"; done
+    repeat=1
+    while [ "$repeat" -le "$REPEATS" ]; do
+      for order in $orders; do simulate "$work/$family-$n-$order"; done
+      for order in $orders; do costs "$work/$family-$n-$order"; done
+      repeat=$((repeat + 1))
     done
+    for order in $orders; do row "$family" "$n" "$order"; done
   done
 done
 render

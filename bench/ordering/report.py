@@ -13,6 +13,8 @@ ORDERS = ["arrays", "bodies", "random"]
 MAX_RATIO = 1.5
 MAX_EXPONENT = 1.2
 CHAIN_1000_SECONDS = 10.0
+# The shortest simulation whose time per step is compared or fitted (see load).
+MIN_TIMED_SECONDS = 0.1
 # d(xdot)/dx of the chain is dense (every acceleration depends on every position): its growth is
 # reported, not judged (README.md).
 NOT_A_GROWTH_TARGET = {"rhs_jacobian_ns"}
@@ -46,7 +48,10 @@ def load(path):
                     except ValueError:
                         pass
                 row["N"] = int(row["N"])
-                row["step_us"] = 1e6 * row["sim_cpu_s"] / row["steps"]
+                # /usr/bin/time counts CPU time in hundredths of a second: below
+                # MIN_TIMED_SECONDS a time per step would be mostly that rounding.
+                row["step_us"] = (1e6 * row["sim_cpu_s"] / row["steps"]
+                                  if row["sim_cpu_s"] >= MIN_TIMED_SECONDS else None)
                 rows.append(row)
     return header, rows
 
@@ -135,8 +140,15 @@ def main():
         body += family_section(family, [r for r in rows if r["family"] == family], verdicts)
     missed = [text for ok, text in verdicts if not ok]
     print("# Cost against declaration order\n")
-    print("Written by `bench/ordering/run.sh` (see README.md there for what is measured and why).")
+    sizes = ", ".join(str(n) for n in sorted({r["N"] for r in rows}))
+    families = " ".join(sorted({r["family"] for r in rows}))
+    print("Written by `bench/ordering/run.sh` (see README.md there for what is measured and why); "
+          f"this run: `ORDER_N=\"{sizes.replace(', ', ' ')}\" FAMILIES=\"{families}\" "
+          "bench/ordering/run.sh`, the defaults.")
     print(f"Run: {header}.\n")
+    print(f"Times per step come from simulations of at least {MIN_TIMED_SECONDS} s of CPU time "
+          "(`/usr/bin/time` counts hundredths of a second); shorter ones show \"–\" and are left "
+          "out of the ratios and the fits.\n")
     print(f"**Targets: {len(verdicts) - len(missed)} of {len(verdicts)} met.**" +
           ("" if not missed else " Missed:\n\n" + "\n".join(f"- {m}" for m in missed)) + "\n")
     print("\n".join(body))

@@ -9,14 +9,15 @@
 # factors (the counted work of a solve, from the simulator's statistics line), the CPU time of
 # one simulated second with the default method and linear solver, the time per step, and the cost
 # of one call of the generated rhs, residual Jacobian, sparse rhs Jacobian and projection
-# (driver.cpp --costs); the least of REPEATS, the orders of one N taking turns. Writes bench/ordering/results.tsv and, through report.py, RESULTS.md
-# with the ratios across orders, the growth exponents from N = 64 and the targets met or missed.
-#   bench/ordering/run.sh                                    every N (about 30 minutes, 2 cores)
+# (driver.cpp --costs); the least of REPEATS, the orders of one N taking turns. Writes
+# bench/ordering/results.tsv and, through report.py, RESULTS.md with the ratios across orders,
+# the growth exponents from N = 64 and the targets met or missed.
+#   bench/ordering/run.sh                                    every N (about 20 minutes, 2 cores)
 #   ORDER_N="64 128 256" FAMILIES=chain bench/ordering/run.sh    fewer
 #   RENDER_ONLY=yes bench/ordering/run.sh                     RESULTS.md from results.tsv
 # Environment (all optional): ORDER_N (default 64 128 256 512 1000 2000), FAMILIES (chain rd),
-# SIM_T_END (default 1), REPEATS (simulations and cost runs per row, the least CPU time counts; default 4),
-# JOBS (compilers at once, default 2), CXX (default g++), BUILD_DIR
+# SIM_T_END (default 1), REPEATS (simulations and cost runs per row, the least CPU time
+# counts; default 4), JOBS (compilers at once, default 2), CXX (default g++), BUILD_DIR
 # (default build: its daec and compiled runtime, brought up to date first).
 set -eu
 

@@ -3,9 +3,8 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <numeric>
 #include <string>
-#include <unordered_map>
-#include <unordered_set>
 #include <utility>
 
 #include <fmt/format.h>
@@ -56,38 +55,23 @@ constexpr size_t kLocalityMinimum = 256;
 constexpr size_t kLocalityHubLimit = 64;
 
 // The unknowns (states x[i] and algebraic unknowns z[c] or r[position], numbered by their code)
-// that each assignment reads; each distinct node of an expression is visited once.
+// that each assignment reads.
 std::vector<std::vector<int>> unknowns_read(const SymbolCode& symbols,
                                             const std::vector<Assignment>& list) {
   // Numbered by their code, not by the symbols' order, which follows the order in which GiNaC
   // made them and may differ from run to run.
-  std::vector<std::string> codes;
+  std::vector<std::pair<std::string, ex>> unknowns;
   for (const auto& [symbol, code] : symbols) {
     if (code.rfind("x[", 0) == 0 || code.rfind("z[", 0) == 0 || code.rfind("r[", 0) == 0)
-      codes.push_back(code);
+      unknowns.push_back({code, symbol});
   }
-  std::sort(codes.begin(), codes.end());
-  std::unordered_map<std::string, int> number;
-  for (const std::string& code : codes) number.emplace(code, static_cast<int>(number.size()));
-  std::vector<std::vector<int>> uses(list.size());
-  for (size_t i = 0; i < list.size(); ++i) {
-    std::unordered_set<ex, SymbolColumns::Hasher, SymbolColumns::Equality> seen;
-    std::vector<ex> pending{list[i].value};
-    while (!pending.empty()) {
-      ex e = pending.back();
-      pending.pop_back();
-      if (!seen.insert(e).second) continue;
-      if (GiNaC::is_a<GiNaC::symbol>(e)) {
-        auto code = symbols.find(e);
-        if (code == symbols.end()) continue;
-        auto known = number.find(code->second);
-        if (known != number.end()) uses[i].push_back(known->second);
-        continue;
-      }
-      for (size_t k = 0; k < e.nops(); ++k) pending.push_back(e.op(k));
-    }
-    std::sort(uses[i].begin(), uses[i].end());
-  }
+  std::sort(unknowns.begin(), unknowns.end(),
+            [](const auto& a, const auto& b) { return a.first < b.first; });
+  SymbolColumns number({});
+  for (size_t c = 0; c < unknowns.size(); ++c) number.add(unknowns[c].second, static_cast<int>(c));
+  std::vector<std::vector<int>> uses;
+  uses.reserve(list.size());
+  for (const Assignment& a : list) uses.push_back(number.columns_in(a.value));
   return uses;
 }
 
@@ -102,7 +86,7 @@ std::vector<std::string> assignment_statements(const SymbolCode& symbols,
                                                const std::vector<Assignment>& list,
                                                size_t* operations) {
   std::vector<size_t> order(list.size());
-  for (size_t i = 0; i < order.size(); ++i) order[i] = i;
+  std::iota(order.begin(), order.end(), size_t{0});
   if (list.size() >= kLocalityMinimum)
     order = locality_order(unknowns_read(symbols, list), kLocalityHubLimit);
   ExpressionCompiler compiler(symbols);

@@ -123,11 +123,11 @@ class DenseLinearSolver {
     return "";
   }
 
-  /// Factors E1 = gamma*M - J and E2 = (alpha + i*beta)*M - J. Returns 0, or nonzero if either
-  /// is singular.
   /// Entries of the real matrix's factors: all n^2 of them.
   long factor_nonzeros() const { return static_cast<long>(n_) * n_; }
 
+  /// Factors E1 = gamma*M - J and E2 = (alpha + i*beta)*M - J. Returns 0, or nonzero if either
+  /// is singular.
   int factor(const JacobianMatrix& jacobian, double gamma, double alpha, double beta) {
     const size_t n = static_cast<size_t>(n_);
     std::vector<double> e1(n * n, 0.0);

@@ -1,11 +1,10 @@
 // The sparse linear-algebra policy of the Radau5 integrator: SuiteSparse KLU, used directly.
 // klu_analyze runs once on the pattern of J plus the diagonal of the rows with mass; each
-// factorization fills the
-// values of E1 = gamma*M - J (klu_factor, later klu_refactor) and of the complex
-// E2 = (alpha + i*beta)*M - J (klu_z_factor / klu_z_refactor, interleaved real and imaginary
-// parts). A refactorization reuses the first one's pivot order; when KLU's cheap condition
-// estimate says that order has gone bad, the matrix is factored afresh (as SUNDIALS does).
-// Link with -lklu (Debian: libsuitesparse-dev).
+// factorization fills the values of E1 = gamma*M - J (klu_factor, later klu_refactor) and of the
+// complex E2 = (alpha + i*beta)*M - J (klu_z_factor / klu_z_refactor, interleaved real and
+// imaginary parts). A refactorization reuses the first one's pivot order; when KLU's cheap
+// condition estimate says that order has gone bad, the matrix is factored afresh (as SUNDIALS
+// does). Link with -lklu (Debian: libsuitesparse-dev).
 #pragma once
 
 #include <algorithm>

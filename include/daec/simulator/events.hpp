@@ -75,19 +75,7 @@ class Events {
   /// state or a condition's switching value, in words with the time; "" if everything is. A
   /// relation that is not a number compares false: taken as it is, it would be an event.
   std::string not_finite(double t, const std::vector<double>& x) const {
-    if (!std::isfinite(t)) return "the time reached is " + text::format_number(t);
-    const std::string at = " at t = " + text::format_number(t);
-    if (const int i = text::first_not_finite(x.data(), n); i >= 0)
-      return "the state " + text::quoted(model_.state_names[i]) + " is " +
-             text::format_number(x[static_cast<size_t>(i)]) + at;
-    if (count == 0) return "";
-    const std::vector<double> g = switching(t, x);
-    for (int k = 0; k < count; ++k)
-      if (!std::isfinite(g[static_cast<size_t>(k)]))
-        return "the switching function of the condition " +
-               text::quoted(model_.condition_names[k]) + " is " +
-               text::format_number(g[static_cast<size_t>(k)]) + at;
-    return "";
+    return not_finite(t, x, nullptr);
   }
 
   /// The earliest change in (t_lo, t_hi], where the step ended with x_hi (checked finite), or
@@ -97,8 +85,8 @@ class Events {
     Event hi{t_hi, x_hi, ""};
     std::vector<double> x(static_cast<size_t>(n));
     integrator.interpolate(t_lo, x);
-    if (std::string why = not_finite(t_lo, x); !why.empty()) return {t_lo, x, why};
     std::vector<double> g_lo = switching(t_lo, x), g_hi = switching(t_hi, x_hi);
+    if (std::string why = not_finite(t_lo, x, &g_lo); !why.empty()) return {t_lo, x, why};
     double lo = t_lo;
     const double tolerance = 100 * DBL_EPSILON * (std::fabs(t_hi) + (t_hi - t_lo));
     int k = mismatch(t_hi, x_hi), kept = 0;  // kept: +1 lo was kept last time, -1 hi
@@ -109,8 +97,8 @@ class Events {
       // Never at an end: a point tolerance/2 inside ends the search from either side.
       tau = std::min(std::max(tau, lo + 0.5 * tolerance), hi.t - 0.5 * tolerance);
       integrator.interpolate(tau, x);
-      if (std::string why = not_finite(tau, x); !why.empty()) return {tau, x, why};
       std::vector<double> g = switching(tau, x);
+      if (std::string why = not_finite(tau, x, &g); !why.empty()) return {tau, x, why};
       if (int j = mismatch(tau, x); j >= 0) {
         hi = {tau, x, ""};
         g_hi = g;
@@ -185,6 +173,26 @@ class Events {
   // The first condition whose live value at (t, x) differs from its mode, or -1. A relation that
   // compares algebraic unknowns is evaluated with Z solved under the current modes (where
   // set_modes fails, the modes it leaves are those values).
+  // not_finite(t, x) with the switching values at (t, x), if the caller has them (`g`), used
+  // instead of evaluating them again.
+  std::string not_finite(double t, const std::vector<double>& x,
+                         const std::vector<double>* g) const {
+    if (!std::isfinite(t)) return "the time reached is " + text::format_number(t);
+    const std::string at = " at t = " + text::format_number(t);
+    if (const int i = text::first_not_finite(x.data(), n); i >= 0)
+      return "the state " + text::quoted(model_.state_names[i]) + " is " +
+             text::format_number(x[static_cast<size_t>(i)]) + at;
+    if (count == 0) return "";
+    const std::vector<double> evaluated = g == nullptr ? switching(t, x) : std::vector<double>();
+    const std::vector<double>& values = g == nullptr ? evaluated : *g;
+    for (int k = 0; k < count; ++k)
+      if (!std::isfinite(values[static_cast<size_t>(k)]))
+        return "the switching function of the condition " +
+               text::quoted(model_.condition_names[k]) + " is " +
+               text::format_number(values[static_cast<size_t>(k)]) + at;
+    return "";
+  }
+
   int mismatch(double t, const std::vector<double>& x) const {
     if (count > 0) {
       const std::unique_ptr<System> live = model_.copy();

@@ -10,12 +10,13 @@
 #     writes as a single file; only the model is compiled. NS defaults to daec_model.
 #
 #   daec_add_python_module(TARGET MODEL.dae [MODULE name] [NAMESPACE NS] [DEFINES NAME=VALUE...])
-#     A Python extension module (pybind11, Debian package pybind11-dev) named `name` (default
-#     TARGET) whose class Model exposes the generated model with NumPy arrays (docs/adapters.md):
-#     `import name; m = name.Model(); m.rhs(t, x)`. Only the model and a one-line module entry
-#     point are compiled; the binding is the compiled Daec::python_runtime. Built against the
-#     Python interpreter pybind11 finds (set PYTHON_EXECUTABLE to choose it, e.g.
-#     /usr/bin/python3), which must be the Python version the package was built for.
+#     A Python extension module named `name` (default TARGET) whose class Model exposes the
+#     generated model with NumPy arrays (docs/adapters.md): `import name; m = name.Model();
+#     m.rhs(t, x)`. Only the model and a one-line module entry point are compiled; the binding is
+#     the compiled Daec::python_runtime (pybind11). Built for the interpreter daec_find_python
+#     chooses (DaecFindPython.cmake: the one daec was built for when it runs here, else the first
+#     python3 that imports NumPy; -DPython3_EXECUTABLE=... chooses another), which must be of the
+#     Python version the package was built for.
 #
 # SPLIT N (daec --split N) spreads a large model's code over N more files, <stem>_1.cpp ...
 # <stem>_N.cpp, which the build compiles in parallel; 0 (the default) keeps one file.
@@ -28,6 +29,7 @@
 # model or the daec executable changes.
 include_guard(GLOBAL)
 include("${CMAKE_CURRENT_LIST_DIR}/DaecSimulatorLink.cmake")
+include("${CMAKE_CURRENT_LIST_DIR}/DaecFindPython.cmake")
 
 # Stops with a message naming the call when its arguments are not TARGET MODEL.dae followed by
 # the call's keywords (`keywords`, default "[NAMESPACE NS] [SPLIT N] [DEFINES NAME=VALUE...]").
@@ -146,6 +148,28 @@ function(_daec_find_sundials command out_include out_libraries)
   set(${out_libraries} "${libraries}" PARENT_SCOPE)
 endfunction()
 
+# Compiles the generated code of `target` with optimisation when the project sets no build type
+# (a single-configuration generator with CMAKE_BUILD_TYPE empty compiles without -O): generated
+# code runs several times slower unoptimised, and a simulator that is slow for want of a flag is
+# a trap. A build type, once set, decides alone.
+function(_daec_default_optimization target)
+  get_property(multi_config GLOBAL PROPERTY GENERATOR_IS_MULTI_CONFIG)
+  if(multi_config OR NOT CMAKE_BUILD_TYPE STREQUAL "")
+    return()
+  endif()
+  if(CMAKE_CXX_COMPILER_ID MATCHES "GNU|Clang")
+    target_compile_options(${target} PRIVATE -O2)
+  elseif(MSVC)
+    target_compile_options(${target} PRIVATE /O2)
+  endif()
+  get_property(announced GLOBAL PROPERTY DAEC_OPTIMIZATION_ANNOUNCED)
+  if(NOT announced)
+    message(STATUS "daec: no CMAKE_BUILD_TYPE set: generated code is compiled with -O2 (set "
+                   "CMAKE_BUILD_TYPE to choose, e.g. -DCMAKE_BUILD_TYPE=Debug)")
+    set_property(GLOBAL PROPERTY DAEC_OPTIMIZATION_ANNOUNCED TRUE)
+  endif()
+endfunction()
+
 function(daec_add_model)
   cmake_parse_arguments(PARSE_ARGV 0 arg "" "NAMESPACE;SPLIT" "DEFINES")
   _daec_check_call(daec_add_model "${arg_UNPARSED_ARGUMENTS}" "${arg_KEYWORDS_MISSING_VALUES}"
@@ -155,6 +179,7 @@ function(daec_add_model)
   _daec_generate(daec_add_model ${target} "${model}" "${arg_NAMESPACE}" "${arg_SPLIT}"
                  "${arg_DEFINES}" MODEL code header)
   add_library(${target} STATIC ${code} "${header}")
+  _daec_default_optimization(${target})
   get_filename_component(include_dir "${header}" DIRECTORY)
   target_include_directories(${target} PUBLIC "${include_dir}")
   target_compile_features(${target} PUBLIC cxx_std_17)
@@ -189,6 +214,7 @@ int main(int argc, char** argv) {
 }
 ")
   add_executable(${target} ${code} "${header}" "${main}")
+  _daec_default_optimization(${target})
   get_filename_component(include_dir "${header}" DIRECTORY)
   target_include_directories(${target} PRIVATE "${include_dir}" "${sundials_include}")
   target_link_libraries(${target} PRIVATE Daec::runtime ${sundials_libraries})
@@ -196,7 +222,7 @@ int main(int argc, char** argv) {
 endfunction()
 
 # Stops with a message when the package has no compiled Python binding, or one built for another
-# Python version than the one pybind11 found here (pybind11's module ABI is per version).
+# Python version than the one daec_find_python chose here (the module ABI is per version).
 function(_daec_check_python_runtime)
   if(NOT TARGET Daec::python_runtime)
     message(FATAL_ERROR "daec_add_python_module: this daec installation has no Python binding "
@@ -204,19 +230,12 @@ function(_daec_check_python_runtime)
                         "pybind11 (Debian: apt-get install pybind11-dev python3-dev) and build and "
                         "install daec again.")
   endif()
-  # The version as pybind11's Python search names it: its own (FindPythonLibsNew) or CMake's
-  # FindPython / FindPython3.
-  if(DEFINED PYTHON_VERSION_MAJOR)
-    set(version "${PYTHON_VERSION_MAJOR}.${PYTHON_VERSION_MINOR}")
-  elseif(DEFINED Python3_VERSION_MAJOR)
-    set(version "${Python3_VERSION_MAJOR}.${Python3_VERSION_MINOR}")
-  else()
-    set(version "${Python_VERSION_MAJOR}.${Python_VERSION_MINOR}")
-  endif()
+  set(version "${Python3_VERSION_MAJOR}.${Python3_VERSION_MINOR}")
   if(NOT version STREQUAL DAEC_PYTHON_VERSION)
-    message(FATAL_ERROR "daec_add_python_module: pybind11 found Python ${version}, but daec's "
-                        "Python binding was built for Python ${DAEC_PYTHON_VERSION}. Choose that "
-                        "interpreter (-DPYTHON_EXECUTABLE=...) or build daec with this one.")
+    message(FATAL_ERROR "daec_add_python_module: this project builds for Python ${version} "
+                        "(${Python3_EXECUTABLE}), but daec's Python binding was built for Python "
+                        "${DAEC_PYTHON_VERSION} (${DAEC_PYTHON_EXECUTABLE}). Choose that "
+                        "interpreter (-DPython3_EXECUTABLE=...) or build daec with this one.")
   endif()
 endfunction()
 
@@ -235,13 +254,9 @@ function(daec_add_python_module)
     message(FATAL_ERROR "daec_add_python_module(${target}): MODULE '${module}' is not a Python "
                         "identifier")
   endif()
-  if(NOT COMMAND pybind11_add_module)
-    find_package(pybind11 CONFIG QUIET)
-    if(NOT pybind11_FOUND)
-      message(FATAL_ERROR "daec_add_python_module: the Python module needs pybind11, which was not "
-                          "found. Install it (Debian: apt-get install pybind11-dev python3-dev) or "
-                          "add its prefix to CMAKE_PREFIX_PATH.")
-    endif()
+  daec_find_python()
+  if(NOT DAEC_PYTHON_FOUND)
+    message(FATAL_ERROR "daec_add_python_module(${target}): ${DAEC_PYTHON_WHY}")
   endif()
   _daec_check_python_runtime()
   set(namespace "${arg_NAMESPACE}")
@@ -263,10 +278,15 @@ function(daec_add_python_module)
 
 DAEC_PYTHON_MODULE(${module}, ::${namespace}::Model)
 ")
-  pybind11_add_module(${target} MODULE ${code} "${header}" "${main}")
+  # FindPython3's module library (the interpreter's extension suffix, no "lib" prefix); the
+  # entry point includes only Python.h, so pybind11 is needed where daec was built, not here.
+  Python3_add_library(${target} MODULE WITH_SOABI ${code} "${header}" "${main}")
+  _daec_default_optimization(${target})
   get_filename_component(include_dir "${header}" DIRECTORY)
   target_include_directories(${target} PRIVATE "${include_dir}")
   target_link_libraries(${target} PRIVATE Daec::python_runtime)
-  set_target_properties(${target} PROPERTIES OUTPUT_NAME "${module}")
+  # As the binding was built: hidden symbols, so that two modules in one process do not mix.
+  set_target_properties(${target} PROPERTIES OUTPUT_NAME "${module}" CXX_VISIBILITY_PRESET hidden
+                                             VISIBILITY_INLINES_HIDDEN ON)
   target_compile_features(${target} PRIVATE cxx_std_17)
 endfunction()

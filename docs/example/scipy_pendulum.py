@@ -1,7 +1,12 @@
 """The pendulum in Python: daec's module (daec_add_python_module) integrated with SciPy's Radau,
 projected onto the hidden constraints, compared with the published solution and plotted.
 
-    python3 scipy_pendulum.py [BUILD_DIR] [PLOT.png]
+    /usr/bin/python3 scipy_pendulum.py [BUILD_DIR] [PLOT.png]
+
+Run it with the interpreter the module was built for, the one the CMake configuration names
+("daec: Python modules are built for ..."): on Debian /usr/bin/python3, which has NumPy, SciPy
+and matplotlib (python3-numpy, python3-scipy, python3-matplotlib); a python3 of pyenv or of a
+virtual environment may come first on PATH without them.
 
 BUILD_DIR holds the module pendulum_py (default: the current directory). With g = 1, x(1) is
 compared with the published value of Cash's pendul3.f test problem.
@@ -10,12 +15,17 @@ import sys
 
 sys.path.insert(0, sys.argv[1] if len(sys.argv) > 1 else ".")
 
-import matplotlib
+try:
+    import matplotlib
 
-matplotlib.use("Agg")  # no display needed
-import matplotlib.pyplot as plt
-import numpy as np
-from scipy.integrate import solve_ivp
+    matplotlib.use("Agg")  # no display needed
+    import matplotlib.pyplot as plt
+    import numpy as np
+    from scipy.integrate import solve_ivp
+except ImportError as missing:
+    sys.exit(f"{sys.argv[0]}: {missing} in {sys.executable}: this example needs NumPy, SciPy and "
+             "matplotlib; run it with the interpreter the module was built for (on Debian "
+             "/usr/bin/python3, with python3-numpy python3-scipy python3-matplotlib)")
 
 import pendulum_py
 

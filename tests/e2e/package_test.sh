@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # The CMake package and the Makefile rule (docs/build-systems.md), tested from outside as a user meets them:
 # installs the build tree into a temporary prefix and moves it (the package must be relocatable),
-# builds docs/example against it, runs the user program and the simulator, checks that a changed
+# configures docs/example against it with exactly the commands of docs/build-systems.md (no build
+# type, no interpreter named, broken pyenv-like python shims first on PATH), runs the user program
+# and the simulator, checks that a changed
 # model or a changed daec regenerates the code, that bad calls fail clearly, and finally runs the
 # example's Makefile with the installed daec on PATH. Three parts, each a test of its own so that
 # CTest runs them side by side and none takes a minute: `core` (the example's user program and
@@ -70,22 +72,41 @@ prefix=$work/prefix
 generator=()
 if command -v ninja >/dev/null; then generator=(-G Ninja); fi
 
+# A PATH as pyenv leaves it: `python3`, `python` and `python3.6` first on it, shims that fail for
+# a version that is not active. The example must configure and build regardless.
+mkdir "$work/shims"
+for shim in python python3 python3.6; do
+  printf '#!/bin/sh\necho "pyenv: %s: command not found" >&2\nexit 127\n' "$shim" >"$work/shims/$shim"
+  chmod +x "$work/shims/$shim"
+done
+shimmed_path="$work/shims:$PATH"
+
 if [[ $part != projects ]]; then
-  step "configure and build docs/example with find_package(Daec)"
+  step "docs/build-systems.md's commands, as written: configure and build docs/example"
   copy_example "$work/example"
-  # Debian's interpreter, the one with NumPy and SciPy (another python3 may come first on PATH).
-  logged "$work/configure.log" cmake -S "$work/example" -B "$work/build" "${generator[@]}" \
-    -DCMAKE_BUILD_TYPE=Release -DCMAKE_PREFIX_PATH="$prefix" -DPYTHON_EXECUTABLE=/usr/bin/python3
+  # No generator, no build type, no interpreter: what the docs show (parallelism from the
+  # environment, which does not change the commands).
+  cd "$work"
+  logged "$work/configure.log" env PATH="$shimmed_path" \
+    cmake -S example -B build -DCMAKE_PREFIX_PATH="$prefix"
   grep -qxF "Daec_DIR:PATH=$prefix/lib/cmake/Daec" "$work/build/CMakeCache.txt" ||
     fail "the example did not find the moved package"
+  grep -qF "daec: Python modules are built for /usr/bin/python3 (Python" "$work/configure.log" ||
+    { cat "$work/configure.log" >&2; fail "the configuration did not name Debian's Python"; }
+  grep -qF "daec: no CMAKE_BUILD_TYPE set: generated code is compiled with -O2" \
+    "$work/configure.log" || fail "the configuration did not say that it optimises"
 fi
 
 if [[ $part == adapters ]]; then
-  step "the adapters (docs/adapters.md): Boost.Odeint, CVODE and SciPy reach the published x(1)"
-  logged "$work/build.log" cmake --build "$work/build" -j 2 \
-    --target pendulum_odeint pendulum_cvode pendulum_py
+  step "the whole example builds (optimised); the adapters reach the published x(1)"
+  logged "$work/build.log" env PATH="$shimmed_path" CMAKE_BUILD_PARALLEL_LEVEL=2 \
+    cmake --build build
   grep -q "daec: generating pendulum_py from pendulum.dae" "$work/build.log" ||
     fail "no code for pendulum_py"
+  for target in pendulum_model pendulum_sim pendulum_py; do
+    grep -q -- "-O2" "$work/build/CMakeFiles/$target.dir/flags.make" ||
+      fail "$target is compiled without -O2: $(grep CXX_FLAGS "$work/build/CMakeFiles/$target.dir/flags.make")"
+  done
   logged "$work/odeint.log" "$work/build/pendulum_odeint"
   logged "$work/cvode.log" "$work/build/pendulum_cvode"
   logged "$work/scipy.log" /usr/bin/python3 "$work/example/scipy_pendulum.py" "$work/build" \
@@ -104,7 +125,7 @@ if [[ $part == adapters ]]; then
     'find_package(Daec CONFIG REQUIRED)' 'set(DAEC_PYTHON_VERSION 2.7)' \
     'daec_add_python_module(p pendulum.dae)' >"$work/other-python/CMakeLists.txt"
   if cmake -S "$work/other-python" -B "$work/other-python-build" -DCMAKE_PREFIX_PATH="$prefix" \
-    -DPYTHON_EXECUTABLE=/usr/bin/python3 >"$work/other-python.log" 2>&1; then
+    -DPython3_EXECUTABLE=/usr/bin/python3 >"$work/other-python.log" 2>&1; then
     fail "a module for another Python version was accepted"
   fi
   tr -s ' \n' ' ' <"$work/other-python.log" |
@@ -117,7 +138,8 @@ fi
 if [[ $part == core ]]; then
   # The targets of docs/build-systems.md; the adapters' programs are the other part's.
   core_targets=(--target pendulum_energy pendulum_sim)
-  logged "$work/build.log" cmake --build "$work/build" -j 2 "${core_targets[@]}"
+  logged "$work/build.log" env PATH="$shimmed_path" cmake --build "$work/build" -j 2 \
+    "${core_targets[@]}"
   for target in pendulum_model pendulum_sim; do
     grep -q "daec: generating $target from pendulum.dae" "$work/build.log" || fail "no code for $target"
   done
@@ -130,6 +152,7 @@ if [[ $part == core ]]; then
   logged "$work/energy.log" "$work/build/pendulum_energy"
   cat "$work/energy.log"
   check_simulation "$work/build/pendulum_sim"
+  "$work/build/pendulum_sim" --t-end 2 >"$work/sim2.csv" 2>/dev/null || fail "pendulum_sim --t-end 2"
 
   step "rebuild: nothing to do; a touched model or daec regenerates"
   logged "$work/noop.log" cmake --build "$work/build" -j 2 "${core_targets[@]}"
@@ -217,6 +240,15 @@ logged "$work/sizes-run5.log" "$work/sizes-build/use5"
 header="t,x[1],x[2],x[3],y[1],y[2],y[3],u[1],u[2],u[3],v[1],v[2],v[3],l[1],l[2],l[3]"
 [[ $(head -n 1 "$work/chain.csv") == "$header" ]] ||
   fail "chain3_sim: CSV header is '$(head -n 1 "$work/chain.csv")'"
+
+step "two Python modules in one directory configure (the Python search is not redone per call)"
+mkdir "$work/two-modules"
+cp "$source/docs/example/pendulum.dae" "$work/two-modules"
+printf 'cmake_minimum_required(VERSION 3.20)\nproject(two LANGUAGES CXX)\n%s\n%s\n%s\n' \
+  'find_package(Daec CONFIG REQUIRED)' 'daec_add_python_module(p1 pendulum.dae)' \
+  'daec_add_python_module(p2 pendulum.dae MODULE second)' >"$work/two-modules/CMakeLists.txt"
+logged "$work/two-modules.log" env PATH="$shimmed_path" cmake -S "$work/two-modules" \
+  -B "$work/two-modules-build" -DCMAKE_PREFIX_PATH="$prefix"
 
 step "bad calls of daec_add_model / daec_add_simulator stop with a clear message"
 expect_configure_error() {

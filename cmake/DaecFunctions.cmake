@@ -18,6 +18,12 @@
 #     python3 that imports NumPy; -DPython3_EXECUTABLE=... chooses another), which must be of the
 #     Python version the package was built for.
 #
+#   daec_add_mex(TARGET MODEL.dae [NAMESPACE NS] [DEFINES NAME=VALUE...])
+#     A MEX file TARGET.mex in the current binary directory, built by Octave's `mkoctfile --mex`
+#     (Debian: liboctave-dev) from the generated model and daec/adapters/mex.hpp: in Octave,
+#     `addpath(dir); TARGET('rhs', t, x)` (docs/octave.md). Part of the default build (target
+#     TARGET). The same sources build under MATLAB's `mex`.
+#
 # SPLIT N (daec --split N) spreads a large model's code over N more files, <stem>_1.cpp ...
 # <stem>_N.cpp, which the build compiles in parallel; 0 (the default) keeps one file.
 #
@@ -289,4 +295,55 @@ DAEC_PYTHON_MODULE(${module}, ::${namespace}::Model)
   set_target_properties(${target} PROPERTIES OUTPUT_NAME "${module}" CXX_VISIBILITY_PRESET hidden
                                              VISIBILITY_INLINES_HIDDEN ON)
   target_compile_features(${target} PRIVATE cxx_std_17)
+endfunction()
+
+# The MEX file of daec_add_mex: Octave's mkoctfile, found once (DAEC_MKOCTFILE; a project may test
+# it to make its MEX files optional, as docs/example does).
+find_program(DAEC_MKOCTFILE mkoctfile DOC "Octave's mkoctfile, which builds daec_add_mex's MEX files")
+
+function(daec_add_mex)
+  cmake_parse_arguments(PARSE_ARGV 0 arg "" "NAMESPACE" "DEFINES")
+  _daec_check_call(daec_add_mex "${arg_UNPARSED_ARGUMENTS}" "${arg_KEYWORDS_MISSING_VALUES}" ""
+                   "${arg_DEFINES}" "[NAMESPACE NS] [DEFINES NAME=VALUE...]")
+  list(GET arg_UNPARSED_ARGUMENTS 0 target)
+  list(GET arg_UNPARSED_ARGUMENTS 1 model)
+  if(NOT target MATCHES "^[A-Za-z][A-Za-z0-9_]*$")
+    message(FATAL_ERROR "daec_add_mex(${target}): the MEX file is called as the function "
+                        "'${target}', which is not an Octave/MATLAB identifier")
+  endif()
+  if(NOT DAEC_MKOCTFILE)
+    message(FATAL_ERROR "daec_add_mex(${target}): Octave's mkoctfile was not found. Install it "
+                        "(Debian: apt-get install octave liboctave-dev) or set DAEC_MKOCTFILE.")
+  endif()
+  set(namespace "${arg_NAMESPACE}")
+  if(namespace STREQUAL "")
+    set(namespace daec_model)
+  endif()
+  _daec_generate(daec_add_mex ${target} "${model}" "${namespace}" "" "${arg_DEFINES}" MODEL code
+                 header)
+  get_filename_component(dir "${header}" DIRECTORY)
+  get_filename_component(header_name "${header}" NAME)
+  set(gateway "${dir}/${target}_mex.cpp")
+  file(GENERATE OUTPUT "${gateway}" CONTENT
+"// The MEX function ${target}, written by daec_add_mex: daec/adapters/mex.hpp on the model of
+// ${header_name}.
+#include \"${header_name}\"
+
+#include <daec/adapters/mex.hpp>
+
+DAEC_MEX_FUNCTION(::${namespace}::Model)
+")
+  get_target_property(include_dirs Daec::runtime INTERFACE_INCLUDE_DIRECTORIES)
+  list(TRANSFORM include_dirs PREPEND "-I")
+  set(mex "${CMAKE_CURRENT_BINARY_DIR}/${target}.mex")
+  # mkoctfile compiles with its own flags (Octave's, -O2 on Debian); C++17 and optimisation are
+  # asked for explicitly, since a compiler's default standard may be older.
+  add_custom_command(
+    OUTPUT "${mex}"
+    COMMAND "${CMAKE_COMMAND}" -E env "CXXFLAGS=-O2 -std=c++17" "${DAEC_MKOCTFILE}" --mex
+            ${include_dirs} "-I${dir}" "${gateway}" ${code} -o "${mex}"
+    DEPENDS ${code} "${header}" "${gateway}"
+    COMMENT "mkoctfile --mex: building ${target}.mex"
+    VERBATIM)
+  add_custom_target(${target} ALL DEPENDS "${mex}")
 endfunction()

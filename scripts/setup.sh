@@ -15,6 +15,7 @@ packages=(
   python3-numpy python3-scipy python3-matplotlib  # the Python module's tests and the peers
   clang  # the end-to-end tests compile the generated code with clang++ as well as g++
   python3 python3-sympy  # the correctness oracle's generator (tests/e2e/oracle_test.cpp)
+  octave liboctave-dev  # the MEX adapter (docs/octave.md) and its test, package_octave
 )
 
 missing=()

@@ -10,8 +10,9 @@
 # simulator, rebuilds), `projects` (NAMESPACE and SPLIT, DEFINES, bad calls, the Makefile) and
 # `adapters` (the example's programs that use the adapters of docs/adapters.md: Boost.Odeint,
 # CVODE, Python).
-#   tests/e2e/package_test.sh BUILD_DIR SOURCE_DIR [core|projects|adapters]
-#   (CTest: package, package_projects, package_adapters)
+#   tests/e2e/package_test.sh BUILD_DIR SOURCE_DIR [core|projects|adapters|octave]
+#   (CTest: package, package_projects, package_adapters, package_octave: the MEX files of
+#   docs/octave.md in Octave)
 set -euo pipefail
 
 build=$(cd "$1" && pwd)
@@ -36,6 +37,7 @@ copy_example() {
   mkdir -p "$1"
   cp "$source"/docs/example/{CMakeLists.txt,Makefile,main.cpp,pendulum.dae} "$1"
   cp "$source"/docs/example/{odeint_pendulum.cpp,cvode_pendulum.cpp,scipy_pendulum.py} "$1"
+  cp "$source"/docs/example/{growth.dae,ode15s_pendulum.m,ode15s_events.m} "$1"
 }
 # The simulator's CSV: the header names every variable and output; 101 rows from 0 to exactly 1.
 check_simulation() {
@@ -95,6 +97,67 @@ if [[ $part != projects ]]; then
     { cat "$work/configure.log" >&2; fail "the configuration did not name Debian's Python"; }
   grep -qF "daec: no CMAKE_BUILD_TYPE set: generated code is compiled with -O2" \
     "$work/configure.log" || fail "the configuration did not say that it optimises"
+fi
+
+# The lines docs/$1 shows as printed by the command `$2` (the block after the line "$ $2").
+doc_output() {
+  awk -v command="\$ $2" '$0 == command { on = 1; next } on && /^```/ { exit } on' "$source/docs/$1"
+}
+
+if [[ $part == octave ]]; then
+  step "the Octave MEX files of docs/octave.md: the docs' scripts print what the page shows"
+  logged "$work/build.log" env CMAKE_BUILD_PARALLEL_LEVEL=2 cmake --build build \
+    --target pendulum_mex growth
+  [[ -f "$work/build/pendulum_mex.mex" && -f "$work/build/growth.mex" ]] ||
+    fail "daec_add_mex wrote no MEX file"
+  octave=(octave-cli --norc --no-history --quiet)
+  for script in ode15s_pendulum ode15s_events; do
+    (cd "$work/build" && "${octave[@]}" "../example/$script.m") >"$work/$script.out" 2>&1 ||
+      { cat "$work/$script.out" >&2; fail "octave-cli $script.m"; }
+    expected=$(doc_output octave.md "cd build-example && octave-cli ../docs/example/$script.m")
+    [[ -n "$expected" ]] || fail "docs/octave.md shows no output of $script.m"
+    diff <(echo "$expected") "$work/$script.out" ||
+      fail "$script.m printed other text than docs/octave.md shows"
+  done
+
+  step "the index-3 circular track with ode15s and the sparse Jacobian reaches its exact solution"
+  mkdir "$work/track"
+  cp "$source/models/circular_track.dae" "$work/track"
+  printf 'cmake_minimum_required(VERSION 3.20)\nproject(track LANGUAGES CXX)\n%s\n%s\n' \
+    'find_package(Daec CONFIG REQUIRED)' \
+    'daec_add_mex(track circular_track.dae NAMESPACE arevalo)' >"$work/track/CMakeLists.txt"
+  # From t = 1 to 2 at rtol = atol = 1e-6 and 1e-8 (the tightest Octave's ode15s takes): the
+  # end point, projected, against x = sin(t^2), y = cos(t^2), u = 2t cos(t^2), v = -2t sin(t^2).
+  cat >"$work/track/check.m" <<'OCTAVE'
+x0 = track('initial_state');
+exact = [sin(4); cos(4); 4*cos(4); -4*sin(4)];
+for tol = [1e-6 1e-8]
+  opts = odeset('RelTol', tol, 'AbsTol', tol, 'Jacobian', @(t, x) track('jacobian', t, x));
+  [t, x] = ode15s(@(t, x) track('rhs', t, x), [1 2], x0, opts);
+  x2 = track('project', 2, x(end, :)');
+  merit = max(abs(x2 - exact) ./ (tol * abs(exact) + tol));
+  printf('tol %g: %d steps, figure of merit %.1f\n', tol, numel(t) - 1, merit);
+  if merit > 50, exit(1); end
+end
+J = track('jacobian', 1, x0);
+if ! issparse(J) || any(size(J) != [4 4]), exit(2); end
+[xdot, z] = track('rhs', 1, x0);
+if abs(z(1) + 4) > 1e-12, exit(3); end   % lambda(1) = -4 t^2
+try
+  track('rhs', 1, [1 2 3]);
+  exit(4);
+catch failure
+  if ! strcmp(failure.identifier, 'daec:usage'), exit(5); end
+end
+OCTAVE
+  logged "$work/track-configure.log" cmake -S "$work/track" -B "$work/track-build" \
+    -DCMAKE_PREFIX_PATH="$prefix"
+  logged "$work/track-build.log" cmake --build "$work/track-build"
+  (cd "$work/track-build" && "${octave[@]}" ../track/check.m) >"$work/track.out" 2>&1 ||
+    { cat "$work/track.out" >&2; fail "the circular track in Octave (exit status $?)"; }
+  cat "$work/track.out"
+  step "package test (octave) passed"
+  exit 0
 fi
 
 if [[ $part == adapters ]]; then

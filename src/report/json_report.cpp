@@ -1,151 +1,93 @@
-// Writing the JSON report. A small value tree keeps the key order fixed and the layout readable
-// without an external JSON library.
+// Writing the JSON report: the document is an nlohmann::ordered_json (keys in the order they are
+// set; the library escapes strings and prints numbers), written out with a layout of our own that
+// keeps long lists readable: arrays of plain values on one line, as are small objects of them.
 #include "report/json_report.h"
 
 #include <algorithm>
 #include <cmath>
-#include <cstdint>
 #include <utility>
 #include <vector>
 
-#include <fmt/format.h>
+#include <nlohmann/json.hpp>
 
 #include "model/expression_printer.h"
 #include "report/check_summary.h"
 #include "report/report_common.h"
 #include "structure/matching.h"
-#include "support/text.h"
 
 namespace daec {
 
-static void append_escaped_char(std::string& out, char ch) {
-  switch (ch) {
-    case '"':
-      out += "\\\"";
-      break;
-    case '\\':
-      out += "\\\\";
-      break;
-    case '\b':
-      out += "\\b";
-      break;
-    case '\f':
-      out += "\\f";
-      break;
-    case '\n':
-      out += "\\n";
-      break;
-    case '\r':
-      out += "\\r";
-      break;
-    case '\t':
-      out += "\\t";
-      break;
-    default:
-      if (static_cast<unsigned char>(ch) < 0x20) {
-        out += fmt::format("\\u{:04x}", static_cast<unsigned char>(ch));
-      } else {
-        out += ch;
-      }
-  }
+namespace {
+
+using Json = nlohmann::ordered_json;
+
+// A plain value (string, number, boolean, null) as JSON text. Bytes that are not well-formed
+// UTF-8 become U+FFFD, so that any model description gives valid JSON.
+std::string scalar_text(const Json& value) {
+  return value.dump(-1, ' ', false, Json::error_handler_t::replace);
 }
 
+}  // namespace
+
 std::string json_string(std::string_view text) {
-  std::vector<size_t> invalid = find_invalid_utf8(text, SIZE_MAX);
-  size_t next_invalid = 0;
-  std::string out = "\"";
-  for (size_t i = 0; i < text.size(); ++i) {
-    if (next_invalid < invalid.size() && invalid[next_invalid] == i) {
-      out += "\\ufffd";
-      ++next_invalid;
-    } else {
-      append_escaped_char(out, text[i]);
-    }
-  }
-  return out + "\"";
+  return scalar_text(Json(std::string(text)));
 }
 
 namespace {
 
-// A JSON value: a literal (number, string, true, false, null), an array or an object whose
-// members keep the order they were added in.
-class Json {
- public:
-  static Json literal(std::string text) { return Json(Kind::Literal, std::move(text)); }
-  static Json string(std::string_view text) { return literal(json_string(text)); }
-  static Json number(long long value) { return literal(std::to_string(value)); }
-  static Json boolean(bool value) { return literal(value ? "true" : "false"); }
-  static Json null() { return literal("null"); }
-  static Json array() { return Json(Kind::Array, ""); }
-  static Json object() { return Json(Kind::Object, ""); }
-
-  Json& push(Json item) {
-    members_.emplace_back("", std::move(item));
-    return *this;
-  }
-  Json& set(const std::string& key, Json value) {
-    members_.emplace_back(key, std::move(value));
-    return *this;
-  }
-  void write(std::string& out, int depth) const;
-
- private:
-  enum class Kind { Literal, Array, Object };
-  Json(Kind kind, std::string text) : kind_(kind), text_(std::move(text)) {}
-  bool is_flat(int depth) const;
-
-  Kind kind_;
-  std::string text_;
-  std::vector<std::pair<std::string, Json>> members_;  // array items have empty keys
-};
-
-// Arrays of literals go on one line, so that lists of names and the rows of a pattern stay
-// readable; so do objects of literals that fit in kFlatWidth characters.
+// Arrays of plain values go on one line, so that lists of names and the rows of a pattern stay
+// readable; so do objects of plain values that fit in kFlatWidth characters.
 constexpr size_t kFlatWidth = 100;
 
-bool Json::is_flat(int depth) const {
-  for (const auto& member : members_) {
-    if (member.second.kind_ != Kind::Literal) return false;
-  }
-  if (kind_ == Kind::Array || members_.empty()) return true;
+bool is_flat(const Json& value, int depth) {
   size_t width = static_cast<size_t>(2 * depth) + 2;
-  for (const auto& [key, value] : members_)
-    width += json_string(key).size() + value.text_.size() + 4;
-  return width <= kFlatWidth;
+  for (const auto& item : value.items()) {
+    if (item.value().is_structured()) return false;
+    if (value.is_object()) width += json_string(item.key()).size() + scalar_text(item.value()).size() + 4;
+  }
+  return value.is_array() || width <= kFlatWidth;
 }
 
-void Json::write(std::string& out, int depth) const {
-  if (kind_ == Kind::Literal) {
-    out += text_;
+void write(const Json& value, std::string& out, int depth) {
+  if (!value.is_structured()) {
+    out += scalar_text(value);
     return;
   }
-  const char* open = kind_ == Kind::Array ? "[" : "{";
-  const char* close = kind_ == Kind::Array ? "]" : "}";
-  bool flat = is_flat(depth);
-  std::string indent(static_cast<size_t>(2 * (depth + 1)), ' ');
-  out += open;
-  for (size_t i = 0; i < members_.size(); ++i) {
-    out += i == 0 ? "" : ",";
-    out += flat ? (i == 0 ? "" : " ") : "\n" + indent;
-    if (kind_ == Kind::Object) out += json_string(members_[i].first) + ": ";
-    members_[i].second.write(out, depth + 1);
+  const bool array = value.is_array(), flat = value.empty() || is_flat(value, depth);
+  const std::string indent(static_cast<size_t>(2 * (depth + 1)), ' ');
+  out += array ? "[" : "{";
+  bool first = true;
+  for (const auto& item : value.items()) {
+    out += first ? "" : ",";
+    out += flat ? (first ? "" : " ") : "\n" + indent;
+    if (!array) out += json_string(item.key()) + ": ";
+    write(item.value(), out, depth + 1);
+    first = false;
   }
   if (!flat) out += "\n" + std::string(static_cast<size_t>(2 * depth), ' ');
-  out += close;
+  out += array ? "]" : "}";
+}
+
+// A parameter's or constant's value: an integer where it is one (2, not 2.0), null where it is
+// not finite (JSON has no infinities or NaN).
+Json number(double value) {
+  constexpr double kLargestExactInteger = 9007199254740992.0;  // 2^53
+  if (!std::isfinite(value)) return nullptr;
+  if (value == std::floor(value) && std::fabs(value) < kLargestExactInteger)
+    return static_cast<long long>(value);
+  return value;
 }
 
 Json strings(const std::vector<std::string>& items) {
-  Json array = Json::array();
-  for (const std::string& item : items) array.push(Json::string(item));
-  return array;
+  return Json(items);
 }
 
 Json pattern_rows(const SparsityPattern& pattern) {
   Json rows = Json::array();
   for (int r = 0; r < pattern.rows(); ++r) {
     Json row = Json::array();
-    for (int c = 0; c < pattern.cols(); ++c) row.push(Json::number(pattern.has(r, c) ? 1 : 0));
-    rows.push(std::move(row));
+    for (int c = 0; c < pattern.cols(); ++c) row.push_back(Json(pattern.has(r, c) ? 1 : 0));
+    rows.push_back(std::move(row));
   }
   return rows;
 }
@@ -155,35 +97,35 @@ Json pattern_rows(const SparsityPattern& pattern) {
 void set_pattern(Json& o, const SparsityPattern& pattern) {
   if (report::table_fits(static_cast<size_t>(pattern.rows()),
                          static_cast<size_t>(pattern.cols()))) {
-    o.set("pattern", pattern_rows(pattern));
+    o["pattern"] = pattern_rows(pattern);
     return;
   }
   Json rows = Json::array();
   for (int r = 0; r < pattern.rows(); ++r) {
     Json row = Json::array();
-    for (int c : pattern.row(r)) row.push(Json::number(c));
-    rows.push(std::move(row));
+    for (int c : pattern.row(r)) row.push_back(Json(c));
+    rows.push_back(std::move(row));
   }
-  o.set("pattern_by_row", std::move(rows));
+  o["pattern_by_row"] = std::move(rows);
 }
 
 Json rank_value(int rank) {
-  return rank < 0 ? Json::null() : Json::number(rank);
+  return rank < 0 ? Json(nullptr) : Json(rank);
 }
 
 Json round_object(const ReductionRound& round) {
   Json o = Json::object();
-  o.set("number", Json::number(round.number));
-  o.set("rows", strings(round.table.rows));
-  o.set("columns", strings(round.table.columns));
+  o["number"] = round.number;
+  o["rows"] = strings(round.table.rows);
+  o["columns"] = strings(round.table.columns);
   set_pattern(o, round.table.pattern);
-  o.set("structural_rank", Json::number(round.structural_rank));
-  o.set("rank", rank_value(round.rank));
-  o.set("nonsingular", Json::boolean(round.nonsingular));
-  o.set("null_space", Json::boolean(round.used_null_space));
-  o.set("decided_off_invariants", Json::boolean(round.decided_off_invariants));
-  o.set("differentiated", strings(round.differentiated));
-  o.set("dummies", strings(round.dummies));
+  o["structural_rank"] = round.structural_rank;
+  o["rank"] = rank_value(round.rank);
+  o["nonsingular"] = round.nonsingular;
+  o["null_space"] = round.used_null_space;
+  o["decided_off_invariants"] = round.decided_off_invariants;
+  o["differentiated"] = strings(round.differentiated);
+  o["dummies"] = strings(round.dummies);
   return o;
 }
 
@@ -191,11 +133,11 @@ Json constraint_list(const std::vector<Constraint>& constraints) {
   Json list = Json::array();
   for (const Constraint& c : constraints) {
     Json o = Json::object();
-    o.set("name", Json::string(c.label));
-    o.set("expression", Json::string(to_dae(c.residual)));
-    o.set("base", Json::string(c.base_label));
-    o.set("level", Json::number(c.level));
-    list.push(std::move(o));
+    o["name"] = c.label;
+    o["expression"] = to_dae(c.residual);
+    o["base"] = c.base_label;
+    o["level"] = c.level;
+    list.push_back(std::move(o));
   }
   return list;
 }
@@ -210,11 +152,10 @@ Json value_list(const std::vector<NamedValue>& items) {
   Json list = Json::array();
   for (const NamedValue& p : items) {
     Json o = Json::object();
-    o.set("name", Json::string(p.name));
-    // JSON has no infinities or NaN.
-    o.set("value", std::isfinite(p.value) ? Json::literal(shortest_double(p.value)) : Json::null());
-    o.set("description", Json::string(p.description));
-    list.push(std::move(o));
+    o["name"] = p.name;
+    o["value"] = number(p.value);
+    o["description"] = p.description;
+    list.push_back(std::move(o));
   }
   return list;
 }
@@ -224,12 +165,12 @@ Json variable_list(const Model& model) {
   Json list = Json::array();
   for (const Variable& v : model.variables) {
     Json o = Json::object();
-    o.set("name", Json::string(v.name));
-    o.set("kind", Json::string(v.is_differential() ? "differential" : "algebraic"));
-    o.set("start", Json::string(to_dae(v.start)));
-    o.set("fixed", Json::boolean(v.fixed));
-    o.set("description", Json::string(v.description));
-    list.push(std::move(o));
+    o["name"] = v.name;
+    o["kind"] = Json(v.is_differential() ? "differential" : "algebraic");
+    o["start"] = to_dae(v.start);
+    o["fixed"] = v.fixed;
+    o["description"] = v.description;
+    list.push_back(std::move(o));
   }
   return list;
 }
@@ -241,14 +182,13 @@ Json unknown_list(const ReducedSystem& system) {
     for (const Unknown& u : *unknowns) {
       bool promoted = std::count(system.promoted.begin(), system.promoted.end(), u.name) > 0;
       Json o = Json::object();
-      o.set("name", Json::string(u.name));
-      o.set("role", Json::string(unknowns == &system.states ? "state" : "algebraic"));
-      o.set("origin", Json::string(origin_words(u.origin).key));
-      o.set("derivative_of",
-            u.derivative_of.empty() ? Json::null() : Json::string(u.derivative_of));
-      o.set("promoted", Json::boolean(promoted));
-      o.set("description", Json::string(u.description));
-      list.push(std::move(o));
+      o["name"] = u.name;
+      o["role"] = Json(unknowns == &system.states ? "state" : "algebraic");
+      o["origin"] = origin_words(u.origin).key;
+      o["derivative_of"] = u.derivative_of.empty() ? Json(nullptr) : Json(u.derivative_of);
+      o["promoted"] = promoted;
+      o["description"] = u.description;
+      list.push_back(std::move(o));
     }
   }
   return list;
@@ -258,10 +198,10 @@ Json differential_list(const ReducedSystem& system) {
   Json list = Json::array();
   for (const StateEquation& e : system.differential) {
     Json o = Json::object();
-    o.set("state", Json::string(system.states[e.state].name));
-    o.set("rhs", Json::string(to_dae(e.rhs)));
-    o.set("label", Json::string(e.label));
-    list.push(std::move(o));
+    o["state"] = system.states[e.state].name;
+    o["rhs"] = to_dae(e.rhs);
+    o["label"] = e.label;
+    list.push_back(std::move(o));
   }
   return list;
 }
@@ -282,16 +222,16 @@ Json entries_of_A(const ReducedSystem& system) {
     Json printed = Json::array();
     if (dense) {
       for (size_t c = 0; c < system.A.cols(); ++c)
-        printed.push(Json::string(to_dae(system.A.at(r, c))));
+        printed.push_back(Json(to_dae(system.A.at(r, c))));
     } else {
       for (const MatrixEntry& e : system.A.row(r)) {
         Json pair = Json::array();
-        pair.push(Json::number(e.column));
-        pair.push(Json::string(to_dae(e.value)));
-        printed.push(std::move(pair));
+        pair.push_back(Json(e.column));
+        pair.push_back(Json(to_dae(e.value)));
+        printed.push_back(std::move(pair));
       }
     }
-    entries.push(std::move(printed));
+    entries.push_back(std::move(printed));
   }
   return entries;
 }
@@ -299,12 +239,12 @@ Json entries_of_A(const ReducedSystem& system) {
 Json matrix_A(const ReducedSystem& system) {
   SparsityPattern pattern = system.A.pattern();
   Json o = Json::object();
-  o.set("rows", strings(constraint_labels(system.constraints)));
-  o.set("columns", strings(report::names_of(system.algebraic)));
+  o["rows"] = strings(constraint_labels(system.constraints));
+  o["columns"] = strings(report::names_of(system.algebraic));
   set_pattern(o, pattern);
-  o.set("structural_rank", Json::number(structural_rank(pattern)));
+  o["structural_rank"] = structural_rank(pattern);
   bool dense = report::table_fits(system.A.rows(), system.A.cols());
-  o.set(dense ? "entries" : "entries_by_row", entries_of_A(system));
+  o[dense ? "entries" : "entries_by_row"] = entries_of_A(system);
   return o;
 }
 
@@ -321,14 +261,14 @@ Json block_form(const ReducedSystem& system) {
     auto first = static_cast<size_t>(form.block_start[static_cast<size_t>(b)]);
     auto end = static_cast<size_t>(form.block_start[static_cast<size_t>(b) + 1]);
     Json block = Json::object();
-    block.set("rows", strings({rows.begin() + first, rows.begin() + end}));
-    block.set("columns", strings({cols.begin() + first, cols.begin() + end}));
-    blocks.push(std::move(block));
+    block["rows"] = strings({rows.begin() + first, rows.begin() + end});
+    block["columns"] = strings({cols.begin() + first, cols.begin() + end});
+    blocks.push_back(std::move(block));
   }
   Json o = Json::object();
-  o.set("row_order", strings(rows));
-  o.set("column_order", strings(cols));
-  o.set("blocks", std::move(blocks));
+  o["row_order"] = strings(rows);
+  o["column_order"] = strings(cols);
+  o["blocks"] = std::move(blocks);
   return o;
 }
 
@@ -338,36 +278,36 @@ std::string json_report(const Model& model, const ReducedSystem& system) {
   std::vector<std::string> dummies;
   for (const Unknown* d : report::dummy_variables(system)) dummies.push_back(d->name);
   Json rounds = Json::array();
-  for (const ReductionRound& round : system.rounds) rounds.push(round_object(round));
+  for (const ReductionRound& round : system.rounds) rounds.push_back(round_object(round));
   Json b = Json::array();
-  for (const GiNaC::ex& e : system.b) b.push(Json::string(to_dae(e)));
+  for (const GiNaC::ex& e : system.b) b.push_back(Json(to_dae(e)));
 
   Json doc = Json::object();
-  doc.set("model", Json::string(model.name));
-  doc.set("index", Json::number(system.index));
-  doc.set("states", strings(report::names_of(system.states)));
-  doc.set("algebraic", strings(report::names_of(system.algebraic)));
-  doc.set("dummies", strings(dummies));
-  doc.set("invariants", constraint_list(system.invariants));
-  doc.set("rounds", std::move(rounds));
-  doc.set("description", Json::string(model.description));
-  doc.set("index_reason", Json::string(report::index_reason(system)));
-  doc.set("differentiations", Json::number(system.differentiations));
-  doc.set("promoted", strings(system.promoted));
-  doc.set("parameters", value_list(model.parameters));
-  doc.set("constants", value_list(model.constants));
-  doc.set("variables", variable_list(model));
-  doc.set("unknowns", unknown_list(system));
-  doc.set("differential", differential_list(system));
-  doc.set("constraints", constraint_list(system.constraints));
-  doc.set("A", matrix_A(system));
-  doc.set("b", std::move(b));
-  doc.set("blocks", block_form(system));
+  doc["model"] = model.name;
+  doc["index"] = system.index;
+  doc["states"] = strings(report::names_of(system.states));
+  doc["algebraic"] = strings(report::names_of(system.algebraic));
+  doc["dummies"] = strings(dummies);
+  doc["invariants"] = constraint_list(system.invariants);
+  doc["rounds"] = std::move(rounds);
+  doc["description"] = model.description;
+  doc["index_reason"] = report::index_reason(system);
+  doc["differentiations"] = system.differentiations;
+  doc["promoted"] = strings(system.promoted);
+  doc["parameters"] = value_list(model.parameters);
+  doc["constants"] = value_list(model.constants);
+  doc["variables"] = variable_list(model);
+  doc["unknowns"] = unknown_list(system);
+  doc["differential"] = differential_list(system);
+  doc["constraints"] = constraint_list(system.constraints);
+  doc["A"] = matrix_A(system);
+  doc["b"] = std::move(b);
+  doc["blocks"] = block_form(system);
   std::vector<std::string> relations;
   for (const GiNaC::ex& r : system.relations) relations.push_back(to_dae(r));
-  doc.set("relations", strings(relations));
+  doc["relations"] = strings(relations);
   std::string out;
-  doc.write(out, 0);
+  write(doc, out, 0);
   return out + "\n";
 }
 

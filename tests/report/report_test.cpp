@@ -4,6 +4,7 @@
 // Golden files live in tests/golden/<model>.report.md, .report.json and .spy.svg. After an
 // intended change, regenerate them with DAEC_UPDATE_GOLDEN=1 and read the diff.
 #include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
 
 #include <cctype>
 #include <cstdlib>
@@ -53,189 +54,12 @@ size_t count(const std::string& text, const std::string& what) {
   return n;
 }
 
-// ---- a minimal strict JSON reader, to check that the reports parse ----
+// ---- the reports parsed by a strict JSON reader (nlohmann's) ----
 
-struct JsonValue {
-  enum Kind { Null, Bool, Number, String, Array, Object } kind = Null;
-  bool boolean = false;
-  double number = 0;
-  std::string string;
-  std::vector<JsonValue> items;
-  std::vector<std::pair<std::string, JsonValue>> members;
+using Json = nlohmann::ordered_json;
 
-  bool has(const std::string& key) const {
-    for (const auto& member : members) {
-      if (member.first == key) return true;
-    }
-    return false;
-  }
-  const JsonValue& operator[](const std::string& key) const {
-    for (const auto& member : members) {
-      if (member.first == key) return member.second;
-    }
-    throw std::runtime_error("no key " + key);
-  }
-  const JsonValue& operator[](size_t i) const { return items.at(i); }
-  std::vector<std::string> strings() const {
-    std::vector<std::string> out;
-    for (const JsonValue& item : items) out.push_back(item.string);
-    return out;
-  }
-};
-
-class JsonReader {
- public:
-  explicit JsonReader(std::string_view text) : text_(text) {}
-
-  // Throws std::runtime_error, naming the offset, on anything RFC 8259 does not allow.
-  JsonValue document() {
-    JsonValue v = value();
-    skip_space();
-    if (pos_ != text_.size()) fail("trailing text");
-    return v;
-  }
-
- private:
-  [[noreturn]] void fail(const std::string& why) const {
-    throw std::runtime_error(why + " at offset " + std::to_string(pos_));
-  }
-  char peek() const { return pos_ < text_.size() ? text_[pos_] : '\0'; }
-  void skip_space() {
-    while (peek() == ' ' || peek() == '\n' || peek() == '\t' || peek() == '\r') ++pos_;
-  }
-  bool eat(char c) {
-    skip_space();
-    if (peek() != c) return false;
-    ++pos_;
-    return true;
-  }
-  void expect(char c) {
-    if (!eat(c)) fail(std::string("expected '") + c + "'");
-  }
-  bool eat_word(std::string_view word) {
-    if (text_.substr(pos_, word.size()) != word) return false;
-    pos_ += word.size();
-    return true;
-  }
-
-  JsonValue value() {
-    skip_space();
-    JsonValue v;
-    if (peek() == '{') return object();
-    if (peek() == '[') return array();
-    if (peek() == '"') {
-      v.kind = JsonValue::String;
-      v.string = string_literal();
-    } else if (eat_word("true")) {
-      v.kind = JsonValue::Bool;
-      v.boolean = true;
-    } else if (eat_word("false")) {
-      v.kind = JsonValue::Bool;
-    } else if (!eat_word("null")) {
-      v.kind = JsonValue::Number;
-      v.number = number_literal();
-    }
-    return v;
-  }
-
-  JsonValue object() {
-    JsonValue v;
-    v.kind = JsonValue::Object;
-    expect('{');
-    if (eat('}')) return v;
-    do {
-      skip_space();
-      std::string key = string_literal();
-      expect(':');
-      v.members.emplace_back(key, value());
-    } while (eat(','));
-    expect('}');
-    return v;
-  }
-
-  JsonValue array() {
-    JsonValue v;
-    v.kind = JsonValue::Array;
-    expect('[');
-    if (eat(']')) return v;
-    do v.items.push_back(value());
-    while (eat(','));
-    expect(']');
-    return v;
-  }
-
-  std::string string_literal() {
-    if (peek() != '"') fail("expected a string");
-    ++pos_;
-    std::string out;
-    for (;;) {
-      if (pos_ >= text_.size()) fail("unterminated string");
-      char c = text_[pos_++];
-      if (c == '"') return out;
-      if (static_cast<unsigned char>(c) < 0x20) fail("raw control character in a string");
-      if (c != '\\') {
-        out += c;
-        continue;
-      }
-      static const std::map<char, char> escapes{{'"', '"'},  {'\\', '\\'}, {'/', '/'},
-                                                {'b', '\b'}, {'f', '\f'},  {'n', '\n'},
-                                                {'r', '\r'}, {'t', '\t'}};
-      char e = peek();
-      ++pos_;
-      if (e == 'u') {
-        std::string hex(text_.substr(pos_, 4));
-        if (hex.size() != 4 ||
-            hex.find_first_not_of("0123456789abcdefABCDEF") != std::string::npos) {
-          fail("bad \\u escape");
-        }
-        append_utf8(out, static_cast<unsigned>(std::stoul(hex, nullptr, 16)));
-        pos_ += 4;
-      } else if (escapes.count(e)) {
-        out += escapes.at(e);
-      } else {
-        fail("bad escape");
-      }
-    }
-  }
-
-  static void append_utf8(std::string& out, unsigned code) {  // the BMP is enough here
-    if (code < 0x80) {
-      out += static_cast<char>(code);
-    } else if (code < 0x800) {
-      out += static_cast<char>(0xC0 | (code >> 6));
-      out += static_cast<char>(0x80 | (code & 0x3F));
-    } else {
-      out += static_cast<char>(0xE0 | (code >> 12));
-      out += static_cast<char>(0x80 | ((code >> 6) & 0x3F));
-      out += static_cast<char>(0x80 | (code & 0x3F));
-    }
-  }
-
-  // -?(0|[1-9][0-9]*)(.[0-9]+)?([eE][+-]?[0-9]+)?
-  double number_literal() {
-    size_t start = pos_;
-    auto digits = [&] {
-      size_t first = pos_;
-      while (std::isdigit(static_cast<unsigned char>(peek()))) ++pos_;
-      if (pos_ == first) fail("expected a digit");
-    };
-    eat_word("-");
-    if (!eat_word("0")) digits();
-    if (eat_word(".")) digits();
-    if (peek() == 'e' || peek() == 'E') {
-      ++pos_;
-      if (peek() == '+' || peek() == '-') ++pos_;
-      digits();
-    }
-    return std::stod(std::string(text_.substr(start, pos_ - start)));
-  }
-
-  std::string_view text_;
-  size_t pos_ = 0;
-};
-
-JsonValue parse_json(const std::string& text) {
-  return JsonReader(text).document();
+Json parse_json(const std::string& text) {
+  return Json::parse(text);
 }
 
 // ---- a well-formedness check of the SVG, enough for what spy_svg writes ----
@@ -334,14 +158,14 @@ TEST(Report, CoupledPendulumsShowTheSeedResult) {
                     "(coupled_pendulums.spy.svg)"),
             std::string::npos);
 
-  JsonValue json = parse_json(r.json());
-  EXPECT_EQ(json["algebraic"].strings(),
+  Json json = parse_json(r.json());
+  EXPECT_EQ(json["algebraic"].get<std::vector<std::string>>(),
             (std::vector<std::string>{"lambda1", "lambda2", "lambda3", "u1_dot", "v1_dot", "u2_dot",
                                       "v2_dot"}));
-  EXPECT_EQ(json["A"]["structural_rank"].number, 7);
-  EXPECT_EQ(json["rounds"][2]["structural_rank"].number, 7);
+  EXPECT_EQ(json["A"]["structural_rank"].get<double>(), 7);
+  EXPECT_EQ(json["rounds"][2]["structural_rank"].get<double>(), 7);
   std::vector<std::string> invariants;
-  for (const JsonValue& h : json["invariants"].items) invariants.push_back(h["name"].string);
+  for (const Json& h : json["invariants"]) invariants.push_back(h["name"].get<std::string>());
   EXPECT_EQ(invariants, (std::vector<std::string>{"constraint1", "constraint2", "constraint3",
                                                   "constraint1'", "constraint2'", "constraint3'"}));
 }
@@ -371,22 +195,22 @@ TEST(Report, JsonHasTheKeysOfTheSpec) {
     SCOPED_TRACE(model);
     Reduced r = reduce_file(std::string("models/") + model + ".dae");
     ASSERT_TRUE(r.system);
-    JsonValue json = parse_json(r.json());
-    EXPECT_EQ(json["model"].string, model);
-    EXPECT_EQ(json["index"].number, 3);
+    Json json = parse_json(r.json());
+    EXPECT_EQ(json["model"].get<std::string>(), model);
+    EXPECT_EQ(json["index"].get<double>(), 3);
     for (const char* key : {"states", "algebraic", "dummies"}) {
-      ASSERT_EQ(json[key].kind, JsonValue::Array) << key;
-      for (const JsonValue& name : json[key].items) EXPECT_EQ(name.kind, JsonValue::String);
+      ASSERT_TRUE(json[key].is_array()) << key;
+      for (const Json& name : json[key]) EXPECT_TRUE(name.is_string());
     }
-    for (const JsonValue& h : json["invariants"].items) {
-      EXPECT_EQ(h["name"].kind, JsonValue::String);
-      EXPECT_EQ(h["expression"].kind, JsonValue::String);
+    for (const Json& h : json["invariants"]) {
+      EXPECT_TRUE(h["name"].is_string());
+      EXPECT_TRUE(h["expression"].is_string());
     }
-    ASSERT_EQ(json["rounds"].items.size(), 3u);
-    for (const JsonValue& round : json["rounds"].items) {
+    ASSERT_EQ(json["rounds"].size(), 3u);
+    for (const Json& round : json["rounds"]) {
       for (const char* key : {"number", "rows", "columns", "pattern", "structural_rank", "rank",
                               "differentiated", "dummies", "null_space"}) {
-        EXPECT_TRUE(round.has(key)) << key;
+        EXPECT_TRUE(round.contains(key)) << key;
       }
     }
   }
@@ -403,8 +227,9 @@ TEST(Report, JsonStringEscapesWhatJsonRequires) {
   EXPECT_EQ(json_string("λ → ü"), "\"λ → ü\"");
   EXPECT_EQ(json_string("a\xff"
                         "b\xc3"),
-            "\"a\\ufffdb\\ufffd\"");
-  EXPECT_EQ(parse_json(json_string("q\"\\\n\x01λ")).string, "q\"\\\n\x01λ");
+            "\"a\xef\xbf\xbd"
+            "b\xef\xbf\xbd\"");
+  EXPECT_EQ(parse_json(json_string("q\"\\\n\x01λ")).get<std::string>(), "q\"\\\n\x01λ");
 }
 
 // Descriptions from the model reach the JSON escaped, whatever they hold.
@@ -415,11 +240,11 @@ TEST(Report, JsonOfAwkwardDescriptionsParses) {
       "variable x(start = 1) \"{\\\"json\\\": [1]}\";\n"
       "equation x' = -k*x; end\n");
   ASSERT_TRUE(r.system);
-  JsonValue json = parse_json(r.json());
-  EXPECT_EQ(json["description"].string, "say \"hi\" \\ back");
-  EXPECT_EQ(json["parameters"][0]["description"].string, "tab\tand λ");
-  EXPECT_EQ(json["variables"][0]["description"].string, "{\"json\": [1]}");
-  EXPECT_EQ(json["index"].number, 0);
+  Json json = parse_json(r.json());
+  EXPECT_EQ(json["description"].get<std::string>(), "say \"hi\" \\ back");
+  EXPECT_EQ(json["parameters"][0]["description"].get<std::string>(), "tab\tand λ");
+  EXPECT_EQ(json["variables"][0]["description"].get<std::string>(), "{\"json\": [1]}");
+  EXPECT_EQ(json["index"].get<double>(), 0);
 }
 
 TEST(Report, SummaryOfThePendulum) {
@@ -471,7 +296,7 @@ TEST(Report, DummiesOfARoundAreReported) {
   EXPECT_NE(md.find("`u_dot` for `u'` and `v_dot` for `v'`. Their defining equations joined "
                     "the constraints"),
             std::string::npos);
-  EXPECT_EQ(parse_json(r.json())["rounds"][1]["dummies"].strings(),
+  EXPECT_EQ(parse_json(r.json())["rounds"][1]["dummies"].get<std::vector<std::string>>(),
             (std::vector<std::string>{"u_dot", "v_dot"}));
 }
 
@@ -491,9 +316,9 @@ TEST(Report, NullSpacePathIsReported) {
             std::string::npos);
   EXPECT_NE(md.find("(null-space path, docs/method.md §5, step 2)"), std::string::npos);
   EXPECT_EQ(md.find("zero-row path"), std::string::npos);
-  JsonValue json = parse_json(r.json());
-  EXPECT_TRUE(json["rounds"][0]["null_space"].boolean);
-  EXPECT_FALSE(json["rounds"][1]["null_space"].boolean);
+  Json json = parse_json(r.json());
+  EXPECT_TRUE(json["rounds"][0]["null_space"].get<bool>());
+  EXPECT_FALSE(json["rounds"][1]["null_space"].get<bool>());
 }
 
 TEST(Report, MarkdownEscapesDescriptions) {
@@ -599,22 +424,22 @@ TEST(Report, LargeTablesBecomeNotesAndSparseLists) {
                       "cells. `daec --report-json` lists its entries row by row.)"));
   // Round 3's B, the pattern of A and its block form.
   EXPECT_EQ(3u, count(markdown, "(The table, 180 × 180, is left out"));
-  JsonValue json = parse_json(r.json());
-  const JsonValue& A = json["A"];
-  EXPECT_FALSE(A.has("pattern"));
-  EXPECT_FALSE(A.has("entries"));
-  ASSERT_EQ(180u, A["pattern_by_row"].items.size());
-  ASSERT_EQ(180u, A["entries_by_row"].items.size());
+  Json json = parse_json(r.json());
+  const Json& A = json["A"];
+  EXPECT_FALSE(A.contains("pattern"));
+  EXPECT_FALSE(A.contains("entries"));
+  ASSERT_EQ(180u, A["pattern_by_row"].size());
+  ASSERT_EQ(180u, A["entries_by_row"].size());
   for (size_t i = 0; i < 180; ++i) {
-    const JsonValue& columns = A["pattern_by_row"].items[i];
-    const JsonValue& entries = A["entries_by_row"].items[i];
-    ASSERT_EQ(columns.items.size(), entries.items.size());
-    for (size_t k = 0; k < columns.items.size(); ++k)
-      EXPECT_EQ(columns.items[k].number, entries.items[k].items[0].number);
+    const Json& columns = A["pattern_by_row"][i];
+    const Json& entries = A["entries_by_row"][i];
+    ASSERT_EQ(columns.size(), entries.size());
+    for (size_t k = 0; k < columns.size(); ++k)
+      EXPECT_EQ(columns[k].get<double>(), entries[k][0].get<double>());
   }
   // Round 1 (B: 60 x 60) fits: it keeps the dense pattern; round 3 (180 x 180) does not.
-  EXPECT_TRUE(json["rounds"].items[0].has("pattern"));
-  EXPECT_TRUE(json["rounds"].items[2].has("pattern_by_row"));
+  EXPECT_TRUE(json["rounds"][0].contains("pattern"));
+  EXPECT_TRUE(json["rounds"][2].contains("pattern_by_row"));
 }
 
 }  // namespace

@@ -10,8 +10,9 @@
 #     `python3.X` on PATH (a pyenv shim for a version that is not active, say).
 #     The interpreter: the one the user names (Python3_EXECUTABLE, Python_EXECUTABLE or
 #     PYTHON_EXECUTABLE); otherwise the first candidate that runs and imports NumPy, the candidates
-#     being DAEC_PYTHON_EXECUTABLE (the one the installed binding was built for), each python3 on
-#     PATH, then /usr/bin/python3; otherwise the first candidate that runs. Prints which one it
+#     being the python3 of an activated virtual or conda environment (VIRTUAL_ENV, CONDA_PREFIX),
+#     DAEC_PYTHON_EXECUTABLE (the one the installed binding was built for), each python3 on PATH,
+#     then /usr/bin/python3; otherwise the first candidate that runs. Prints which one it
 #     took and how to choose another. Sets DAEC_PYTHON_FOUND and, when not found, DAEC_PYTHON_WHY.
 include_guard(GLOBAL)
 
@@ -21,6 +22,12 @@ set(_DAEC_PYTHON_PROBE_TIMEOUT 30)
 # Sets `out` to the candidate interpreters, in the order of preference, each once.
 function(_daec_python_candidates out)
   set(candidates)
+  # An activated virtual environment or conda environment is the user's choice of Python.
+  foreach(environment IN ITEMS VIRTUAL_ENV CONDA_PREFIX)
+    if(NOT "$ENV{${environment}}" STREQUAL "")
+      list(APPEND candidates "$ENV{${environment}}/bin/python3")
+    endif()
+  endforeach()
   if(DAEC_PYTHON_EXECUTABLE)
     list(APPEND candidates "${DAEC_PYTHON_EXECUTABLE}")
   endif()

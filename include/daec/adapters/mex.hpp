@@ -51,7 +51,7 @@ inline const char* usage() {
          "'parameters'; 'set_parameter', name, value";
 }
 
-/// Argument `k` of `command` as a string.
+/// An argument of `command` that must be a string (`what` names it in the message).
 inline std::string string_argument(const mxArray* array, const char* command, const char* what) {
   if (array == nullptr || !mxIsChar(array))
     throw usage_error(std::string(command) + ": " + what + " must be a string");
@@ -63,7 +63,8 @@ inline std::string string_argument(const mxArray* array, const char* command, co
 
 /// A real double scalar (the time, a parameter value).
 inline double scalar_argument(const mxArray* array, const char* command, const char* what) {
-  if (array == nullptr || !mxIsDouble(array) || mxIsComplex(array) || mxGetNumberOfElements(array) != 1)
+  if (array == nullptr || !mxIsDouble(array) || mxIsComplex(array) ||
+      mxGetNumberOfElements(array) != 1)
     throw usage_error(std::string(command) + ": " + what + " must be a real number");
   return mxGetScalar(array);
 }
@@ -126,8 +127,8 @@ inline mxArray* sparse_jacobian(const System& model, double t, const double* x) 
   checked_rhs_jacobian(model, t, x, dense.data());
   const size_t nnz = static_cast<size_t>(
       std::count_if(dense.begin(), dense.begin() + n * n, [](double v) { return v != 0.0; }));
-  mxArray* J = mxCreateSparse(static_cast<size_t>(n), static_cast<size_t>(n), std::max<size_t>(nnz, 1),
-                              mxREAL);
+  mxArray* J = mxCreateSparse(static_cast<size_t>(n), static_cast<size_t>(n),
+                              std::max<size_t>(nnz, 1), mxREAL);
   double* values = mxGetPr(J);
   mwIndex *rows = mxGetIr(J), *starts = mxGetJc(J);
   size_t k = 0;
@@ -147,18 +148,19 @@ inline mxArray* sparse_jacobian(const System& model, double t, const double* x) 
 /// project or consistent_initialization (`correct`) of a copy of x; model_error naming the
 /// invariants left violated if it does not converge.
 template <typename Correct>
-mxArray* corrected(const System& model, double t, const std::vector<double>& x,
-                   const char* command, Correct correct) {
+mxArray* corrected(const System& model, double t, const std::vector<double>& x, const char* command,
+                   Correct correct) {
   std::vector<double> result = x;
-  if (correct(t, result.data()) != 0 || text::first_not_finite(result.data(), model.num_states) >= 0)
-    throw model_error(
-        text::call_failure(command, t, text::projection_failure(model, t, x.data(), result.data())));
+  if (correct(t, result.data()) != 0 ||
+      text::first_not_finite(result.data(), model.num_states) >= 0)
+    throw model_error(text::call_failure(
+        command, t, text::projection_failure(model, t, x.data(), result.data())));
   return column(result.data(), model.num_states);
 }
 
 /// names(): a struct of column cell arrays, one field a kind of name.
 inline mxArray* names(const System& model) {
-  const char* fields[] = {"states", "algebraic", "parameters", "outputs",
+  const char* fields[] = {"states",     "algebraic",  "parameters", "outputs",
                           "invariants", "conditions", "variables"};
   mxArray* result = mxCreateStructMatrix(1, 1, 7, fields);
   mxSetField(result, 0, "states", name_cells(model.state_names, model.num_states));
@@ -176,10 +178,9 @@ inline mxArray* names(const System& model) {
 inline void set_parameter(std::unique_ptr<System>& model, const std::string& name, double value) {
   const int index = text::find_name(model->parameter_names, model->num_parameters, name);
   if (index < 0)
-    throw usage_error(
-        "set_parameter: no parameter named '" + name + "'; the parameters are " +
-        text::join(std::vector<std::string>(model->parameter_names,
-                                            model->parameter_names + model->num_parameters)));
+    throw usage_error("set_parameter: no parameter named '" + name + "'; the parameters are " +
+                      text::join(std::vector<std::string>(
+                          model->parameter_names, model->parameter_names + model->num_parameters)));
   if (!std::isfinite(value))
     throw usage_error("set_parameter: '" + name + "' = " + text::format_number(value) +
                       ": a parameter value must be finite");
@@ -222,7 +223,8 @@ inline void call_at_state(const System& model, const std::string& command, int n
     model.invariants(t, x.data(), h.data());
     plhs[0] = column(h.data(), model.num_invariants);
   } else if (command == "project") {
-    plhs[0] = corrected(model, t, x, name, [&](double s, double* y) { return model.project(s, y); });
+    plhs[0] =
+        corrected(model, t, x, name, [&](double s, double* y) { return model.project(s, y); });
   } else if (command == "consistent_initialization") {
     std::vector<double> z_start = scratch(model.num_algebraic);
     model.initial_algebraic(z_start.data());
@@ -239,7 +241,7 @@ inline void call_at_state(const System& model, const std::string& command, int n
                         zeros(static_cast<size_t>(std::max(c, 1)), 0.0);
     if (c > 0) model.conditions(t, x.data(), g.data());
     plhs[0] = column(g.data(), c);
-    if (nlhs > 1) plhs[1] = column(ones.data(), c);  // stop: the right-hand side switches
+    if (nlhs > 1) plhs[1] = column(ones.data(), c);   // stop: the right-hand side switches
     if (nlhs > 2) plhs[2] = column(zeros.data(), c);  // either direction
   }
 }
@@ -247,10 +249,16 @@ inline void call_at_state(const System& model, const std::string& command, int n
 /// Carries out one call on `model`; throws usage_error or model_error.
 inline void call(std::unique_ptr<System>& model, int nlhs, mxArray* plhs[], int nrhs,
                  const mxArray* prhs[]) {
-  if (nrhs < 1) throw usage_error(std::string("no command given; ") + usage());
-  const std::string command = string_argument(prhs[0], "the first argument", "it");
-  static const char* const at_state[] = {"rhs",     "jacobian", "invariants", "project",
-                                         "outputs", "conditions", "consistent_initialization"};
+  if (nrhs < 1 || !mxIsChar(prhs[0]))
+    throw usage_error(std::string("the first argument must name a command; ") + usage());
+  const std::string command = string_argument(prhs[0], "the command", "its name");
+  static const char* const at_state[] = {"rhs",
+                                         "jacobian",
+                                         "invariants",
+                                         "project",
+                                         "outputs",
+                                         "conditions",
+                                         "consistent_initialization"};
   const bool takes_state = std::any_of(std::begin(at_state), std::end(at_state),
                                        [&](const char* c) { return command == c; });
   if (takes_state) {
@@ -302,10 +310,10 @@ void gateway(int nlhs, mxArray* plhs[], int nrhs, const mxArray* prhs[], Make ma
 }  // namespace daec::mex
 
 /// Defines mexFunction, the MEX file's entry point, for the generated `Model` class.
-#define DAEC_MEX_FUNCTION(Model)                                                            \
-  void mexFunction(int nlhs, mxArray* plhs[], int nrhs, const mxArray* prhs[]) {            \
-    ::daec::mex::gateway(nlhs, plhs, nrhs, prhs, [] {                                       \
-      return std::unique_ptr<::daec::runtime::System>(                                      \
-          std::make_unique<::daec::runtime::ModelAdapter<Model>>());                        \
-    });                                                                                     \
+#define DAEC_MEX_FUNCTION(Model)                                                 \
+  void mexFunction(int nlhs, mxArray* plhs[], int nrhs, const mxArray* prhs[]) { \
+    ::daec::mex::gateway(nlhs, plhs, nrhs, prhs, [] {                            \
+      return std::unique_ptr<::daec::runtime::System>(                           \
+          std::make_unique<::daec::runtime::ModelAdapter<Model>>());             \
+    });                                                                          \
   }

@@ -571,8 +571,10 @@ print("ok")
 
 // --- Command line -------------------------------------------------------------------------------
 
-// The CSV layout and the output times: T0 + k*DT, the last row exactly T, no near-duplicate row.
-TEST(Simulator, OutputTimesAndHeader) {
+// The CSV layout and the output times: T0 + k*DT, the last row exactly T, no near-duplicate row;
+// --output-times; the progress line on a pipe (tests/runtime/simulator_output_test.cpp tests
+// both in detail, in process).
+TEST(Simulator, OutputTimesHeaderAndProgress) {
   Fixture f = build_or_fail("OutputTimesAndHeader", "models/pendulum.dae");
   ASSERT_TRUE(f.build.ok);
   SimRun uneven = run_ok(f.build, "--t-end 1 --step 0.3");
@@ -591,7 +593,33 @@ TEST(Simulator, OutputTimesAndHeader) {
   ASSERT_EQ(full.csv.rows.size(), 101u);
   EXPECT_EQ(full.csv.at(50, "t"), 0.0);
   EXPECT_EQ(full.csv.last("t"), 1.0);
-  EXPECT_TRUE(contains(full.result.out, "\n1,"));  // %.17g: the exact end time prints as "1"
+  EXPECT_TRUE(contains(full.result.out, "\n1,"));      // the exact end time prints as "1"
+  EXPECT_TRUE(contains(full.result.out, "\n0,"));      // -1 + 50*0.02
+  EXPECT_TRUE(contains(uneven.result.out, "\n0.3,"));  // shortest, not 0.29999999999999999
+  EXPECT_FALSE(contains(full.result.out, ",-0,")) << full.result.out;
+
+  SimRun listed = run_ok(f.build, "--output-times 0.5,1,1.5");
+  ASSERT_EQ(listed.csv.rows.size(), 3u);
+  EXPECT_EQ(listed.csv.at(0, "t"), 0.5);
+  EXPECT_EQ(listed.csv.last("t"), 1.5);
+  CommandResult decreasing = run_program(f.build.executable, "--output-times 1,0.5");
+  EXPECT_EQ(decreasing.status, 2);
+  EXPECT_EQ(decreasing.err,
+            "sim: error: --output-times must be strictly increasing: 0.5 follows 1\n"
+            "sim: note: run with --help for the usage\n");
+
+  // A run of hours stopped after two seconds, with stderr to a pipe: --progress draws the line
+  // once the run has lasted a second; --no-progress prints nothing (the run never ends).
+  const std::string scratch = f.dir + "/progress", sim = shell_quote(f.build.executable);
+  CommandResult both = run_command("for p in progress no-progress; do timeout -s TERM 2 " + sim +
+                                   " --t-end 1e7 --$p 2>&1 >/dev/null | cat > " +
+                                   shell_quote(scratch) + ".$p & done; wait");
+  EXPECT_EQ(both.status, 0) << both.err;
+  const std::string shown = read_file(scratch + ".progress");
+  EXPECT_EQ(shown.rfind("\rsim: t = ", 0), 0u) << shown;
+  EXPECT_TRUE(contains(shown, " of 1e+07 (0%), ")) << shown;
+  EXPECT_TRUE(contains(shown, " steps")) << shown;
+  EXPECT_EQ(read_file(scratch + ".no-progress"), "");
 
   SimRun note = run_ok(f.build, "--t-end 0.1 --set lambda=3");  // in Z: accepted, no effect
   EXPECT_TRUE(contains(note.result.err, "lambda")) << note.result.err;

@@ -130,7 +130,7 @@ class Events {
         if (model_.modes()[k] == before[static_cast<size_t>(k)]) continue;
         last = model_.condition_names[k];
         if (log_)
-          log_->write(text::format_number(event.t) + "," + csv_field(last) + "," +
+          log_->write(csv_number(event.t) + "," + csv_field(last) + "," +
                       (model_.modes()[k] > 0 ? "true" : "false") + "\n");
       }
       ++events_;

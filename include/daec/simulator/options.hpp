@@ -14,6 +14,8 @@
 
 #include <daec/model_error.hpp>
 #include <daec/simulator/failure.hpp>
+#include <daec/simulator/option_numbers.hpp>
+#include <daec/simulator/output_times_option.hpp>
 
 namespace daec::simulator {
 
@@ -43,10 +45,17 @@ enum class LinearSolver { automatic, dense, klu };
 /// What the run does at a singular point of the reduced system (singular.hpp).
 enum class OnSingular { stop, warn };
 
+/// Whether the run shows its progress line (progress.hpp): --progress, --no-progress, or as
+/// stderr is (automatic: when it is a terminal).
+enum class ProgressMode { automatic, on, off };
+
 struct Options {
   double t_start = kDefaultTStart;
   double t_end = kDefaultTEnd;
-  double step = 0.0;  // 0: not given, (T - T0) / kDefaultStepsPerRun
+  bool t_end_given = false;          // else T is the last of --output-times, if given
+  double step = 0.0;                 // 0: not given, (T - T0) / kDefaultStepsPerRun
+  std::vector<double> output_times;  // --output-times (empty: T0 + k*DT)
+  std::string output_times_source;   // "--output-times" or "--output-times @FILE", for messages
   double rtol = kDefaultRtol;
   double atol = kDefaultAtol;
   std::vector<Setting> settings;  // --set and --fix, in command-line order
@@ -60,38 +69,8 @@ struct Options {
   bool help = false;
   bool list_methods = false;  // --method list
   bool quiet = false;         // --quiet: no report of the starts consistent initialization moved
+  ProgressMode progress = ProgressMode::automatic;
 };
-
-/// Whether `text` is a decimal number as daec's -D takes it: an optional sign, digits with an
-/// optional point, an optional exponent (1000, -2.5, .5, 1e-3); no hexadecimal, no inf or nan,
-/// no spaces.
-inline bool is_decimal_number(const std::string& text) {
-  auto digit = [&](size_t i) { return i < text.size() && text[i] >= '0' && text[i] <= '9'; };
-  size_t i = !text.empty() && (text[0] == '-' || text[0] == '+') ? 1 : 0, digits = 0;
-  for (; digit(i); ++i) ++digits;
-  if (i < text.size() && text[i] == '.')
-    for (++i; digit(i); ++i) ++digits;
-  if (digits == 0) return false;
-  if (i < text.size() && (text[i] == 'e' || text[i] == 'E')) {
-    ++i;
-    if (i < text.size() && (text[i] == '+' || text[i] == '-')) ++i;
-    size_t exponent_digits = 0;
-    for (; digit(i); ++i) ++exponent_digits;
-    if (exponent_digits == 0) return false;
-  }
-  return i == text.size();
-}
-
-/// Strict number, the syntax of daec's -D: a decimal number (is_decimal_number) that a double
-/// holds: finite, and not a nonzero number so small that it reads as 0.
-inline double parse_number(const std::string& option, const std::string& text) {
-  const double value = std::strtod(text.c_str(), nullptr);
-  const bool zero_digits = text.find_first_of("123456789") >= text.find_first_of("eE");
-  if (!is_decimal_number(text) || !std::isfinite(value) || (value == 0 && !zero_digits))
-    usage_error("invalid number '" + text + "' for " + option +
-                " (a decimal number that fits a double, such as 1000, -2.5 or 1e-3)");
-  return value;
-}
 
 /// NAME=VALUE of --set (or of --fix, `option`).
 inline Setting parse_setting(const std::string& option, const std::string& text) {
@@ -171,7 +150,7 @@ inline bool takes_value(const std::string& option) {
   static const char* const kValueOptions[] = {
       "--t-start",      "--t-end",  "--step",   "--rtol",          "--atol",
       "--set",          "--fix",    "--output", "--linear-solver", "--plot",
-      "--plot-columns", "--method", "--events", "--on-singular"};
+      "--plot-columns", "--method", "--events", "--on-singular",   "--output-times"};
   for (const char* known : kValueOptions)
     if (option == known) return true;
   return false;
@@ -179,7 +158,15 @@ inline bool takes_value(const std::string& option) {
 
 inline void apply_option(Options& options, const std::string& option, const std::string& value) {
   if (option == "--t-start") options.t_start = parse_number(option, value);
-  if (option == "--t-end") options.t_end = parse_number(option, value);
+  if (option == "--t-end") {
+    options.t_end = parse_number(option, value);
+    options.t_end_given = true;
+  }
+  if (option == "--output-times") {
+    OutputTimesArgument argument = read_output_times(value);
+    options.output_times = std::move(argument.times);
+    options.output_times_source = std::move(argument.source);
+  }
   if (option == "--step") options.step = parse_number(option, value);
   if (option == "--rtol") options.rtol = parse_number(option, value);
   if (option == "--atol") options.atol = parse_number(option, value);
@@ -249,19 +236,46 @@ inline void check_step_resolution(const Options& options) {
               text::format_number(kSmallestStepUlps * ulp));
 }
 
-inline void check_options(Options& options) {
+/// --output-times against --t-start and --t-end: from T0 on; T defaults to the last time, and a
+/// T given must not come before it (the run goes on to T, writing no row after the last time).
+inline void check_output_times(Options& options) {
   using text::format_number;
-  if (!(options.t_end > options.t_start))
-    usage_error("--t-end (" + format_number(options.t_end) + ") must be greater than --t-start (" +
+  const std::string& source = options.output_times_source;
+  const double first = options.output_times.front(), last = options.output_times.back();
+  if (first < options.t_start)
+    usage_error(source + " starts at " + format_number(first) + ", before --t-start (" +
                 format_number(options.t_start) + ")");
-  if (!std::isfinite(options.t_end - options.t_start))
-    usage_error("the interval from --t-start to --t-end is too long");
+  if (!options.t_end_given) {
+    if (!(last > options.t_start))
+      usage_error(source + " needs a time after --t-start (" + format_number(options.t_start) +
+                  "): the run ends at the last time");
+    options.t_end = last;
+  } else if (last > options.t_end) {
+    usage_error(source + " ends at " + format_number(last) + ", after --t-end (" +
+                format_number(options.t_end) + ")");
+  }
+}
+
+/// The uniform output step: DT > 0, not too many rows, times apart in double precision.
+inline void check_step(Options& options) {
+  using text::format_number;
   if (options.step == 0.0) options.step = (options.t_end - options.t_start) / kDefaultStepsPerRun;
   if (!(options.step > 0.0) || !std::isfinite(options.step))
     usage_error("--step must be positive, got " + format_number(options.step));
   if ((options.t_end - options.t_start) / options.step > kMaxOutputRows)
     usage_error("--step " + format_number(options.step) + " asks for too many output rows");
   check_step_resolution(options);
+}
+
+inline void check_options(Options& options) {
+  using text::format_number;
+  if (!options.output_times.empty()) check_output_times(options);
+  if (!(options.t_end > options.t_start))
+    usage_error("--t-end (" + format_number(options.t_end) + ") must be greater than --t-start (" +
+                format_number(options.t_start) + ")");
+  if (!std::isfinite(options.t_end - options.t_start))
+    usage_error("the interval from --t-start to --t-end is too long");
+  if (options.output_times.empty()) check_step(options);
   if (!(options.rtol > 0.0)) usage_error("--rtol must be positive");
   if (options.rtol < kSmallestRtol)
     usage_error("--rtol " + format_number(options.rtol) + " is below " +
@@ -278,6 +292,14 @@ inline void check_options(Options& options) {
   check_distinct_outputs(options);
 }
 
+/// Applies `option` if it is one that takes no value (--quiet, --progress, --no-progress).
+inline bool apply_flag(Options& options, const std::string& option) {
+  if (option == "--quiet") options.quiet = true;
+  if (option == "--progress") options.progress = ProgressMode::on;
+  if (option == "--no-progress") options.progress = ProgressMode::off;
+  return option == "--quiet" || option == "--progress" || option == "--no-progress";
+}
+
 /// The options of argv; --help and --method list end the parsing (nothing else is checked then).
 inline Options parse_arguments(int argc, char** argv) {
   Options options;
@@ -288,12 +310,13 @@ inline Options parse_arguments(int argc, char** argv) {
       options.help = true;
       return options;
     }
-    if (argument == "--quiet") {
-      options.quiet = true;
-      continue;
-    }
     size_t equals = argument.find('=');
     std::string option = argument.substr(0, equals);
+    if (apply_flag(options, option)) {
+      if (equals != std::string::npos)
+        usage_error(option + " takes no value, got '" + argument + "'");
+      continue;
+    }
     if (argument.rfind("-", 0) != 0) usage_error("unexpected argument '" + argument + "'");
     if (!takes_value(option)) usage_error("unknown option '" + argument + "'");
     std::string value;
@@ -308,6 +331,10 @@ inline Options parse_arguments(int argc, char** argv) {
     if (options.list_methods) return options;
     if (option == "--step") step_given = true;
   }
+  if (step_given && !options.output_times.empty())
+    usage_error(
+        "--output-times and --step cannot be combined: --output-times replaces the "
+        "uniform step");
   if (step_given && options.step == 0.0) usage_error("--step must be positive, got 0");
   check_options(options);
   return options;

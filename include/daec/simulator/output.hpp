@@ -1,15 +1,20 @@
 // What the simulator writes (docs/simulator.md): the output times, the CSV rows (t, every declared
-// variable, every output, %.17g; names quoted as RFC 4180 asks) and the CSV file, written through a
-// temporary that replaces FILE when the rows are complete (daec/simulator/output_files.hpp).
+// variable, every output, each number in the shortest form that reads back to the same double;
+// names quoted as RFC 4180 asks) and the CSV file, written through a temporary that replaces FILE
+// when the rows are complete (daec/simulator/output_files.hpp).
 #pragma once
+
+#include <unistd.h>
 
 #include <algorithm>
 #include <cerrno>
+#include <charconv>
 #include <cmath>
 #include <cstdio>
 #include <cstring>
 #include <memory>
 #include <string>
+#include <system_error>
 #include <vector>
 
 #include <daec/model_error.hpp>
@@ -17,6 +22,7 @@
 #include <daec/simulator/failure.hpp>
 #include <daec/simulator/options.hpp>
 #include <daec/simulator/output_files.hpp>
+#include <daec/simulator/progress.hpp>
 
 namespace daec::simulator {
 
@@ -27,26 +33,35 @@ inline std::vector<double> buffer(int count) {
   return std::vector<double>(static_cast<size_t>(std::max(count, 1)), 0.0);
 }
 
-/// The output times: T0 + k*DT while short of T, then exactly T (no extra row when DT divides
-/// T - T0 up to rounding). Computed from k rather than summed, so that no error accumulates.
+/// The output times: those of --output-times, else T0 + k*DT while short of T, then exactly T (no
+/// extra row when DT divides T - T0 up to rounding), computed from k rather than summed, so that no
+/// error accumulates.
 class OutputTimes {
  public:
   // An output time within this fraction of DT of T is T itself.
   static constexpr double kSameTimeFraction = 1e-9;
 
   explicit OutputTimes(const Options& options)
-      : t_start_(options.t_start), t_end_(options.t_end), step_(options.step) {
+      : t_start_(options.t_start),
+        t_end_(options.t_end),
+        step_(options.step),
+        listed_(options.output_times) {
+    if (!listed_.empty()) return;
     double intervals = (t_end_ - t_start_) / step_;
     full_steps_ = static_cast<long>(std::ceil(intervals - kSameTimeFraction));
   }
-  long count() const { return full_steps_ + 1; }
+  long count() const {
+    return listed_.empty() ? full_steps_ + 1 : static_cast<long>(listed_.size());
+  }
   double operator[](long k) const {
+    if (!listed_.empty()) return listed_[static_cast<size_t>(k)];
     return k < full_steps_ ? t_start_ + static_cast<double>(k) * step_ : t_end_;
   }
 
  private:
   double t_start_, t_end_, step_;
-  long full_steps_;
+  std::vector<double> listed_;  // --output-times (empty: the uniform step)
+  long full_steps_ = 0;
 };
 
 /// The CSV columns: t, the declared variables, the outputs.
@@ -100,13 +115,22 @@ inline std::vector<double> row_values(const System& model, double t, const std::
   return row;
 }
 
+// Room for any double in its shortest round-trip form ("-1.7976931348623157e+308" is 24).
+constexpr size_t kNumberCharacters = 32;
+
+/// `value` in the shortest form that reads back to the same double (std::to_chars: 0.03, 1e-05,
+/// 1e+20, 0.30000000000000004), and 0 for -0 (a sign that no reader of a table expects).
+inline std::string csv_number(double value) {
+  if (value == 0.0) return "0";
+  char number[kNumberCharacters];
+  const std::to_chars_result result = std::to_chars(number, number + sizeof number, value);
+  if (result.ec != std::errc()) return text::format_number(value);  // cannot happen: room for all
+  return std::string(number, result.ptr);
+}
+
 inline std::string csv_line(const std::vector<double>& values) {
   std::string line;
-  for (double value : values) {
-    char number[32];
-    std::snprintf(number, sizeof number, "%.17g", value);
-    line += (line.empty() ? "" : ",") + std::string(number);
-  }
+  for (double value : values) line += (line.empty() ? "" : ",") + csv_number(value);
   return line + "\n";
 }
 
@@ -116,10 +140,12 @@ class CsvOutput {
  public:
   explicit CsvOutput(const std::string& path, const char* what = "output file") {
     if (path != "-") file_ = std::make_unique<StagedFile>(path, what);
+    stdout_terminal_ = !file_ && ::isatty(STDOUT_FILENO) == 1;
   }
 
   void write(const std::string& text) {
     if (file_) return file_->write(text);
+    if (stdout_terminal_) clear_progress_line();  // a row on the terminal of the line
     if (std::fputs(text.c_str(), stdout) < 0) fail_stdout();
   }
 
@@ -136,6 +162,7 @@ class CsvOutput {
   }
 
   std::unique_ptr<StagedFile> file_;
+  bool stdout_terminal_ = false;  // rows go to a terminal, maybe the progress line's
 };
 
 }  // namespace daec::simulator

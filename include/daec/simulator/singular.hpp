@@ -24,6 +24,7 @@
 #include <daec/simulator/failure.hpp>
 #include <daec/simulator/integrator.hpp>
 #include <daec/simulator/options.hpp>
+#include <daec/simulator/progress.hpp>
 
 namespace daec::simulator {
 
@@ -243,6 +244,7 @@ class SingularityMonitor {
                  "--on-singular warn reports such points and goes on"});
     if (t == last_warning_) return;
     last_warning_ = t;
+    clear_progress_line();
     std::fprintf(stderr, "sim: warning: %s\n", message.c_str());
   }
 

@@ -21,6 +21,7 @@
 #include <sundials/sundials_matrix.h>
 
 #include <daec/simulator/failure.hpp>
+#include <daec/simulator/progress.hpp>
 
 namespace daec::simulator {
 
@@ -85,6 +86,7 @@ inline void keep_error_message(int, const char* function, const char*, const cha
 inline void keep_error_message(int code, const char*, const char* function, char* message,
                                void* user_data) {
   if (code > 0) {  // CV_WARNING, IDA_WARNING
+    clear_progress_line();
     std::fprintf(stderr, "sim: warning: %s: %s\n", function, message);
     return;
   }

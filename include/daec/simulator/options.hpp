@@ -47,6 +47,9 @@ struct Options {
   double t_start = kDefaultTStart;
   double t_end = kDefaultTEnd;
   double step = 0.0;  // 0: not given, (T - T0) / kDefaultStepsPerRun
+  // The output times when given as a list (the Python module's t_eval): increasing, from T0 to
+  // T; empty: the uniform step.
+  std::vector<double> output_times;
   double rtol = kDefaultRtol;
   double atol = kDefaultAtol;
   std::vector<Setting> settings;  // --set and --fix, in command-line order

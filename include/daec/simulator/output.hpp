@@ -27,25 +27,32 @@ inline std::vector<double> buffer(int count) {
   return std::vector<double>(static_cast<size_t>(std::max(count, 1)), 0.0);
 }
 
-/// The output times: T0 + k*DT while short of T, then exactly T (no extra row when DT divides
-/// T - T0 up to rounding). Computed from k rather than summed, so that no error accumulates.
+/// The output times: the list of Options::output_times where given, else T0 + k*DT while short
+/// of T, then exactly T (no extra row when DT divides T - T0 up to rounding). Computed from k
+/// rather than summed, so that no error accumulates.
 class OutputTimes {
  public:
   // An output time within this fraction of DT of T is T itself.
   static constexpr double kSameTimeFraction = 1e-9;
 
   explicit OutputTimes(const Options& options)
-      : t_start_(options.t_start), t_end_(options.t_end), step_(options.step) {
+      : t_start_(options.t_start),
+        t_end_(options.t_end),
+        step_(options.step),
+        listed_(options.output_times) {
     double intervals = (t_end_ - t_start_) / step_;
-    full_steps_ = static_cast<long>(std::ceil(intervals - kSameTimeFraction));
+    full_steps_ = listed_.empty() ? static_cast<long>(std::ceil(intervals - kSameTimeFraction))
+                                  : static_cast<long>(listed_.size()) - 1;
   }
   long count() const { return full_steps_ + 1; }
   double operator[](long k) const {
+    if (!listed_.empty()) return listed_[static_cast<size_t>(k)];
     return k < full_steps_ ? t_start_ + static_cast<double>(k) * step_ : t_end_;
   }
 
  private:
   double t_start_, t_end_, step_;
+  std::vector<double> listed_;
   long full_steps_;
 };
 

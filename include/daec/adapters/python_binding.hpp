@@ -145,8 +145,9 @@ inline Array rhs(const Instance& self, double t, const Array& x) {
 inline Array algebraic(const Instance& self, double t, const Array& x) {
   const System& model = *self.model;
   std::vector<double> xdot = scratch(model.num_states);
-  return columnwise(model, t, x, "algebraic", model.num_algebraic,
-                    [&](const double* at, double* z) { checked_rhs(model, t, at, xdot.data(), z); });
+  return columnwise(
+      model, t, x, "algebraic", model.num_algebraic,
+      [&](const double* at, double* z) { checked_rhs(model, t, at, xdot.data(), z); });
 }
 
 inline py::object sparse_rhs_jacobian(const System& model, double t, const double* x) {
@@ -211,9 +212,10 @@ inline py::tuple invariants_condition(const Instance& self, double t, const Arra
 /// The switching functions g_k = a - b of the relations (empty without conditions).
 inline Array conditions(const Instance& self, double t, const Array& x) {
   const System& model = *self.model;
-  return columnwise(model, t, x, "conditions", model.num_conditions, [&](const double* at, double* g) {
-    if (model.num_conditions > 0) model.conditions(t, at, g);
-  });
+  return columnwise(model, t, x, "conditions", model.num_conditions,
+                    [&](const double* at, double* g) {
+                      if (model.num_conditions > 0) model.conditions(t, at, g);
+                    });
 }
 
 /// Freezes the relations at their values at (t, X) (Model::set_modes); model_error where the
@@ -540,7 +542,8 @@ inline Array result_column(const SimulationResult& result, const std::string& na
   const py::ssize_t rows = result.y.shape(0), columns = result.y.shape(1);
   const py::ssize_t j = found - result.names.begin();
   Array column(rows);
-  for (py::ssize_t i = 0; i < rows; ++i) column.mutable_data()[i] = result.y.data()[i * columns + j];
+  for (py::ssize_t i = 0; i < rows; ++i)
+    column.mutable_data()[i] = result.y.data()[i * columns + j];
   return column;
 }
 
@@ -549,7 +552,8 @@ inline py::object define_simulation_types(py::module_& module) {
   if (!py::hasattr(module, "SimulationResult")) {
     py::class_<SimulationResult>(module, "SimulationResult", py::module_local(), kResultDoc)
         .def_readonly("t", &SimulationResult::t, "the output times")
-        .def_readonly("y", &SimulationResult::y, "the values: one row per time, one column per name")
+        .def_readonly("y", &SimulationResult::y,
+                      "the values: one row per time, one column per name")
         .def_readonly("names", &SimulationResult::names, "the columns of y")
         .def_readonly("events", &SimulationResult::events, "(t, condition, value) per change")
         .def_readonly("statistics", &SimulationResult::statistics, "the run's counts (a dict)")
@@ -558,7 +562,8 @@ inline py::object define_simulation_types(py::module_& module) {
         .def_readonly("success", &SimulationResult::success, "whether the run reached the end")
         .def_readonly("message", &SimulationResult::message, "the failure's message, or ''")
         .def("__getitem__", &result_column, py::arg("name"), "the column of y named `name`")
-        .def("__len__", [](const SimulationResult& r) { return r.t.shape(0); }, "the rows")
+        .def(
+            "__len__", [](const SimulationResult& r) { return r.t.shape(0); }, "the rows")
         .def("__repr__", [](const SimulationResult& r) {
           return "<SimulationResult: " + std::to_string(r.t.shape(0)) + " rows x " +
                  std::to_string(r.names.size()) + " columns" +
@@ -585,8 +590,8 @@ inline void def_simulate(py::class_<Instance>& cls, py::module_& module,
                       double rtol, double atol, const py::dict& fix, const py::dict& set,
                       const py::object& sensitivities, bool as_frame,
                       const std::string& linear_solver, const std::string& on_singular) {
-           const SimulateCall call{t_eval, method, rtol, atol, fix, set, sensitivities,
-                                   as_frame, linear_solver, on_singular};
+           const SimulateCall call{t_eval, method,        rtol,     atol,          fix,
+                                   set,    sensitivities, as_frame, linear_solver, on_singular};
            return simulate(*self.model, call, error_type);
          },
          py::arg("t_eval"), py::arg("method") = py::none(),
@@ -611,15 +616,20 @@ inline void def_simulate(py::class_<Instance>& cls, py::module_& module,
 
 /// The module's docstring (help(module)): what the model is, and a short example.
 inline std::string module_doc(const std::string& module, const System& model) {
-  return "The model " + std::string(model.model_name) + " compiled by daec, as a Python module.\n\n" +
-         module + ".Model() is the model with its default parameters: the reduced ODE\n"
+  return "The model " + std::string(model.model_name) +
+         " compiled by daec, as a Python module.\n\n" + module +
+         ".Model() is the model with its default parameters: the reduced ODE\n"
          "X' = F(t, X) of its states X (Model.state_names), the algebraic unknowns Z\n"
          "(algebraic_names) computed from them, the hidden constraints h(t, X) = 0\n"
          "(invariant_names), its parameters and outputs. Its members take and give NumPy arrays;\n"
          "simulate() runs daec's own simulator in process. A failure of the model raises\n"
          "RuntimeError in the simulator's words. Example:\n\n"
-         "    import numpy, scipy.integrate, " + module + "\n"
-         "    m = " + module + ".Model()\n"
+         "    import numpy, scipy.integrate, " +
+         module +
+         "\n"
+         "    m = " +
+         module +
+         ".Model()\n"
          "    r = m.simulate(numpy.linspace(0.0, 1.0, 11))     # daec's simulator\n"
          "    print(r.names, r.y[-1], r.statistics['steps'])\n"
          "    x0 = m.consistent_initialization(0.0, m.initial_state())\n"
@@ -630,14 +640,19 @@ inline std::string module_doc(const std::string& module, const System& model) {
          "See daec's docs/python.md.";
 }
 
+// The class's static properties (names, sizes, methods) are described here: pybind11's static
+// properties show no docstring of their own.
 constexpr const char* kModelDoc =
-    "A daec model: its names and sizes (state_names, algebraic_names, invariant_names,\n"
-    "parameter_names, output_names, variable_names, condition_names, initial_equation_names,\n"
-    "num_states, num_algebraic, num_invariants, num_conditions, model_name), its parameters\n"
-    "(parameters, set_parameter), the generated functions at (t, X) (rhs, rhs_jacobian,\n"
-    "algebraic, invariants, outputs, conditions, project, consistent_initialization) and\n"
-    "simulate(), daec's simulator in process. Model() has the default parameters; each instance\n"
-    "keeps its own.";
+    "A daec model. Model() has the default parameters; each instance keeps its own.\n\n"
+    "Class attributes: model_name; the names state_names (the order of every state array X),\n"
+    "algebraic_names (Z), invariant_names (the hidden constraints), parameter_names,\n"
+    "parameter_bindings ('1/tau', '' for none), output_names, variable_names (the declared\n"
+    "variables: simulate's first columns), condition_names (the relations of if, min, max),\n"
+    "initial_equation_names; the sizes num_states, num_algebraic, num_invariants,\n"
+    "num_conditions; methods (simulate's methods: name -> description) and default_method.\n\n"
+    "Per instance: parameters, set_parameter; the generated functions at (t, X): rhs,\n"
+    "rhs_jacobian, algebraic, invariants, outputs, conditions, project,\n"
+    "consistent_initialization; simulate(), daec's simulator in process.";
 
 // Not inline: the one translation unit that includes this header (runtime/python.cpp, or the
 // file of daec --python-module) defines it for the modules that call it.

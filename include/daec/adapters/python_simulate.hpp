@@ -57,13 +57,13 @@ class ArrayOutput : public simulator::RunOutput {
 
 /// What Model.simulate returns (docs/python.md, "The result").
 struct SimulationResult {
-  Array t, y;                       // the output times; one row of values per time
-  std::vector<std::string> names;   // y's columns: the declared variables, the outputs
-  py::list events;                  // (t, condition, value) per change of a condition
-  py::dict statistics;              // the counts of the statistics line, the method, ...
-  py::list moved_starts;            // (name, given, used) per start initialization moved
+  Array t, y;                      // the output times; one row of values per time
+  std::vector<std::string> names;  // y's columns: the declared variables, the outputs
+  py::list events;                 // (t, condition, value) per change of a condition
+  py::dict statistics;             // the counts of the statistics line, the method, ...
+  py::list moved_starts;           // (name, given, used) per start initialization moved
   bool success = false;
-  std::string message;              // "" on success, else the simulator's message
+  std::string message;  // "" on success, else the simulator's message
 };
 
 /// The columns of y: those of the simulator's CSV without t.
@@ -126,17 +126,18 @@ inline double finite_number(const py::handle& value, const std::string& what) {
 /// The output times: increasing, finite, at least two (the first is T0, the last T).
 inline std::vector<double> output_times(const Array& t_eval) {
   if (t_eval.ndim() != 1 || t_eval.shape(0) < 2)
-    throw py::value_error("t_eval must be a one-dimensional array of at least two times (the "
-                          "first is the start), got shape " +
-                          py::str(py::getattr(t_eval, "shape")).cast<std::string>());
+    throw py::value_error(
+        "t_eval must be a one-dimensional array of at least two times (the "
+        "first is the start), got shape " +
+        py::str(py::getattr(t_eval, "shape")).cast<std::string>());
   std::vector<double> times(t_eval.data(), t_eval.data() + t_eval.shape(0));
   for (size_t k = 0; k < times.size(); ++k) {
     if (!std::isfinite(times[k]))
-      throw py::value_error("t_eval[" + std::to_string(k) + "] = " +
-                            text::format_number(times[k]) + ": the times must be finite");
+      throw py::value_error("t_eval[" + std::to_string(k) + "] = " + text::format_number(times[k]) +
+                            ": the times must be finite");
     if (k > 0 && !(times[k] > times[k - 1]))
-      throw py::value_error("t_eval must increase: t_eval[" + std::to_string(k) + "] = " +
-                            text::format_number(times[k]) + " follows " +
+      throw py::value_error("t_eval must increase: t_eval[" + std::to_string(k) +
+                            "] = " + text::format_number(times[k]) + " follows " +
                             text::format_number(times[k - 1]));
   }
   return times;
@@ -175,10 +176,9 @@ inline py::key_error unknown_setting(const runtime::System& model, const std::st
   if (fix)
     return py::key_error("fix: no variable named '" + name + "'; it takes the start values " +
                          starts + " and the algebraic variables " + algebraic);
-  return py::key_error("set: no parameter or variable named '" + name +
-                       "'; it takes the parameters " +
-                       text::join(simulator::parameter_names(model)) + " and the start values " +
-                       starts);
+  return py::key_error(
+      "set: no parameter or variable named '" + name + "'; it takes the parameters " +
+      text::join(simulator::parameter_names(model)) + " and the start values " + starts);
 }
 
 /// One entry of set or fix as the simulator's --set or --fix, after the checks the command line
@@ -201,9 +201,8 @@ inline simulator::Setting setting_of(const runtime::System& model, const py::han
     throw py::value_error("fix: '" + name + "' is a parameter, constant anyway; give it in set");
   if (!fix && target.kind == Kind::algebraic &&
       !model.fixed[static_cast<size_t>(model.num_states + target.index)])
-    throw py::value_error("set: '" + name +
-                          "' is algebraic, computed from the states; fix={'" + name +
-                          "': value} makes the start keep it");
+    throw py::value_error("set: '" + name + "' is algebraic, computed from the states; fix={'" +
+                          name + "': value} makes the start keep it");
   const double number = finite_number(value, std::string(argument) + "['" + name + "']");
   return {name, number, fix};
 }
@@ -215,21 +214,23 @@ inline simulator::Options simulate_options(const runtime::System& model, const S
   options.t_start = options.output_times.front();
   options.t_end = options.output_times.back();
   options.step = options.t_end - options.t_start;
-  if (!std::isfinite(options.step))
-    throw py::value_error("the interval of t_eval is too long");
+  if (!std::isfinite(options.step)) throw py::value_error("the interval of t_eval is too long");
   tolerances(call, options);
   options.method = method_of(call.method);
   try {
     options.linear_solver = simulator::parse_linear_solver(call.linear_solver);
     options.on_singular = simulator::parse_on_singular(call.on_singular);
   } catch (const simulator::Failure&) {
-    throw py::value_error("linear_solver must be 'auto', 'dense' or 'klu' and on_singular 'stop' "
-                          "or 'warn', got '" + call.linear_solver + "' and '" + call.on_singular +
-                          "'");
+    throw py::value_error(
+        "linear_solver must be 'auto', 'dense' or 'klu' and on_singular 'stop' "
+        "or 'warn', got '" +
+        call.linear_solver + "' and '" + call.on_singular + "'");
   }
   options.quiet = true;  // the moved starts are in the result
-  for (const auto& [key, value] : call.set) options.settings.push_back(setting_of(model, key, value, false));
-  for (const auto& [key, value] : call.fix) options.settings.push_back(setting_of(model, key, value, true));
+  for (const auto& [key, value] : call.set)
+    options.settings.push_back(setting_of(model, key, value, false));
+  for (const auto& [key, value] : call.fix)
+    options.settings.push_back(setting_of(model, key, value, true));
   return options;
 }
 
@@ -301,8 +302,8 @@ inline py::object simulate(const runtime::System& model, const SimulateCall& cal
   }
   SimulationResult result = make_result(*copy, output, &summary);
   result.success = true;
-  for (int i : simulator::moved_starts(*copy, summary.start_given, summary.start_used,
-                                       options.rtol, options.atol))
+  for (int i : simulator::moved_starts(*copy, summary.start_given, summary.start_used, options.rtol,
+                                       options.atol))
     result.moved_starts.append(py::make_tuple(copy->state_names[i],
                                               summary.start_given[static_cast<size_t>(i)],
                                               summary.start_used[static_cast<size_t>(i)]));

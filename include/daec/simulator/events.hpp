@@ -6,9 +6,9 @@
 // conditions(), bracketed by the relations' own values, to a few units of rounding in t).
 // The run then writes the rows before it, sets the modes there, projects the state onto the
 // constraints (which may have changed with the modes) and restarts the method. Each change of a
-// condition goes to the run's EventSink (the --events file, or the Python result's events). Models without
-// conditions (num_conditions == 0) have no events and pay nothing. A switching value that is not
-// finite, at a step's end or where the location evaluates it, is no change but a failed step
+// condition goes to the run's EventSink (the --events file, or the Python result's events). Models
+// without conditions (num_conditions == 0) have no events and pay nothing. A switching value that
+// is not finite, at a step's end or where the location evaluates it, is no change but a failed step
 // (not_finite, step_redo.hpp).
 #pragma once
 

@@ -614,10 +614,32 @@ inline void def_simulate(py::class_<Instance>& cls, py::module_& module,
           "the method simulate takes when method is None");
 }
 
+/// "h (level [m]), outflow (outflow [m/s])": the declared variables with their descriptions.
+inline std::string described_variables(const System& model) {
+  std::vector<std::string> items;
+  for (int i = 0; i < model.num_variables; ++i) {
+    const char* description =
+        model.variable_descriptions != nullptr ? model.variable_descriptions[i] : "";
+    items.push_back(std::string(model.variable_names[i]) +
+                    (description[0] != '\0' ? " (" + std::string(description) + ")" : ""));
+  }
+  return text::join(items);
+}
+
+/// "A = 1, q = 0.5": the parameters with their default values ("(none)").
+inline std::string default_parameters(const System& model) {
+  std::vector<std::string> items;
+  for (int i = 0; i < model.num_parameters; ++i)
+    items.push_back(std::string(model.parameter_names[i]) + " = " +
+                    text::format_number(model.p[i]));
+  return text::join(items);
+}
+
 /// The module's docstring (help(module)): what the model is, and a short example.
 inline std::string module_doc(const std::string& module, const System& model) {
   return "The model " + std::string(model.model_name) +
-         " compiled by daec, as a Python module.\n\n" + module +
+         " compiled by daec, as a Python module.\n\nVariables: " + described_variables(model) +
+         ".\nParameters: " + default_parameters(model) + ".\n\n" + module +
          ".Model() is the model with its default parameters: the reduced ODE\n"
          "X' = F(t, X) of its states X (Model.state_names), the algebraic unknowns Z\n"
          "(algebraic_names) computed from them, the hidden constraints h(t, X) = 0\n"

@@ -24,6 +24,15 @@
 #include <daec/simulator/settings.hpp>
 #include <daec/simulator/simulation.hpp>
 
+// Hidden, as pybind11 declares its own types (pybind11/detail/common.h): a type holding pybind11
+// objects would otherwise draw GCC's -Wattributes where the module is compiled without
+// -fvisibility=hidden.
+#if defined(__GNUC__)
+#define DAEC_PYTHON_HIDDEN __attribute__((visibility("hidden")))
+#else
+#define DAEC_PYTHON_HIDDEN
+#endif
+
 namespace daec::python {
 
 namespace py = pybind11;
@@ -56,7 +65,7 @@ class ArrayOutput : public simulator::RunOutput {
 };
 
 /// What Model.simulate returns (docs/python.md, "The result").
-struct SimulationResult {
+struct DAEC_PYTHON_HIDDEN SimulationResult {
   Array t, y;                      // the output times; one row of values per time
   std::vector<std::string> names;  // y's columns: the declared variables, the outputs
   py::list events;                 // (t, condition, value) per change of a condition
@@ -105,7 +114,7 @@ inline SimulationResult make_result(const runtime::System& model, const ArrayOut
 }
 
 /// The arguments of Model.simulate, as Python gave them.
-struct SimulateCall {
+struct DAEC_PYTHON_HIDDEN SimulateCall {
   Array t_eval;
   py::object method;
   double rtol = simulator::kDefaultRtol, atol = simulator::kDefaultAtol;

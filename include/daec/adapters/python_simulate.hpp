@@ -228,12 +228,14 @@ inline simulator::Options simulate_options(const runtime::System& model, const S
   options.method = method_of(call.method);
   try {
     options.linear_solver = simulator::parse_linear_solver(call.linear_solver);
+  } catch (const simulator::Failure&) {
+    throw py::value_error("linear_solver must be 'auto', 'dense' or 'klu', got '" +
+                          call.linear_solver + "'");
+  }
+  try {
     options.on_singular = simulator::parse_on_singular(call.on_singular);
   } catch (const simulator::Failure&) {
-    throw py::value_error(
-        "linear_solver must be 'auto', 'dense' or 'klu' and on_singular 'stop' "
-        "or 'warn', got '" +
-        call.linear_solver + "' and '" + call.on_singular + "'");
+    throw py::value_error("on_singular must be 'stop' or 'warn', got '" + call.on_singular + "'");
   }
   options.quiet = true;  // the moved starts are in the result
   for (const auto& [key, value] : call.set)

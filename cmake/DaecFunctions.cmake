@@ -265,6 +265,9 @@ function(daec_add_python_module)
     message(FATAL_ERROR "daec_add_python_module(${target}): ${DAEC_PYTHON_WHY}")
   endif()
   _daec_check_python_runtime()
+  # Model.simulate runs the simulator (in Daec::python_runtime): SUNDIALS and KLU, as
+  # daec_add_simulator links them.
+  _daec_find_sundials(daec_add_python_module sundials_include sundials_libraries)
   set(namespace "${arg_NAMESPACE}")
   if(namespace STREQUAL "")
     set(namespace daec_model)
@@ -290,7 +293,7 @@ DAEC_PYTHON_MODULE(${module}, ::${namespace}::Model)
   _daec_default_optimization(${target})
   get_filename_component(include_dir "${header}" DIRECTORY)
   target_include_directories(${target} PRIVATE "${include_dir}")
-  target_link_libraries(${target} PRIVATE Daec::python_runtime)
+  target_link_libraries(${target} PRIVATE Daec::python_runtime ${sundials_libraries})
   # As the binding was built: hidden symbols, so that two modules in one process do not mix.
   set_target_properties(${target} PROPERTIES OUTPUT_NAME "${module}" CXX_VISIBILITY_PRESET hidden
                                              VISIBILITY_INLINES_HIDDEN ON)

@@ -52,7 +52,7 @@ static po::options_description visible_options(Options& o, std::string& dummies,
      "docs/simulator.md)")
     ("python-module", po::value(&o.python_module)->value_name("NAME"),
      "append a pybind11 module NAME whose class Model exposes the model to Python with NumPy "
-     "arrays (daec_add_python_module builds it; see docs/adapters.md)")
+     "arrays (daec_add_python_module builds it; see docs/python.md)")
     ("namespace", po::value(&o.name_space)->value_name("NS"),
      "C++ namespace of the generated code, e.g. 'mech::arm' (default: the model name, renamed "
      "if it is a C++ keyword, such as class -> class_model)")

@@ -38,6 +38,7 @@ copy_example() {
   cp "$source"/docs/example/{CMakeLists.txt,Makefile,main.cpp,pendulum.dae} "$1"
   cp "$source"/docs/example/{odeint_pendulum.cpp,cvode_pendulum.cpp,scipy_pendulum.py} "$1"
   cp "$source"/docs/example/{growth.dae,ode15s_pendulum.m,ode15s_events.m} "$1"
+  cp "$source"/docs/example/{tank.dae,tank_python.py} "$1"
 }
 # The simulator's CSV: the header names every variable and output; 101 rows from 0 to exactly 1.
 check_simulation() {
@@ -181,6 +182,8 @@ if [[ $part == adapters ]]; then
     fail "the Python module did not raise the failure as RuntimeError"
   [[ $(head -c 4 "$work/pendulum.png" | od -An -c | tr -d ' ') == "211PNG" ]] ||
     fail "scipy_pendulum.py wrote no PNG"
+  # Model.simulate through the package: the module links the simulator (SUNDIALS, KLU).
+  logged "$work/tank.log" /usr/bin/python3 "$work/example/tank_python.py" "$work/build"
   step "a Python other than the one the binding was built for is refused by name"
   mkdir "$work/other-python"
   cp "$source/docs/example/pendulum.dae" "$work/other-python"

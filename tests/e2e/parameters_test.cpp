@@ -210,6 +210,12 @@ for name, value, words in [("tau", float("nan"), "parameter 'tau' = nan: a param
         else:
             raise AssertionError(f"{name} = {value} was accepted")
 assert n.parameters.tolist() == [0.5, 2, 2, 6, 8], n.parameters
+# simulate with the model's parameters, and set={...} for one call: k follows tau.
+r = n.simulate(np.linspace(0.0, 1.0, 11))
+assert np.allclose(r["x"], np.exp(-2 * r.t), rtol=1e-7) and np.all(r["k_now"] == 2), r.y
+r = n.simulate(np.linspace(0.0, 1.0, 11), set={"tau": 4.0})
+assert np.allclose(r["x"], np.exp(-0.25 * r.t), rtol=1e-7) and np.all(r["k_now"] == 0.25), r.y
+assert r.names == ["x", "k_now", "b_now", "c_now"] and n.parameters[1] == 2, r.names
 print("ok")
 )py");
   CommandResult run =

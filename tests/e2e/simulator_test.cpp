@@ -561,6 +561,19 @@ for bad in (float("inf"), float("-inf"), float("nan")):
         else:
             raise AssertionError("a value %r was accepted" % bad)
 assert np.all(np.isfinite(m.parameters))
+# simulate: both parts against their exact solutions, the invariants kept by projection, and
+# fix={...} for the call only.
+r = m.simulate(np.linspace(0.0, 0.1, 5))
+mu, w = 1.0 / (1 + 100**2), 10 / 0.6
+assert np.allclose(r["T"], 350.5 + (1 - mu) * r.t, rtol=1e-9), r["T"]
+assert np.allclose(r["c"], 1.005 - 100 * mu * r.t, rtol=1e-7, atol=1e-9), r["c"]
+assert np.allclose(r["angle"], np.arctan2(0.8, 0.6) + w * r.t, atol=1e-6), r["angle"]
+assert np.allclose(r["lambda"], w**2, rtol=1e-6) and r["x"][0] == 0.6, r["lambda"]
+s = r.statistics
+assert s["largest_invariant_residual"] < 1e-8 and s["projections"] > 0, s
+assert "y" in [name for name, given, used in r.moved_starts], r.moved_starts
+r = m.simulate([0.0, 0.1], fix={"c": 1.0})
+assert r["c"][0] == 1.0 and abs(r["T"][0] - 351) < 1e-9 and m.fixed_names == ["x"], r.y
 print("ok")
 )");
   CommandResult run = run_command(shell_quote(kPython) + " " + shell_quote(dir + "/check.py") +

@@ -345,4 +345,53 @@ TEST(SimulatorRuntime, OutputTimesEndExactlyAtT) {
   EXPECT_EQ(sim::OutputTimes(options).count(), 11);
 }
 
+/// A RunOutput keeping the rows it is given.
+class KeptRows : public sim::RunOutput {
+ public:
+  void begin() override { begun = true; }
+  void row(const std::vector<double>& values) override { rows.push_back(values); }
+  void event(double, const std::string&, bool) override {}
+  bool begun = false;
+  std::vector<std::vector<double>> rows;
+};
+
+// The run that the command line and the Python module share (simulation.hpp) gives its rows to
+// any RunOutput: one row per listed output time (the Python module's t_eval), and for the times
+// of --step exactly the rows the command line writes.
+TEST(SimulatorRuntime, TheRunGivesItsRowsToAnyOutput) {
+  const daec::runtime::ModelAdapter<Model> circle;
+  sim::Options options;
+  options.t_end = 2;
+  options.output_times = {0.0, 0.25, 1.0, 2.0};
+  options.quiet = true;
+  KeptRows kept;
+  const sim::RunSummary summary = sim::run_simulation(*circle.fresh(), options, kept);
+  EXPECT_TRUE(kept.begun);
+  ASSERT_EQ(kept.rows.size(), 4u);
+  for (size_t k = 0; k < kept.rows.size(); ++k) {
+    const double t = options.output_times[k];
+    EXPECT_EQ(kept.rows[k][0], t);
+    EXPECT_NEAR(kept.rows[k][1], 1.5 * std::cos(2 * t), 1e-6) << t;
+    EXPECT_NEAR(kept.rows[k][2], 1.5 * std::sin(2 * t), 1e-6) << t;
+  }
+  EXPECT_EQ(summary.method, sim::default_method(circle));
+  EXPECT_GT(summary.counts.steps, 0);
+  EXPECT_LT(summary.largest.absolute, 1e-10);
+
+  options.output_times = {0.0, 0.5, 1.0, 1.5, 2.0};
+  KeptRows listed;
+  sim::run_simulation(*circle.fresh(), options, listed);
+  const std::string csv = scratch("circle-step.csv");
+  const RunResult r = run({"--t-end", "2", "--step", "0.5", "--quiet", "--output", csv});
+  ASSERT_EQ(r.status, 0) << r.err;
+  std::istringstream in(read(csv));
+  std::string line;
+  std::getline(in, line);
+  for (const std::vector<double>& row : listed.rows) {
+    ASSERT_TRUE(std::getline(in, line));
+    EXPECT_EQ(line + "\n", sim::csv_line(row)) << row[0];
+  }
+  EXPECT_FALSE(std::getline(in, line));
+}
+
 }  // namespace

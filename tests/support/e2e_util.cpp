@@ -231,10 +231,13 @@ Build build_python_module(const std::string& model, const std::string& module,
     return build;
   }
   build.executable = dir + "/" + module + first_line(suffix.out);
-  CommandResult built =
-      run_command("g++ -std=c++17 -Wall -Wextra -Werror -O1 -shared -fPIC -fvisibility=hidden -I" +
-                  shell_quote(first_line(include.out)) + " " + shell_quote(cpp) + " -o " +
-                  shell_quote(build.executable));
+  // Model.simulate runs the simulator's code: the module links what a simulator links. -O0: the
+  // checks run for milliseconds, and the compile of pybind11 and the simulator takes a third
+  // less than with -O1.
+  CommandResult built = run_command(
+      "g++ -std=c++17 -Wall -Wextra -Werror -O0 -shared -fPIC -fvisibility=hidden -I" +
+      shell_quote(first_line(include.out)) + " " + kSimulatorIncludes + " " + shell_quote(cpp) +
+      " -o " + shell_quote(build.executable) + " " + kSimulatorLibraries);
   build.ok = built.status == 0;
   build.log = built.err;
   return build;

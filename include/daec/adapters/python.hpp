@@ -12,6 +12,7 @@
 //   >>> import pendulum; m = pendulum.Model()
 //   >>> x = m.consistent_initialization(0.0, m.initial_state())
 //   >>> scipy.integrate.solve_ivp(m.rhs, (0, 1), x, method="Radau", jac=m.rhs_jacobian)
+//   >>> r = m.simulate(numpy.linspace(0, 1, 11))   # daec's simulator in process (docs/python.md)
 //
 // Parameters: m.parameters reads them as a NumPy array and takes an array or a dict {name: value}
 // (m.parameters = {"tau": 1.0}); setting a parameter cuts its binding and recomputes the

@@ -5,7 +5,9 @@
 //
 // Include it in one translation unit only: it defines bind_system and create_module. Each instance
 // owns its System. The names and sizes the class shows as static properties are those of one
-// prototype model made when the module is imported.
+// prototype model made when the module is imported. Model.simulate runs the command-line
+// simulator's own code (python_simulate.hpp), so the binding links SUNDIALS and KLU as a
+// simulator does (docs/python.md, "Building the module").
 #pragma once
 
 #include <algorithm>
@@ -21,6 +23,7 @@
 
 #include <daec/adapters/python.hpp>
 #include <daec/adapters/python_module.hpp>
+#include <daec/adapters/python_simulate.hpp>
 #include <daec/model_error.hpp>
 #include <daec/runtime/system.hpp>
 
@@ -97,18 +100,54 @@ inline const double* state(const System& model, const Array& x, const char* func
   return values;
 }
 
+/// `evaluate(x, out)` (`rows` values) at one state x, shape (n,), as a vector; or at each column
+/// of X, shape (n, k), into the columns of a (rows, k) array: k states side by side, as
+/// solve_ivp(..., vectorized=True) passes them. Each state is checked as state() does.
+template <typename Evaluate>
+Array columnwise(const System& model, double t, const Array& x, const char* function, int rows,
+                 Evaluate evaluate) {
+  const int n = model.num_states;
+  if ((x.ndim() != 1 && x.ndim() != 2) || x.shape(0) != n)
+    throw py::value_error("x must be an array of length " + std::to_string(n) + ", or of shape (" +
+                          std::to_string(n) +
+                          ", k) for k states side by side (solve_ivp's vectorized=True), got "
+                          "shape " +
+                          py::str(py::getattr(x, "shape")).cast<std::string>());
+  std::vector<double> out = scratch(rows);
+  if (x.ndim() == 1) {
+    evaluate(state(model, x, function, t), out.data());
+    return vector_of(out, rows);
+  }
+  const py::ssize_t k = x.shape(1);
+  Array result({py::ssize_t(rows), k});
+  std::vector<double> column = scratch(n);
+  for (py::ssize_t j = 0; j < k; ++j) {
+    for (int i = 0; i < n; ++i) column[static_cast<size_t>(i)] = x.data()[i * k + j];
+    if (const int i = text::first_not_finite(column.data(), n); i >= 0)
+      throw model_error(text::call_failure(function, t,
+                                           "the state " + text::quoted(model.state_names[i]) +
+                                               " in column " + std::to_string(j) +
+                                               " is not finite"));
+    evaluate(column.data(), out.data());
+    for (int i = 0; i < rows; ++i) result.mutable_data()[i * k + j] = out[static_cast<size_t>(i)];
+  }
+  return result;
+}
+
 inline Array rhs(const Instance& self, double t, const Array& x) {
   const System& model = *self.model;
-  std::vector<double> xdot = scratch(model.num_states), z = scratch(model.num_algebraic);
-  checked_rhs(model, t, state(model, x, "rhs", t), xdot.data(), z.data());
-  return vector_of(xdot, model.num_states);
+  std::vector<double> z = scratch(model.num_algebraic);
+  return columnwise(model, t, x, "rhs", model.num_states, [&](const double* at, double* xdot) {
+    checked_rhs(model, t, at, xdot, z.data());
+  });
 }
 
 inline Array algebraic(const Instance& self, double t, const Array& x) {
   const System& model = *self.model;
-  std::vector<double> xdot = scratch(model.num_states), z = scratch(model.num_algebraic);
-  checked_rhs(model, t, state(model, x, "algebraic", t), xdot.data(), z.data());
-  return vector_of(z, model.num_algebraic);
+  std::vector<double> xdot = scratch(model.num_states);
+  return columnwise(
+      model, t, x, "algebraic", model.num_algebraic,
+      [&](const double* at, double* z) { checked_rhs(model, t, at, xdot.data(), z); });
 }
 
 inline py::object sparse_rhs_jacobian(const System& model, double t, const double* x) {
@@ -137,9 +176,8 @@ inline py::object rhs_jacobian(const Instance& self, double t, const Array& x, b
 
 inline Array invariants(const Instance& self, double t, const Array& x) {
   const System& model = *self.model;
-  std::vector<double> h = scratch(model.num_invariants);
-  model.invariants(t, state(model, x, "invariants", t), h.data());
-  return vector_of(h, model.num_invariants);
+  return columnwise(model, t, x, "invariants", model.num_invariants,
+                    [&](const double* at, double* h) { model.invariants(t, at, h); });
 }
 
 inline Array invariants_jacobian(const Instance& self, double t, const Array& x) {
@@ -171,13 +209,13 @@ inline py::tuple invariants_condition(const Instance& self, double t, const Arra
   return py::make_tuple(estimate, name);
 }
 
-/// The switching functions g_k = a - b of the model's relations (empty without conditions).
+/// The switching functions g_k = a - b of the relations (empty without conditions).
 inline Array conditions(const Instance& self, double t, const Array& x) {
   const System& model = *self.model;
-  const int c = model.num_conditions;
-  std::vector<double> g = scratch(c);
-  if (c > 0) model.conditions(t, state(model, x, "conditions", t), g.data());
-  return vector_of(g, c);
+  return columnwise(model, t, x, "conditions", model.num_conditions,
+                    [&](const double* at, double* g) {
+                      if (model.num_conditions > 0) model.conditions(t, at, g);
+                    });
 }
 
 /// Freezes the relations at their values at (t, X) (Model::set_modes); model_error where the
@@ -272,9 +310,8 @@ inline std::vector<std::string> fixed_names(const Instance& self) {
 
 inline Array outputs(const Instance& self, double t, const Array& x) {
   const System& model = *self.model;
-  std::vector<double> y = scratch(model.num_outputs);
-  model.outputs(t, state(model, x, "outputs", t), y.data());
-  return vector_of(y, model.num_outputs);
+  return columnwise(model, t, x, "outputs", model.num_outputs,
+                    [&](const double* at, double* y) { model.outputs(t, at, y); });
 }
 
 inline Array initial_state(const Instance& self) {
@@ -368,47 +405,81 @@ inline void assign_parameters(Instance& self, const py::object& values) {
 }
 
 /// The class's static properties: the names of the prototype's name array `names_of`.
-inline void def_names(py::class_<Instance>& cls, const char* property,
+inline void def_names(py::class_<Instance>& cls, const char* property, const char* doc,
                       const std::shared_ptr<const System>& prototype,
                       const char* const* System::*names_of, int System::*count) {
-  cls.def_property_readonly_static(property, [prototype, names_of, count](py::object) {
-    return names((*prototype).*names_of, (*prototype).*count);
-  });
+  cls.def_property_readonly_static(
+      property,
+      [prototype, names_of, count](py::object) {
+        return names((*prototype).*names_of, (*prototype).*count);
+      },
+      doc);
 }
+
+// The docstrings of the members that take a state: one state, or (where it says so) k states side
+// by side as the columns of an (n, k) array, which solve_ivp(..., vectorized=True) passes.
+constexpr const char* kRhsDoc =
+    "rhs(t, x) -> X' = F(t, X), the reduced ODE's right-hand side.\n\n"
+    "x: the states (num_states values, order state_names), or an array of shape (num_states, k)\n"
+    "of k states side by side: then the result has shape (num_states, k), so that\n"
+    "scipy.integrate.solve_ivp(m.rhs, ..., vectorized=True) works. RuntimeError where the model\n"
+    "fails (a state that is not finite, sqrt of a negative number, a singular algebraic block).";
+constexpr const char* kRhsJacobianDoc =
+    "rhs_jacobian(t, x, sparse=False) -> d(X')/dX at one state: a dense (n, n) array, or with\n"
+    "sparse=True a scipy.sparse.csc_matrix (for solve_ivp's jac=).";
+constexpr const char* kAlgebraicDoc =
+    "algebraic(t, x) -> Z, the algebraic unknowns (order algebraic_names) at (t, X); x may be\n"
+    "(num_states, k): the result is then (num_algebraic, k).";
+constexpr const char* kInvariantsDoc =
+    "invariants(t, x) -> h(t, X), the hidden constraints (order invariant_names), zero on the\n"
+    "solution; x may be (num_states, k): the result is then (num_invariants, k).";
+constexpr const char* kOutputsDoc =
+    "outputs(t, x) -> the model's outputs (order output_names) at (t, X); x may be\n"
+    "(num_states, k): the result is then (num_outputs, k).";
+constexpr const char* kConditionsDoc =
+    "conditions(t, x) -> the switching functions g_k = a - b of the relations a < b, ... (order\n"
+    "condition_names) at (t, X): a relation changes where its g_k crosses 0, so each component\n"
+    "makes a solve_ivp event function; x may be (num_states, k).";
+constexpr const char* kProjectDoc =
+    "project(t, x) -> a copy of x moved onto the hidden constraints h(t, X) = 0 (the least\n"
+    "change); RuntimeError naming the constraints if it does not converge.";
+constexpr const char* kInitializationDoc =
+    "consistent_initialization(t, x, fix={}) -> a consistent start (a copy of x): the hidden\n"
+    "constraints and initial equations hold, the starts declared fixed and those of\n"
+    "fix={name: value} (states or algebraic unknowns, for this call only) are kept, the other\n"
+    "states move least. RuntimeError if there is no such start, KeyError for an unknown name.";
 
 /// The methods that evaluate the model at (t, X).
 inline void def_functions(py::class_<Instance>& cls) {
-  cls.def("initial_state", &initial_state, "the start values as the model writes them")
-      .def("rhs", &rhs, py::arg("t"), py::arg("x"), "X' = F(t, X)")
+  cls.def("initial_state", &initial_state,
+          "initial_state() -> the start values of the states as the model writes them (guesses\n"
+          "unless fixed: consistent_initialization makes them consistent)")
+      .def("rhs", &rhs, py::arg("t"), py::arg("x"), kRhsDoc)
       .def("rhs_jacobian", &rhs_jacobian, py::arg("t"), py::arg("x"), py::arg("sparse") = false,
-           "d(X')/dX: a dense array, or with sparse=True a scipy.sparse.csc_matrix")
-      .def("algebraic", &algebraic, py::arg("t"), py::arg("x"),
-           "the algebraic unknowns Z at (t, X)")
-      .def("invariants", &invariants, py::arg("t"), py::arg("x"),
-           "the hidden constraints h(t, X), zero on the solution")
-      .def("invariants_jacobian", &invariants_jacobian, py::arg("t"), py::arg("x"), "dh/dX")
+           kRhsJacobianDoc)
+      .def("algebraic", &algebraic, py::arg("t"), py::arg("x"), kAlgebraicDoc)
+      .def("invariants", &invariants, py::arg("t"), py::arg("x"), kInvariantsDoc)
+      .def("invariants_jacobian", &invariants_jacobian, py::arg("t"), py::arg("x"),
+           "invariants_jacobian(t, x) -> dh/dX, a dense (num_invariants, num_states) array")
       .def("algebraic_condition", &algebraic_condition, py::arg("t"), py::arg("x"),
-           "(condition estimate of A, the unknown of its weakest pivot or None, sign of det A): "
-           "infinite where the reduced system is singular")
+           "algebraic_condition(t, x) -> (condition estimate of A, the unknown of its weakest\n"
+           "pivot or None, sign of det A): infinite where the reduced system is singular")
       .def("invariants_condition", &invariants_condition, py::arg("t"), py::arg("x"),
-           "(condition estimate of dh/dX, the hidden constraint of its weakest pivot or None)")
-      .def("project", &project, py::arg("t"), py::arg("x"),
-           "X moved onto h(t, X) = 0 (a new array)")
+           "invariants_condition(t, x) -> (condition estimate of dh/dX, the hidden constraint of\n"
+           "its weakest pivot or None)")
+      .def("project", &project, py::arg("t"), py::arg("x"), kProjectDoc)
       .def("consistent_initialization", &initialized, py::arg("t"), py::arg("x"),
-           py::arg("fix") = py::dict(),
-           "X made consistent (a new array): the hidden constraints and initial equations hold, "
-           "the starts declared fixed and those of fix={name: value} are kept, the others move "
-           "least")
+           py::arg("fix") = py::dict(), kInitializationDoc)
       .def_property_readonly("fixed_names", &fixed_names,
                              "the starts consistent_initialization keeps (fixed = true)")
-      .def("outputs", &outputs, py::arg("t"), py::arg("x"), "the model's outputs at (t, X)")
-      .def("conditions", &conditions, py::arg("t"), py::arg("x"),
-           "the switching functions g_k = a - b of the relations a < b, ... at (t, X)")
+      .def("outputs", &outputs, py::arg("t"), py::arg("x"), kOutputsDoc)
+      .def("conditions", &conditions, py::arg("t"), py::arg("x"), kConditionsDoc)
       .def("set_modes", &set_modes, py::arg("t"), py::arg("x"),
-           "freezes every relation at its value at (t, X), until the next set_modes")
+           "set_modes(t, x): freezes every relation at its value at (t, X), until the next\n"
+           "set_modes or release_modes; RuntimeError where the modes cannot be settled")
       .def(
           "release_modes", [](Instance& self) { self.model->release_modes(); },
-          "every relation follows its live value again")
+          "release_modes(): every relation follows its live value again (the default)")
       .def_property_readonly("modes", &modes,
                              "per relation: -1 live (the default), 0 held false, 1 held true");
 }
@@ -417,17 +488,193 @@ inline void def_functions(py::class_<Instance>& cls) {
 inline void def_parameters(py::class_<Instance>& cls,
                            const std::shared_ptr<const System>& prototype) {
   cls.def_property_readonly_static(
-         "parameter_bindings", [prototype](py::object) { return parameter_bindings(*prototype); })
+         "parameter_bindings", [prototype](py::object) { return parameter_bindings(*prototype); },
+         "per parameter: its binding as the model writes it ('1/tau'), '' for none")
       .def_property("parameters", &parameters, &assign_parameters,
-                    "the parameter values, a NumPy array in the order of parameter_names; assign "
-                    "an array of that length (the entries that changed are set) or a dict {name: "
-                    "value}")
+                    "the parameter values, a NumPy array in the order of parameter_names; assign\n"
+                    "an array of that length (the entries that changed are set) or a dict\n"
+                    "{name: value}")
       .def_property_readonly("parameter_bound", &parameter_bound,
                              "per parameter: whether it still follows its binding")
       .def("set_parameter", &set_parameter, py::arg("name"), py::arg("value"),
-           "sets a parameter by name (KeyError if there is none); a dependent one no longer "
-           "follows its binding, the parameters bound to this one follow");
+           "set_parameter(name, value): sets a parameter by name (KeyError if there is none,\n"
+           "ValueError for a value that is not finite); a dependent one no longer follows its\n"
+           "binding, the parameters bound to this one follow");
 }
+
+constexpr const char* kSimulateDoc =
+    "simulate(t_eval, method=None, rtol=1e-08, atol=1e-10, fix={}, set={}, sensitivities=None,\n"
+    "         as_frame=False, linear_solver='auto', on_singular='stop') -> SimulationResult\n\n"
+    "Runs daec's simulator in process, its own code: consistent initialization at t_eval[0],\n"
+    "the method (None: the model's default_method; Model.methods lists them), events at the\n"
+    "changes of the model's conditions, projection onto the hidden constraints. One row per time\n"
+    "of t_eval (increasing, at least two). The model's current parameters hold; set={name:\n"
+    "value} sets parameters and start guesses, fix={name: value} starts that are kept exactly,\n"
+    "both for this call only (KeyError naming the valid names for an unknown one).\n\n"
+    "Returns a SimulationResult: t, y (one row per time: the declared variables, then the\n"
+    "outputs, as the simulator's CSV), names, events, statistics, moved_starts; with\n"
+    "as_frame=True a pandas.DataFrame (index t) instead. A failure raises SimulationError (a\n"
+    "RuntimeError with the simulator's message); its .result holds the rows before it.\n"
+    "sensitivities: not implemented yet (NotImplementedError).";
+
+constexpr const char* kResultDoc =
+    "The result of Model.simulate.\n\n"
+    "t: the output times (t_eval); y: an array with one row per time and one column per name;\n"
+    "names: the declared variables, then the outputs (the simulator's CSV columns after t);\n"
+    "r['x'] is the column of x. events: (t, condition, value) per change of a condition;\n"
+    "statistics: steps, rhs_evaluations, jacobian_evaluations, projections, events,\n"
+    "factor_nonzeros, largest_invariant_residual (relative to its terms, and _absolute), method,\n"
+    "linear_solver; moved_starts: (state, given, used) per start that consistent initialization\n"
+    "changed by more than the tolerance. success is False (and message the failure's) only in\n"
+    "the result of a SimulationError, which holds the rows before the failure.";
+
+constexpr const char* kErrorDoc =
+    "Model.simulate failed (initialization or integration): str(error) is the message of daec's\n"
+    "command-line simulator, error.notes its notes, error.result a SimulationResult holding the\n"
+    "rows computed before the failure.";
+
+/// The column of y named `name`, else KeyError naming the columns.
+inline Array result_column(const SimulationResult& result, const std::string& name) {
+  const auto found = std::find(result.names.begin(), result.names.end(), name);
+  if (found == result.names.end())
+    throw py::key_error("no column named '" + name + "'; the columns are " +
+                        text::join(result.names));
+  const py::ssize_t rows = result.y.shape(0), columns = result.y.shape(1);
+  const py::ssize_t j = found - result.names.begin();
+  Array column(rows);
+  for (py::ssize_t i = 0; i < rows; ++i)
+    column.mutable_data()[i] = result.y.data()[i * columns + j];
+  return column;
+}
+
+/// SimulationResult and SimulationError in `module` (once per module); returns the error type.
+inline py::object define_simulation_types(py::module_& module) {
+  if (!py::hasattr(module, "SimulationResult")) {
+    py::class_<SimulationResult>(module, "SimulationResult", py::module_local(), kResultDoc)
+        .def_readonly("t", &SimulationResult::t, "the output times")
+        .def_readonly("y", &SimulationResult::y,
+                      "the values: one row per time, one column per name")
+        .def_readonly("names", &SimulationResult::names, "the columns of y")
+        .def_readonly("events", &SimulationResult::events, "(t, condition, value) per change")
+        .def_readonly("statistics", &SimulationResult::statistics, "the run's counts (a dict)")
+        .def_readonly("moved_starts", &SimulationResult::moved_starts,
+                      "(state, given, used) per start initialization moved")
+        .def_readonly("success", &SimulationResult::success, "whether the run reached the end")
+        .def_readonly("message", &SimulationResult::message, "the failure's message, or ''")
+        .def("__getitem__", &result_column, py::arg("name"), "the column of y named `name`")
+        .def(
+            "__len__", [](const SimulationResult& r) { return r.t.shape(0); }, "the rows")
+        .def("__repr__", [](const SimulationResult& r) {
+          return "<SimulationResult: " + std::to_string(r.t.shape(0)) + " rows x " +
+                 std::to_string(r.names.size()) + " columns" +
+                 (r.success ? std::string() : ", failed: " + r.message) + ">";
+        });
+  }
+  if (!py::hasattr(module, "SimulationError")) {
+    const std::string qualified = module.attr("__name__").cast<std::string>() + ".SimulationError";
+    PyObject* type =
+        PyErr_NewExceptionWithDoc(qualified.c_str(), kErrorDoc, PyExc_RuntimeError, nullptr);
+    if (type == nullptr) throw py::error_already_set();
+    module.attr("SimulationError") = py::reinterpret_steal<py::object>(type);
+  }
+  return module.attr("SimulationError");
+}
+
+/// Model.simulate, Model.methods and Model.default_method.
+inline void def_simulate(py::class_<Instance>& cls, py::module_& module,
+                         const std::shared_ptr<const System>& prototype) {
+  const py::object error_type = define_simulation_types(module);
+  cls.def(
+         "simulate",
+         [error_type](const Instance& self, const Array& t_eval, const py::object& method,
+                      double rtol, double atol, const py::dict& fix, const py::dict& set,
+                      const py::object& sensitivities, bool as_frame,
+                      const std::string& linear_solver, const std::string& on_singular) {
+           const SimulateCall call{t_eval, method,        rtol,     atol,          fix,
+                                   set,    sensitivities, as_frame, linear_solver, on_singular};
+           return simulate(*self.model, call, error_type);
+         },
+         py::arg("t_eval"), py::arg("method") = py::none(),
+         py::arg("rtol") = simulator::kDefaultRtol, py::arg("atol") = simulator::kDefaultAtol,
+         py::arg("fix") = py::dict(), py::arg("set") = py::dict(),
+         py::arg("sensitivities") = py::none(), py::arg("as_frame") = false,
+         py::arg("linear_solver") = "auto", py::arg("on_singular") = "stop", kSimulateDoc)
+      .def_property_readonly_static(
+          "methods",
+          [](py::object) {
+            py::dict methods;
+            for (const simulator::MethodInfo& method : simulator::methods())
+              methods[method.name] = method.summary;
+            return methods;
+          },
+          "the integration methods of simulate (name: what it does), as the simulator's --method")
+      .def_property_readonly_static(
+          "default_method",
+          [prototype](py::object) { return simulator::default_method(*prototype); },
+          "the method simulate takes when method is None");
+}
+
+/// "h (level [m]), outflow (outflow [m/s])": the declared variables with their descriptions.
+inline std::string described_variables(const System& model) {
+  std::vector<std::string> items;
+  for (int i = 0; i < model.num_variables; ++i) {
+    const char* description =
+        model.variable_descriptions != nullptr ? model.variable_descriptions[i] : "";
+    items.push_back(std::string(model.variable_names[i]) +
+                    (description[0] != '\0' ? " (" + std::string(description) + ")" : ""));
+  }
+  return text::join(items);
+}
+
+/// "A = 1, q = 0.5": the parameters with their default values ("(none)").
+inline std::string default_parameters(const System& model) {
+  std::vector<std::string> items;
+  for (int i = 0; i < model.num_parameters; ++i)
+    items.push_back(std::string(model.parameter_names[i]) + " = " +
+                    text::format_number(model.p[i]));
+  return text::join(items);
+}
+
+/// The module's docstring (help(module)): what the model is, and a short example.
+inline std::string module_doc(const std::string& module, const System& model) {
+  return "The model " + std::string(model.model_name) +
+         " compiled by daec, as a Python module.\n\nVariables: " + described_variables(model) +
+         ".\nParameters: " + default_parameters(model) + ".\n\n" + module +
+         ".Model() is the model with its default parameters: the reduced ODE\n"
+         "X' = F(t, X) of its states X (Model.state_names), the algebraic unknowns Z\n"
+         "(algebraic_names) computed from them, the hidden constraints h(t, X) = 0\n"
+         "(invariant_names), its parameters and outputs. Its members take and give NumPy arrays;\n"
+         "simulate() runs daec's own simulator in process. A failure of the model raises\n"
+         "RuntimeError in the simulator's words. Example:\n\n"
+         "    import numpy, scipy.integrate, " +
+         module +
+         "\n"
+         "    m = " +
+         module +
+         ".Model()\n"
+         "    r = m.simulate(numpy.linspace(0.0, 1.0, 11))     # daec's simulator\n"
+         "    print(r.names, r.y[-1], r.statistics['steps'])\n"
+         "    x0 = m.consistent_initialization(0.0, m.initial_state())\n"
+         "    s = scipy.integrate.solve_ivp(m.rhs, (0.0, 1.0), x0, method='Radau',\n"
+         "                                  jac=m.rhs_jacobian, vectorized=True)\n\n"
+         "The module is built for one Python version: on Debian, /usr/bin/python3, whose NumPy,\n"
+         "SciPy and pandas are the packages python3-numpy, python3-scipy, python3-pandas.\n"
+         "See daec's docs/python.md.";
+}
+
+// The class's static properties (names, sizes, methods) are described here: pybind11's static
+// properties show no docstring of their own.
+constexpr const char* kModelDoc =
+    "A daec model. Model() has the default parameters; each instance keeps its own.\n\n"
+    "Class attributes: model_name; the names state_names (the order of every state array X),\n"
+    "algebraic_names (Z), invariant_names (the hidden constraints), parameter_names,\n"
+    "parameter_bindings ('1/tau', '' for none), output_names, variable_names (the declared\n"
+    "variables: simulate's first columns), condition_names (the relations of if, min, max),\n"
+    "initial_equation_names; the sizes num_states, num_algebraic, num_invariants,\n"
+    "num_conditions; methods (simulate's methods: name -> description) and default_method.\n\n"
+    "Per instance: parameters, set_parameter; the generated functions at (t, X): rhs,\n"
+    "rhs_jacobian, algebraic, invariants, outputs, conditions, project,\n"
+    "consistent_initialization; simulate(), daec's simulator in process.";
 
 // Not inline: the one translation unit that includes this header (runtime/python.cpp, or the
 // file of daec --python-module) defines it for the modules that call it.
@@ -440,22 +687,34 @@ void bind_system(py::module_& module, const ModelFactory& make, const char* name
     }
   });
   const std::shared_ptr<const System> prototype = make();
+  if (py::getattr(module, "__doc__", py::none()).is_none())
+    module.doc() = module_doc(module.attr("__name__").cast<std::string>(), *prototype);
   // Local to the module: every module defines its own class over the same C++ type.
-  py::class_<Instance> cls(module, name, py::module_local());
-  cls.def(py::init([make] { return Instance{make()}; }))
-      .def_property_readonly_static("model_name",
-                                    [prototype](py::object) { return prototype->model_name; });
-  def_names(cls, "state_names", prototype, &System::state_names, &System::num_states);
-  def_names(cls, "algebraic_names", prototype, &System::algebraic_names, &System::num_algebraic);
-  def_names(cls, "invariant_names", prototype, &System::invariant_names, &System::num_invariants);
-  def_names(cls, "parameter_names", prototype, &System::parameter_names, &System::num_parameters);
-  def_names(cls, "output_names", prototype, &System::output_names, &System::num_outputs);
-  def_names(cls, "variable_names", prototype, &System::variable_names, &System::num_variables);
-  def_names(cls, "initial_equation_names", prototype, &System::initial_equation_names,
-            &System::num_initial_equations);
-  def_names(cls, "condition_names", prototype, &System::condition_names, &System::num_conditions);
+  py::class_<Instance> cls(module, name, py::module_local(), kModelDoc);
+  cls.def(py::init([make] { return Instance{make()}; }),
+          "Model(): the model with its default parameters")
+      .def_property_readonly_static(
+          "model_name", [prototype](py::object) { return prototype->model_name; },
+          "the model's name in its .dae file");
+  def_names(cls, "state_names", "the states X, the order of every state array", prototype,
+            &System::state_names, &System::num_states);
+  def_names(cls, "algebraic_names", "the algebraic unknowns Z (algebraic())", prototype,
+            &System::algebraic_names, &System::num_algebraic);
+  def_names(cls, "invariant_names", "the hidden constraints (invariants())", prototype,
+            &System::invariant_names, &System::num_invariants);
+  def_names(cls, "parameter_names", "the parameters, the order of parameters", prototype,
+            &System::parameter_names, &System::num_parameters);
+  def_names(cls, "output_names", "the outputs (outputs())", prototype, &System::output_names,
+            &System::num_outputs);
+  def_names(cls, "variable_names", "the declared variables (simulate's first columns)", prototype,
+            &System::variable_names, &System::num_variables);
+  def_names(cls, "initial_equation_names", "the labels of the initial equations", prototype,
+            &System::initial_equation_names, &System::num_initial_equations);
+  def_names(cls, "condition_names", "the relations of if, min, max (conditions())", prototype,
+            &System::condition_names, &System::num_conditions);
   def_parameters(cls, prototype);
   def_functions(cls);
+  def_simulate(cls, module, prototype);
   cls.attr("num_states") = prototype->num_states;
   cls.attr("num_conditions") = prototype->num_conditions;
   cls.attr("num_algebraic") = prototype->num_algebraic;

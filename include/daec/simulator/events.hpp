@@ -5,17 +5,19 @@
 // the step is located on the method's interpolant (the Illinois secant on the switching functions
 // conditions(), bracketed by the relations' own values, to a few units of rounding in t).
 // The run then writes the rows before it, sets the modes there, projects the state onto the
-// constraints (which may have changed with the modes) and restarts the method. Models without
-// conditions (num_conditions == 0) have no events and pay nothing. A switching value that is not
-// finite, at a step's end or where the location evaluates it, is no change but a failed step
+// constraints (which may have changed with the modes) and restarts the method. Each change of a
+// condition goes to the run's EventSink (the --events file, or the Python result's events). Models
+// without conditions (num_conditions == 0) have no events and pay nothing. A switching value that
+// is not finite, at a step's end or where the location evaluates it, is no change but a failed step
 // (not_finite, step_redo.hpp).
 #pragma once
 
 #include <cfloat>
 #include <cmath>
-#include <cstdio>
+#include <functional>
 #include <memory>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include <daec/runtime/system.hpp>
@@ -43,18 +45,19 @@ struct Event {
   std::string not_finite;
 };
 
+/// Receives each change of a condition: the time, the condition's name and its new value.
+using EventSink = std::function<void(double t, const std::string& condition, bool value)>;
+
 class Events {
   const int n, count;
 
  public:
-  Events(System& model, const Options& options)
+  Events(System& model, const Options& options, EventSink sink)
       : n(model.num_states),
         count(model.num_conditions),
         model_(model),
-        spacing_(kChatteringSpacing * (options.t_end - options.t_start)) {
-    if (!options.events.empty()) log_ = std::make_unique<CsvOutput>(options.events, "events file");
-    if (log_) log_->write("t,condition,value\n");
-  }
+        spacing_(kChatteringSpacing * (options.t_end - options.t_start)),
+        sink_(std::move(sink)) {}
 
   /// Whether the model has conditions to watch.
   bool watched() const { return count > 0; }
@@ -129,9 +132,7 @@ class Events {
       for (int k = 0; k < count; ++k) {
         if (model_.modes()[k] == before[static_cast<size_t>(k)]) continue;
         last = model_.condition_names[k];
-        if (log_)
-          log_->write(csv_number(event.t) + "," + csv_field(last) + "," +
-                      (model_.modes()[k] > 0 ? "true" : "false") + "\n");
+        if (sink_) sink_(event.t, last, model_.modes()[k] > 0);
       }
       ++events_;
       in_a_row_ = events_ > 1 && event.t - last_t_ <= spacing_ ? in_a_row_ + 1 : 1;
@@ -154,10 +155,6 @@ class Events {
   }
 
   long count_events() const { return events_; }
-  /// Writes the --events file in full.
-  void commit() {
-    if (log_) log_->commit();
-  }
 
  private:
   // Why set_modes failed (a relation that compares algebraic unknowns is settled with them).
@@ -214,7 +211,7 @@ class Events {
 
   System& model_;
   double spacing_;
-  std::unique_ptr<CsvOutput> log_;
+  EventSink sink_;
   long events_ = 0;
   int in_a_row_ = 0;
   double last_t_ = 0.0;

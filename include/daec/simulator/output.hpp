@@ -48,7 +48,8 @@ class OutputTimes {
         listed_(options.output_times) {
     if (!listed_.empty()) return;
     double intervals = (t_end_ - t_start_) / step_;
-    full_steps_ = static_cast<long>(std::ceil(intervals - kSameTimeFraction));
+    full_steps_ = listed_.empty() ? static_cast<long>(std::ceil(intervals - kSameTimeFraction))
+                                  : static_cast<long>(listed_.size()) - 1;
   }
   long count() const {
     return listed_.empty() ? full_steps_ + 1 : static_cast<long>(listed_.size());

@@ -7,18 +7,16 @@
 //     return daec::simulator::run(argc, argv, daec::runtime::ModelAdapter<ns::Model>{});
 //   }
 //
-// run() parses the command line, applies --set, makes the start values consistent at T0,
-// integrates with the chosen method one internal step at a time (measuring the invariants after
-// each and showing the progress line, progress.hpp), writes one CSV row per output time (the
-// uniform step or --output-times) and prints the statistics line on stderr.
+// run() parses the command line and runs the simulation of simulation.hpp (applies --set, makes
+// the start values consistent at T0, integrates with the chosen method one internal step at a
+// time, measuring the invariants after each and showing the progress line, progress.hpp), which
+// hands its rows (one per output time: the uniform step or --output-times) and events to the
+// files here (FileOutput: the CSV, --events, --plot); then it prints the statistics line.
 // Exit status: 0 success, 1 failure (initialization, integration, output), 2 bad usage.
 #pragma once
 
-#include <unistd.h>
-
 #include <algorithm>
 #include <cstdio>
-#include <functional>
 #include <memory>
 #include <string>
 #include <vector>
@@ -26,8 +24,6 @@
 #include <daec/model_error.hpp>
 #include <daec/runtime/model_adapter.hpp>
 #include <daec/runtime/system.hpp>
-#include <daec/simulator/consistency.hpp>
-#include <daec/simulator/events.hpp>
 #include <daec/simulator/failure.hpp>
 #include <daec/simulator/methods.hpp>
 #include <daec/simulator/options.hpp>
@@ -35,13 +31,9 @@
 #include <daec/simulator/plot.hpp>
 #include <daec/simulator/progress.hpp>
 #include <daec/simulator/settings.hpp>
-#include <daec/simulator/singular.hpp>
-#include <daec/simulator/step_redo.hpp>
+#include <daec/simulator/simulation.hpp>
 
 namespace daec::simulator {
-
-// Internal steps in a row that do not advance t before we call the integration stuck.
-constexpr int kMaxStalledSteps = 100;
 
 inline void print_help(const System& model) {
   std::printf(
@@ -139,89 +131,6 @@ inline std::string statistics_text(const Statistics& counts) {
          ", factor nonzeros " + std::to_string(counts.factor_nonzeros);
 }
 
-/// The row at (t, x), once the algebraic equations are found to still determine Z there.
-inline std::vector<double> checked_row(const System& model, double t,
-                                       const std::vector<double>& x) {
-  std::vector<double> xdot = buffer(model.num_states), z = buffer(model.num_algebraic);
-  if (model.rhs(t, x.data(), xdot.data(), z.data()) == 0)
-    check_algebraic_scale(model, t, x, xdot, z);
-  return row_values(model, t, x);
-}
-
-/// Receives each row of values (t, the declared variables, the outputs) in order.
-using RowSink = std::function<void(const std::vector<double>&)>;
-
-/// Integrates from the consistent x at T0 to T, giving one row per output time to `sink`;
-/// returns the statistics. The invariants are measured after every step into `largest`, and
-/// `progress` sees every step. Where a condition changes within a step (`events`, whose modes were
-/// set at T0), the rows before the change come from that step, and the method restarts there on
-/// the new branch. Past the last output time (--output-times with a later --t-end) the run goes
-/// on to T without rows.
-inline Statistics integrate(Integrator& integrator, const System& model, const Options& options,
-                            std::vector<double> x, const RowSink& sink, InvariantResiduals& largest,
-                            Events& events, ProgressLine& progress) {
-  const OutputTimes times(options);
-  long next = 0;
-  if (times[0] == options.t_start) sink(checked_row(model, times[next++], x));
-  std::vector<double> row_state = buffer(model.num_states);
-  double t = options.t_start;
-  int stalled = 0;
-  SingularityMonitor singular(model, options.on_singular);
-  singular.start(t, x);
-  StepRedo redo;
-  while (next < times.count() || t < options.t_end) {
-    const double target = next < times.count() ? times[next] : options.t_end;
-    double reached = t;
-    redo.before_step(t, x);
-    try {
-      reached = integrator.step(target, x);
-    } catch (Failure& failure) {
-      singular.explain(failure);
-      throw;
-    }
-    if (std::string why = events.not_finite(reached, x); !why.empty()) {
-      redo.redo(integrator, reached, reached, why, t, x);
-      continue;
-    }
-    if (reached > t) singular.check(t, reached, x, integrator);
-    stalled = reached > t ? 0 : stalled + 1;
-    if (stalled > kMaxStalledSteps)
-      integrator.fail(reached, "the step size vanished (" + std::to_string(kMaxStalledSteps) +
-                                   " steps did not advance t)");
-    if (events.watched() && events.changed(reached, x)) {
-      Event event = events.locate(t, reached, x, integrator);
-      if (!event.not_finite.empty()) {
-        redo.redo(integrator, event.t, reached, event.not_finite, t, x);
-        continue;
-      }
-      for (; next < times.count() && times[next] < event.t; ++next) {
-        integrator.interpolate(times[next], row_state);
-        sink(checked_row(model, times[next], row_state));
-      }
-      events.apply(event, integrator);
-      integrator.restart(event.t, event.x);
-      reached = event.t;
-      x = event.x;
-      singular.start(reached, x);
-    }
-    redo.passed(integrator, reached);
-    t = reached;
-    largest.add(largest_residuals(model, t, x.data()));
-    if (progress.due()) progress.show(t, integrator.statistics().steps);
-    for (; next < times.count() && times[next] <= t; ++next) {
-      if (times[next] == t) {
-        row_state = x;
-      } else {
-        integrator.interpolate(times[next], row_state);
-      }
-      sink(checked_row(model, times[next], row_state));
-    }
-  }
-  Statistics counts = integrator.statistics();
-  counts.events = events.count_events();
-  return counts;
-}
-
 /// The indices into a row of the columns --plot draws: those of --plot-columns (a usage error
 /// for a name that is no column), else every column but t.
 inline std::vector<size_t> plot_columns(const System& model, const Options& options) {
@@ -282,75 +191,66 @@ class PlotData {
   std::vector<std::vector<double>> rows_;
 };
 
+/// The command line's output: the CSV (standard output or --output), the --events file and the
+/// --plot drawing. Each file is written under a temporary name and replaces its FILE at commit().
 /// A run that fails while integrating keeps the complete rows (and events) written before the
-/// failure in its files. A file that cannot be committed is left as it was; the failure that
-/// ended the run is the one reported.
-inline void keep_rows_before_failure(CsvOutput& csv, Events& events) {
-  for (auto commit : {std::function<void()>([&] { csv.commit(); }),
-                      std::function<void()>([&] { events.commit(); })}) {
-    try {
-      commit();
-    } catch (const Failure& ignored) {
-      (void)ignored;
+/// failure; a file that cannot be committed then is left as it was, and the failure that ended
+/// the run is the one reported.
+class FileOutput : public RunOutput {
+ public:
+  FileOutput(const System& model, const Options& options)
+      : model_(model), options_(options), plot_(model, options) {}
+
+  void begin() override {
+    csv_ = std::make_unique<CsvOutput>(options_.output);
+    csv_->write(csv_header(model_));
+    if (options_.events.empty()) return;
+    events_ = std::make_unique<CsvOutput>(options_.events, "events file");
+    events_->write("t,condition,value\n");
+  }
+  void row(const std::vector<double>& values) override {
+    csv_->write(csv_line(values));
+    if (plot_.wanted()) plot_.add(values);
+  }
+  void event(double t, const std::string& condition, bool value) override {
+    if (events_)
+      events_->write(csv_number(t) + "," + csv_field(condition) + "," +
+                     (value ? "true" : "false") + "\n");
+  }
+  void failed() override {
+    for (CsvOutput* file : {csv_.get(), events_.get()}) {
+      try {
+        if (file != nullptr) file->commit();
+      } catch (const Failure& ignored) {
+        (void)ignored;
+      }
     }
   }
-}
+  /// Draws the plot and renames the files onto their names.
+  void commit() {
+    if (plot_.wanted()) plot_.write();
+    csv_->commit();
+    if (events_) events_->commit();
+  }
 
-/// Whether the run shows its progress line: --progress, --no-progress, else when stderr is a
-/// terminal.
-inline bool progress_wanted(const Options& options) {
-  if (options.progress != ProgressMode::automatic) return options.progress == ProgressMode::on;
-  return ::isatty(STDERR_FILENO) == 1;
-}
+ private:
+  const System& model_;
+  const Options& options_;
+  PlotData plot_;
+  std::unique_ptr<CsvOutput> csv_, events_;
+};
 
 inline int simulate(const System& defaults, const Options& options) {
   const std::unique_ptr<System> fresh = defaults.fresh();
   System& model = *fresh;
-  const std::string method = options.method.empty() ? default_method(model) : options.method;
-  check_method(method);
-  const LinearSolver linear_solver = resolve_linear_solver(model, options, method);
-  PlotData plot(model, options);
-  const RequestedStart start = apply_settings(options, model);
-  std::vector<double> x = start.x;
-  initialize(model, options.t_start, x, start.z);
-  if (!options.quiet)
-    report_moved_starts(model, start.x, x, options.t_start, options.rtol, options.atol);
-  InvariantResiduals largest = largest_residuals(model, options.t_start, x.data());
-  ProgressLine progress(progress_wanted(options), options.t_start, options.t_end);
-  CsvOutput csv(options.output);
-  csv.write(csv_header(model));
-  RowSink sink = [&](const std::vector<double>& row) {
-    csv.write(csv_line(row));
-    if (plot.wanted()) plot.add(row);
-  };
-  Statistics counts;
-  Events events(model, options);
-  try {
-    if (model.num_states > 0) {
-      events.start(options.t_start, x);  // else the rows follow the relations' live values
-      std::unique_ptr<Integrator> integrator =
-          make_integrator(method, model, options, x, linear_solver);
-      counts = integrate(*integrator, model, options, x, sink, largest, events, progress);
-    } else {  // everything algebraic: nothing to integrate, only to evaluate
-      const OutputTimes times(options);
-      for (long k = 0; k < times.count(); ++k) {
-        sink(checked_row(model, times[k], x));
-        if (progress.due()) progress.show(times[k], 0);
-      }
-    }
-  } catch (const Failure& failure) {
-    keep_rows_before_failure(csv, events);
-    throw;
-  }
-  if (plot.wanted()) plot.write();
-  csv.commit();
-  events.commit();
-  progress.clear();
+  FileOutput files(model, options);
+  const RunSummary run = run_simulation(model, options, files);
+  files.commit();
   std::fprintf(stderr,
                "method %s, linear solver %s, %s, largest invariant residual %.2g relative to "
                "its terms (%.2g absolute)\n",
-               method.c_str(), linear_solver_name(linear_solver), statistics_text(counts).c_str(),
-               largest.relative, largest.absolute);
+               run.method.c_str(), linear_solver_name(run.linear_solver),
+               statistics_text(run.counts).c_str(), run.largest.relative, run.largest.absolute);
   return 0;
 }
 

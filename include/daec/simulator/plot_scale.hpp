@@ -68,8 +68,10 @@ inline std::vector<double> ticks(double low, double high, int count) {
   std::vector<double> positions;
   const double step = factor * magnitude, first = std::ceil(low / step);
   const double last = std::floor(high / step);
-  if (!(last - first < kMaxTicks)) return positions;  // also where k + 1 would round to k
-  for (double k = first; k <= last; ++k) positions.push_back(k == 0 ? 0.0 : value(k));
+  // Past 2^53 a double no longer counts by one: no ticks rather than an endless loop.
+  if (!(last - first < kMaxTicks) || first + 1 == first || last - 1 == last) return positions;
+  for (int i = 0; first + i <= last; ++i)
+    positions.push_back(first + i == 0 ? 0.0 : value(first + i));
   return positions;
 }
 

@@ -286,6 +286,9 @@ TEST(Plot, PngNeedsAWorkingConverter) {
                                           "/convert: not ImageMagick (convert -version printed "
                                           "'convert: ImageMagick is not installed here')",
                                       kInstallNote}));
+  const std::string killed = fake_programs("killed-converter", {{"rsvg-convert", "kill -9 $$"}});
+  EXPECT_EQ(png_failure(killed, png).notes.front(),
+            "tried rsvg-convert: " + killed + "/rsvg-convert: ended by signal 9");
   EXPECT_FALSE(std::filesystem::exists(png));
   for (const auto& entry : std::filesystem::directory_iterator(scratch("")))  // no temporary left
     EXPECT_NE(entry.path().filename().string().rfind("no-converter.png.", 0), 0u) << entry.path();

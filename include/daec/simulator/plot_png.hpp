@@ -11,6 +11,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstdio>
 #include <cstdlib>
@@ -54,15 +55,12 @@ struct ProgramRun {
   std::string output, failure;
 };
 
-/// Runs `program` (a path) with `arguments`, stdin from /dev/null, stdout and stderr captured.
-inline ProgramRun run_program(const std::string& program,
-                              const std::vector<std::string>& arguments) {
-  ProgramRun run;
+/// Starts `program` (a path) with `arguments`, stdin from /dev/null, stdout and stderr into a pipe
+/// whose reading end goes to `output`; the posix_spawn error number (0: started).
+inline int spawn_captured(const std::string& program, const std::vector<std::string>& arguments,
+                          pid_t& child, int& output) {
   int pipe_ends[2];
-  if (::pipe(pipe_ends) != 0) {
-    run.failure = std::string("cannot make a pipe: ") + std::strerror(errno);
-    return run;
-  }
+  if (::pipe(pipe_ends) != 0) return errno;
   posix_spawn_file_actions_t actions;
   posix_spawn_file_actions_init(&actions);
   posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0);
@@ -75,24 +73,39 @@ inline ProgramRun run_program(const std::string& program,
   std::vector<char*> argv;
   for (std::string& word : words) argv.push_back(word.data());
   argv.push_back(nullptr);
-  pid_t child = 0;
   const int spawned =
       ::posix_spawn(&child, program.c_str(), &actions, nullptr, argv.data(), environ);
   posix_spawn_file_actions_destroy(&actions);
   ::close(pipe_ends[1]);
-  if (spawned != 0) {
-    ::close(pipe_ends[0]);
-    run.failure = std::string("cannot run it: ") + std::strerror(spawned);
-    return run;
-  }
+  if (spawned != 0) ::close(pipe_ends[0]);
+  output = pipe_ends[0];
+  return spawned;
+}
+
+/// Reads `fd` to its end and closes it; the first kKeptOutput bytes.
+inline std::string read_to_end(int fd) {
+  std::string kept;
   char buffer[512];
-  for (ssize_t got; (got = ::read(pipe_ends[0], buffer, sizeof buffer)) != 0;) {
+  for (ssize_t got; (got = ::read(fd, buffer, sizeof buffer)) != 0;) {
     if (got < 0 && errno == EINTR) continue;
     if (got < 0) break;
-    run.output.append(buffer, std::min(static_cast<size_t>(got),
-                                       kKeptOutput - std::min(kKeptOutput, run.output.size())));
+    kept.append(buffer, std::min(static_cast<size_t>(got), kKeptOutput - kept.size()));
   }
-  ::close(pipe_ends[0]);
+  ::close(fd);
+  return kept;
+}
+
+/// Runs `program` (a path) with `arguments`, stdin from /dev/null, stdout and stderr captured.
+inline ProgramRun run_program(const std::string& program,
+                              const std::vector<std::string>& arguments) {
+  ProgramRun run;
+  pid_t child = 0;
+  int output = -1;
+  if (const int error = spawn_captured(program, arguments, child, output); error != 0) {
+    run.failure = std::string("cannot run it: ") + std::strerror(error);
+    return run;
+  }
+  run.output = read_to_end(output);
   int wait_status = 0;
   while (::waitpid(child, &wait_status, 0) < 0)
     if (errno != EINTR) {

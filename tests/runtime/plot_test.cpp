@@ -90,6 +90,26 @@ TEST(Plot, ALongLegendFitsThePictureWithANote) {
   EXPECT_EQ(entries, 40u);
 }
 
+// A long run's curve keeps about a point per half pixel of its length, and its last point.
+TEST(Plot, LongRunsAreThinnedToThePixels) {
+  std::vector<double> t;
+  sim::PlotSeries wave_series{"y", "", {}};
+  for (int i = 0; i <= 100000; ++i) {
+    t.push_back(i * 1e-4);
+    wave_series.values.push_back(std::sin(t.back()));
+  }
+  const std::string svg = sim::plot_svg("title", t, {wave_series});
+  const size_t at = svg.find("points=\""), end = svg.find('"', at + 8);
+  const std::string points = svg.substr(at + 8, end - at - 8);
+  EXPECT_LT(count(points, ","), 3000u);  // its length, about 1,400 pixels, over half a pixel
+  EXPECT_GT(count(points, ","), 600u);   // every half pixel of the 600 wide panel at least
+  const sim::PlotChart chart = sim::time_chart("title", t, {wave_series});
+  const sim::PanelBox box = sim::layout_panels(chart)[0];
+  const auto [x, y] = sim::pixel(chart.panels[0], box, 10, std::sin(10.0));
+  EXPECT_EQ(points.substr(points.rfind(' ') + 1),
+            sim::svg_coordinate(x) + "," + sim::svg_coordinate(y));
+}
+
 // Stacked panels grow to hold their legends.
 TEST(Plot, PanelsGrowToTheirLegends) {
   std::vector<sim::PlotSeries> series;

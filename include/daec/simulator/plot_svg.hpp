@@ -5,8 +5,10 @@
 #pragma once
 
 #include <algorithm>
+#include <cmath>
 #include <cstdio>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include <daec/simulator/plot_legend.hpp>
@@ -55,6 +57,7 @@ constexpr double kTickLabelGap = 6;       // between a tick label and the axis
 constexpr double kTitleFontSize = 16;     // the title's font size
 constexpr int kXTicks = 8, kYTicks = 6;   // about this many ticks per axis
 constexpr double kStartMarkRadius = 3.5;  // the dot where a phase curve starts
+constexpr double kPointSpacing = 0.5;     // a point nearer the last one drawn is left out
 
 inline std::string svg_escaped(const std::string& text) {
   std::string escaped;
@@ -150,28 +153,47 @@ inline std::string svg_axes(const PlotPanel& panel, const PanelBox& box, bool x_
   return svg;
 }
 
-/// The curves of the panel in `box`, clipped to it (a curve may leave a shared axis' range only
-/// by rounding, but a dot or a wide stroke reaches over the frame).
-inline std::string svg_curves(const PlotPanel& panel, const PanelBox& box, size_t panel_index) {
+/// Where the point (x, y) of `panel` lies in the picture, the panel drawn in `box`.
+inline std::pair<double, double> pixel(const PlotPanel& panel, const PanelBox& box, double x,
+                                       double y) {
   const AxisRange& xr = panel.x_range;
   const AxisRange& yr = panel.y_range;
-  auto px = [&](double v) { return box.left + (v - xr.low) / (xr.high - xr.low) * box.width; };
-  auto py = [&](double v) { return box.top + (yr.high - v) / (yr.high - yr.low) * box.height; };
+  return {box.left + (x - xr.low) / (xr.high - xr.low) * box.width,
+          box.top + (yr.high - y) / (yr.high - yr.low) * box.height};
+}
+
+/// The points attribute of `curve` in `box`: a point within kPointSpacing of the last one kept is
+/// left out (the line drawn stays within that of every point), so that a long run's picture
+/// holds about as many points as its curves are long in pixels; the last point is always kept.
+inline std::string svg_points(const PlotCurve& curve, const PlotPanel& panel, const PanelBox& box) {
+  std::string points;
+  double last_x = HUGE_VAL, last_y = HUGE_VAL;
+  const size_t n = curve.x->size();
+  for (size_t i = 0; i < n; ++i) {
+    const auto [x, y] = pixel(panel, box, (*curve.x)[i], (*curve.y)[i]);
+    if (i + 1 < n && std::fabs(x - last_x) < kPointSpacing && std::fabs(y - last_y) < kPointSpacing)
+      continue;
+    points += (points.empty() ? "" : " ") + svg_coordinate(x) + "," + svg_coordinate(y);
+    last_x = x, last_y = y;
+  }
+  return points;
+}
+
+/// The curves of the panel in `box`, clipped to it (a wide stroke or a start dot at the edge of
+/// the range reaches over the frame).
+inline std::string svg_curves(const PlotPanel& panel, const PanelBox& box, size_t panel_index) {
   const std::string clip = "panel" + std::to_string(panel_index);
   std::string svg = "<clipPath id=\"" + clip + "\"><rect x=\"" + svg_coordinate(box.left) +
                     "\" y=\"" + svg_coordinate(box.top) + "\" width=\"" +
                     svg_coordinate(box.width) + "\" height=\"" + svg_coordinate(box.height) +
                     "\"/></clipPath>\n<g clip-path=\"url(#" + clip + ")\">\n";
   for (const PlotCurve& curve : panel.curves) {
-    std::string points;
-    for (size_t i = 0; i < curve.x->size(); ++i)
-      points += svg_coordinate(px((*curve.x)[i])) + "," + svg_coordinate(py((*curve.y)[i])) + " ";
-    if (!points.empty()) points.pop_back();
-    svg += "<polyline " + svg_stroke(curve.style) + " points=\"" + points + "\"/>\n";
-    if (curve.mark_start && !curve.x->empty())
-      svg += "<circle cx=\"" + svg_coordinate(px(curve.x->front())) + "\" cy=\"" +
-             svg_coordinate(py(curve.y->front())) + "\" r=\"" + svg_coordinate(kStartMarkRadius) +
-             "\" fill=\"" + curve.style.color + "\"/>\n";
+    svg += "<polyline " + svg_stroke(curve.style) + " points=\"" + svg_points(curve, panel, box) +
+           "\"/>\n";
+    if (!curve.mark_start || curve.x->empty()) continue;
+    const auto [x, y] = pixel(panel, box, curve.x->front(), curve.y->front());
+    svg += "<circle cx=\"" + svg_coordinate(x) + "\" cy=\"" + svg_coordinate(y) + "\" r=\"" +
+           svg_coordinate(kStartMarkRadius) + "\" fill=\"" + curve.style.color + "\"/>\n";
   }
   return svg + "</g>\n";
 }

@@ -306,6 +306,15 @@ TEST(Plot, PngNeedsAWorkingConverter) {
                                           "/convert: not ImageMagick (convert -version printed "
                                           "'convert: ImageMagick is not installed here')",
                                       kInstallNote}));
+  // An ImageMagick 7 whose output is a PNG: the plot is written (svg: and png: say the formats).
+  const std::string magick = fake_programs(
+      "magick-converter", {{"magick",
+                            "[ \"$1\" = -version ] && echo 'Version: ImageMagick 7.1.0'\n"
+                            "case $1 in svg:*) printf '\\211PNG\\r\\n\\032\\nrest' > "
+                            "\"${2#png:}\";; esac"}});
+  EXPECT_EQ(png_failure(magick, png).status, 0);
+  EXPECT_TRUE(sim::is_png_file(png));
+  std::filesystem::remove(png);
   const std::string killed = fake_programs("killed-converter", {{"rsvg-convert", "kill -9 $$"}});
   EXPECT_EQ(png_failure(killed, png).notes.front(),
             "tried rsvg-convert: " + killed + "/rsvg-convert: ended by signal 9");

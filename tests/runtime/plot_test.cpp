@@ -191,6 +191,12 @@ TEST(Plot, PhasePlotAtEqualScales) {
   EXPECT_EQ(panel.y_label, "y [m]");
   const std::string svg = sim::chart_svg(chart);
   EXPECT_EQ(count(svg, ">(x, y)</text>"), 1u);
+  // Many pairs: the legend takes more columns instead of making the panel taller.
+  const std::vector<sim::PlotSeries> many_x(40, xs[0]), many_y(40, ys[0]);
+  const sim::PlotChart many = sim::phase_chart("p", many_x, many_y);
+  const sim::PanelBox box = sim::layout_panels(many)[0];
+  EXPECT_EQ(box.height, many.panels[0].height);
+  EXPECT_EQ(box.legend.columns, 3u);     // 16 rows beside the 300 high panel
   EXPECT_EQ(count(svg, "<circle"), 1u);  // where the curve starts
 }
 

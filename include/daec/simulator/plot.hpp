@@ -124,6 +124,7 @@ inline void equal_scales(PlotPanel& panel, double width) {
   const double dx = panel.x_range.high - panel.x_range.low;
   const double dy = panel.y_range.high - panel.y_range.low;
   panel.height = std::clamp(width * dy / dx, kLowestPhasePlot, kHighestPhasePlot);
+  panel.fixed_height = true;  // a long legend goes into more columns
   if (dy / dx < panel.height / width)
     panel.y_range = widened(panel.y_range, dx * panel.height / width);
   else

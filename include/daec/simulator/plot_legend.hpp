@@ -23,7 +23,8 @@ constexpr double kLegendSwatch = 36;
 // The space between a line sample and its label, and between two legend columns.
 constexpr double kLegendGap = 6;
 constexpr double kLegendColumnGap = 18;
-// A legend never has more columns than this: the panel grows taller instead.
+// A legend has no more columns than this: the panel grows taller instead (unless its height is
+// fixed, as equal scales fix a phase plot's).
 constexpr size_t kMaxLegendColumns = 2;
 // A label longer than this many characters is cut, ending in an ellipsis.
 constexpr size_t kMaxLabelChars = 40;
@@ -81,17 +82,17 @@ inline std::string legend_note(size_t more) {
 }
 
 /// Lays out `entries` (and the note for `more` left out) beside a panel `panel_height` high: as
-/// many rows as fit it, in at most kMaxLegendColumns columns; where they do not, the legend is
-/// taller than the panel and the panel grows to it (the caller uses `height`).
+/// many rows as fit it, in at most `max_columns` columns; where they do not, the legend is taller
+/// than the panel and the panel grows to it (the caller uses `height`).
 inline LegendLayout layout_legend(const std::vector<LegendEntry>& entries, size_t more,
-                                  double panel_height) {
+                                  double panel_height, size_t max_columns = kMaxLegendColumns) {
   LegendLayout layout;
   layout.note = legend_note(more);
   const size_t note_rows = layout.note.empty() ? 0 : 1;
   const size_t fit = std::max<size_t>(1, static_cast<size_t>(panel_height / kLegendRow));
   const size_t fit_entries = fit > note_rows ? fit - note_rows : 1;
   const size_t n = entries.size();
-  layout.columns = n == 0 ? 0 : std::min(kMaxLegendColumns, (n + fit_entries - 1) / fit_entries);
+  layout.columns = n == 0 ? 0 : std::min(max_columns, (n + fit_entries - 1) / fit_entries);
   layout.rows = n == 0 ? 0 : (n + layout.columns - 1) / layout.columns;
   double widest = 0;
   for (const LegendEntry& entry : entries)

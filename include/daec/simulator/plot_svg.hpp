@@ -34,7 +34,8 @@ struct PlotPanel {
   std::string y_label;
   AxisRange x_range{0, 1}, y_range{0, 1};
   double height = 0;
-  size_t unlisted = 0;  // curves left out of the legend
+  size_t unlisted = 0;        // curves left out of the legend
+  bool fixed_height = false;  // the legend may not make it taller (equal scales)
 };
 
 /// A chart: a title, panels stacked top to bottom and the label of the horizontal axis. With
@@ -229,7 +230,8 @@ inline std::vector<PanelBox> layout_panels(const PlotChart& chart) {
   double top = kChartTop;
   for (const PlotPanel& panel : chart.panels) {
     PanelBox box{left, top, chart.plot_width, panel.height, {}};
-    box.legend = layout_legend(legend_entries(panel), panel.unlisted, panel.height);
+    box.legend = layout_legend(legend_entries(panel), panel.unlisted, panel.height,
+                               panel.fixed_height ? kStyledCurves : kMaxLegendColumns);
     box.height = std::max(box.height, box.legend.height);
     boxes.push_back(box);
     top += box.height + (chart.shared_x ? kSharedPanelGap : kChartBottom);

@@ -45,7 +45,7 @@ inline void print_help(const System& model) {
       "usage: sim [--t-start T0] [--t-end T] [--step DT] [--rtol R] [--atol A]\n"
       "           [--set NAME=VALUE]... [--fix NAME=VALUE]... [--quiet]\n"
       "           [--output FILE] [--method NAME]\n"
-      "           [--linear-solver dense|klu|auto] [--plot FILE [--plot-columns a,b|x:y]]\n"
+      "           [--linear-solver dense|klu|auto] [--plot FILE [--plot-columns C]]\n"
       "           [--events FILE] [--on-singular stop|warn]\n\n"
       "  --t-start T0      start time (default %g)\n"
       "  --t-end T         end time, T > T0 (default %g)\n"

@@ -10,6 +10,7 @@
 #include <cmath>
 #include <cstdlib>
 #include <filesystem>
+#include <fstream>
 #include <string>
 #include <utility>
 #include <vector>
@@ -127,6 +128,24 @@ TEST(Simulator, PendulumWithClangToAFile) {
   EXPECT_NEAR(sim.csv.last("x"), 0.867348640604551746, 1e-6);
   EXPECT_NEAR(sim.csv.last("y"), 0.497701050476373918, 1e-6);
   EXPECT_FALSE(std::filesystem::exists(csv_path + ".partial"));
+  // The plotter pasted into the single file: a phase plot as PNG where a converter is installed
+  // (its file must start with the PNG signature), else the failure; the CSV is written either way.
+  const std::string png = f.dir + "/phase.png", phase_csv = f.dir + "/phase.csv";
+  CommandResult plot =
+      run_program(f.build.executable, "--t-end 2 --output " + shell_quote(phase_csv) + " --plot " +
+                                          shell_quote(png) + " --plot-columns x:y");
+  if (plot.status == 0) {
+    std::ifstream in(png, std::ios::binary);
+    std::string head(8, '\0');
+    in.read(head.data(), 8);
+    EXPECT_EQ(head, "\x89PNG\r\n\x1a\n");
+  } else {
+    EXPECT_EQ(plot.status, 1);
+    EXPECT_TRUE(contains(plot.err, "sim: error: cannot create the plot '" + png +
+                                       "': no converter from SVG to PNG worked\n"))
+        << plot.err;
+  }
+  EXPECT_EQ(parse_csv(read_file(phase_csv)).rows.size(), 101u);
 }
 
 // Arevalo, Fuhrer, Soderlind: x = sin(t^2), y = cos(t^2), lambda = -4 t^2, from t = 1.

@@ -159,7 +159,7 @@ TEST(SimulatorRuntime, PlotDrawsTheChosenColumnsWithUnits) {
   EXPECT_NE(text.find(">x [m]</text>"), std::string::npos);
   EXPECT_NE(text.find(">angle [rad]</text>"), std::string::npos);
   EXPECT_EQ(text.find(">y [m]</text>"), std::string::npos);
-  EXPECT_NE(text.find("value (units in the legend)"), std::string::npos);
+  EXPECT_EQ(text.find("<clipPath id=\"panel1\">"), text.rfind("<clipPath"));  // a panel per unit
   size_t polylines = 0;
   for (size_t at = text.find("<polyline"); at != std::string::npos;
        at = text.find("<polyline", at + 1))
@@ -173,6 +173,45 @@ TEST(SimulatorRuntime, PlotDrawsTheChosenColumnsWithUnits) {
                            ": the file name must end in .svg or .png\n"
                            "sim: note: run with --help for the usage\n");
   }
+}
+
+// --plot-columns x:y draws a phase plot; a name that is no column is named with its pair.
+TEST(SimulatorRuntime, PlotColumnsPairsDrawAPhasePlot) {
+  const std::string svg = scratch("phase.svg");
+  std::filesystem::remove(svg);
+  RunResult r = run(
+      {"--t-end", "3", "--output", scratch("phase.csv"), "--plot", svg, "--plot-columns", "x:y"});
+  ASSERT_EQ(r.status, 0) << r.err;
+  const std::string text = read(svg);
+  EXPECT_NE(text.find(">(x, y)</text>"), std::string::npos);
+  EXPECT_NE(text.find(">x [m]</text>"), std::string::npos);  // the horizontal axis
+  RunResult unknown = run({"--plot", svg, "--plot-columns", "x:q"});
+  EXPECT_EQ(unknown.status, 2);
+  EXPECT_EQ(unknown.err,
+            "sim: error: --plot-columns: no column 'q' (in the pair 'x:q'); the columns are x, y, "
+            "z, angle\nsim: note: run with --help for the usage\n");
+}
+
+// Without a converter a PNG plot fails (status 1) naming what was tried; the CSV is written.
+TEST(SimulatorRuntime, PlotPngWithoutAConverterKeepsTheCsv) {
+  const std::string csv = scratch("png-less.csv"), png = scratch("png-less.png");
+  std::filesystem::remove(csv);
+  const std::string empty = scratch("png-less-path");
+  std::filesystem::create_directories(empty);
+  const std::string old_path = std::getenv("PATH") != nullptr ? std::getenv("PATH") : "";
+  ::setenv("PATH", empty.c_str(), 1);
+  RunResult r = run({"--t-end", "0.1", "--output", csv, "--plot", png});
+  ::setenv("PATH", old_path.c_str(), 1);
+  EXPECT_EQ(r.status, 1);
+  EXPECT_EQ(r.err, "sim: error: cannot create the plot '" + png +
+                       "': no converter from SVG to PNG worked\n"
+                       "sim: note: tried rsvg-convert: not found on PATH\n"
+                       "sim: note: tried magick: not found on PATH\n"
+                       "sim: note: tried convert: not found on PATH\n"
+                       "sim: note: install rsvg-convert (Debian: apt-get install librsvg2-bin) or "
+                       "ImageMagick, or write the plot as .svg; the other outputs are written\n");
+  EXPECT_EQ(read(csv).rfind("t,x,y,z,angle\n0,1.5,0,2.25,0\n", 0), 0u);
+  EXPECT_FALSE(std::filesystem::exists(png));
 }
 
 /// The names of the files in `dir` that begin with `prefix` and hold `part` (a prefix of the
@@ -267,7 +306,7 @@ TEST(SimulatorRuntime, ElementsOfTwoDimensionalArraysAreQuotedAndSelectable) {
             "sim: error: --plot-columns: no column 'A[2,1]'; the columns are A[1,1], A[1,2], z, "
             "angle\nsim: note: run with --help for the usage\n");
   EXPECT_EQ(sim::parse_columns("A[1,2],\"a,\"\"b\"\"\",c"),
-            (std::vector<std::string>{"A[1,2]", "a,\"b\"", "c"}));
+            (std::vector<sim::PlotColumn>{{"", "A[1,2]"}, {"", "a,\"b\""}, {"", "c"}}));
   EXPECT_EQ(sim::column_selector("a,\"b\""), "\"a,\"\"b\"\"\"");
   EXPECT_EQ(sim::column_selector("A[1,2]"), "A[1,2]");
   EXPECT_EQ(sim::csv_field("A[1,2]"), "\"A[1,2]\"");

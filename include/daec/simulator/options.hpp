@@ -49,6 +49,13 @@ enum class OnSingular { stop, warn };
 /// stderr is (automatic: when it is a terminal).
 enum class ProgressMode { automatic, on, off };
 
+/// One item of --plot-columns: the column `y` drawn against the column `x`, "" for t (a name
+/// alone) or a name (a pair x:y, a phase plot).
+struct PlotColumn {
+  std::string x, y;
+  bool operator==(const PlotColumn& other) const { return x == other.x && y == other.y; }
+};
+
 struct Options {
   double t_start = kDefaultTStart;
   double t_end = kDefaultTEnd;
@@ -63,9 +70,9 @@ struct Options {
   std::string method;  // "": the model's default
   LinearSolver linear_solver = LinearSolver::automatic;
   OnSingular on_singular = OnSingular::stop;
-  std::string plot;                       // --plot FILE ("" none)
-  std::vector<std::string> plot_columns;  // --plot-columns a,b,c (empty: every column)
-  std::string events;                     // --events FILE ("" none): the switches of conditions
+  std::string plot;                      // --plot FILE ("" none)
+  std::vector<PlotColumn> plot_columns;  // --plot-columns a,b,c or x:y (empty: every column)
+  std::string events;                    // --events FILE ("" none): the switches of conditions
   bool help = false;
   bool list_methods = false;  // --method list
   bool quiet = false;         // --quiet: no report of the starts consistent initialization moved
@@ -94,51 +101,76 @@ inline OnSingular parse_on_singular(const std::string& text) {
   usage_error("--on-singular expects stop or warn, got '" + text + "'");
 }
 
-/// The items of --plot-columns "a,b,c": separated by the commas outside square brackets and
-/// outside double quotes, so that an array element A[1,2] is one item; an item may be written
-/// as a CSV field, "..." with "" for a quote (RFC 4180). An empty item is an error.
-inline std::vector<std::string> parse_columns(const std::string& text) {
+/// One name of --plot-columns from text[i]: a CSV field "..." with "" for a quote, or the text up
+/// to a comma or colon outside square brackets (so that A[1,2] is one name). Empty if there is
+/// none; `bad` reports a malformed quoted name.
+template <typename Bad>
+std::string parse_column_name(const std::string& text, size_t& i, const Bad& bad) {
+  std::string name;
+  if (i < text.size() && text[i] == '"') {  // a quoted name: up to the lone closing quote
+    for (++i;; ++i) {
+      if (i == text.size()) bad(" (a quoted name lacks its closing quote)");
+      if (text[i] != '"') {
+        name += text[i];
+      } else if (i + 1 < text.size() && text[i + 1] == '"') {
+        name += text[i++];
+      } else {
+        break;
+      }
+    }
+    if (++i < text.size() && text[i] != ',' && text[i] != ':')
+      bad(" (a quoted name ends the item)");
+    return name;
+  }
+  for (int depth = 0; i < text.size() && ((text[i] != ',' && text[i] != ':') || depth > 0); ++i) {
+    depth += text[i] == '[' ? 1 : text[i] == ']' && depth > 0 ? -1 : 0;
+    name += text[i];
+  }
+  return name;
+}
+
+/// The items of --plot-columns "a,b,c" (columns against t) or "x:y,u:v" (y against x, u against
+/// v): separated by the commas outside square brackets and outside double quotes, so that an
+/// array element A[1,2] is one name; a name may be written as a CSV field, "..." with "" for a
+/// quote (RFC 4180). An empty item, a pair that lacks a name or has three, and a mix of names
+/// and pairs are errors.
+inline std::vector<PlotColumn> parse_columns(const std::string& text) {
   auto bad = [&](const std::string& why) {
     usage_error("--plot-columns expects names separated by commas" + why + ", got '" + text + "'");
   };
-  std::vector<std::string> columns;
+  std::vector<PlotColumn> columns;
+  std::string first_item;
   size_t i = 0;
   while (true) {
-    std::string item;
-    if (i < text.size() && text[i] == '"') {  // a quoted name: up to the lone closing quote
-      for (++i;; ++i) {
-        if (i == text.size()) bad(" (a quoted name lacks its closing quote)");
-        if (text[i] != '"') {
-          item += text[i];
-        } else if (i + 1 < text.size() && text[i + 1] == '"') {
-          item += text[i++];
-        } else {
-          break;
-        }
-      }
-      if (++i < text.size() && text[i] != ',') bad(" (a quoted name ends the item)");
-    } else {
-      for (int depth = 0; i < text.size() && (text[i] != ',' || depth > 0); ++i) {
-        depth += text[i] == '[' ? 1 : text[i] == ']' && depth > 0 ? -1 : 0;
-        item += text[i];
-      }
+    const size_t start = i;
+    std::vector<std::string> names{parse_column_name(text, i, bad)};
+    while (i < text.size() && text[i] == ':') names.push_back(parse_column_name(text, ++i, bad));
+    const std::string item = text.substr(start, i - start);
+    if (names.size() == 1 && names[0].empty()) bad("");
+    if (names.size() > 2 || (names.size() == 2 && (names[0].empty() || names[1].empty())))
+      usage_error("--plot-columns: '" + item + "' is not a pair x:y of two names");
+    columns.push_back(names.size() == 2 ? PlotColumn{names[0], names[1]}
+                                        : PlotColumn{"", names[0]});
+    if (columns.size() == 1) first_item = item;
+    if (columns.back().x.empty() != columns.front().x.empty()) {
+      const std::string pair = columns.front().x.empty() ? item : first_item;
+      usage_error("--plot-columns mixes names drawn against t with pairs x:y ('" + pair +
+                  "'); a plot draws one kind: a,b,c or x:y,u:v");
     }
-    if (item.empty()) bad("");
-    columns.push_back(item);
     if (i >= text.size()) return columns;
     ++i;  // the comma
     if (i == text.size()) bad("");
   }
 }
 
-/// `name` as parse_columns reads it back: as it is, or quoted when it holds a quote or a comma
-/// outside square brackets (or is empty).
+/// `name` as parse_columns reads it back: as it is, or quoted when it holds a quote, or a comma
+/// or colon outside square brackets (or is empty).
 inline std::string column_selector(const std::string& name) {
   bool plain = !name.empty() && name.front() != '"';
   int depth = 0;
   for (char c : name) {
     depth += c == '[' ? 1 : c == ']' && depth > 0 ? -1 : 0;
-    plain = plain && c != '"' && (c != ',' || depth > 0);
+    plain = plain && c != '"' && ((c != ',' && c != ':') || depth > 0);
   }
   if (plain && depth == 0) return name;
   std::string quoted = "\"";

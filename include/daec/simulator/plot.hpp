@@ -1,20 +1,21 @@
-// --plot FILE.svg|FILE.png (docs/simulator.md, "The accuracy target"): the CSV columns (or those of
-// --plot-columns) against t, as an SVG line chart with axes, ticks, a legend and the model's units
-// (from the descriptions: "mass [kg]" has the unit kg). A PNG is converted from the SVG by
-// rsvg-convert (Debian: librsvg2-bin) or ImageMagick's convert, whichever is installed.
+// --plot FILE.svg|FILE.png (docs/simulator.md, "Plots"): what is drawn. Columns against t go into
+// one panel per unit (from the descriptions: "mass [kg]" has the unit kg), stacked on a shared t
+// axis; pairs x:y into one phase plot, at equal scales where both axes have one unit. The parts:
+// plot_style.hpp (line styles), plot_legend.hpp (legends), plot_scale.hpp (axes), plot_svg.hpp
+// (the SVG document), plot_png.hpp (PNG through an installed converter).
 #pragma once
 
 #include <algorithm>
-#include <cmath>
-#include <cstdio>
-#include <cstdlib>
+#include <cstddef>
 #include <string>
 #include <vector>
 
-#include <daec/model_error.hpp>
-#include <daec/simulator/failure.hpp>
 #include <daec/simulator/options.hpp>
 #include <daec/simulator/output_files.hpp>
+#include <daec/simulator/plot_png.hpp>
+#include <daec/simulator/plot_scale.hpp>
+#include <daec/simulator/plot_style.hpp>
+#include <daec/simulator/plot_svg.hpp>
 
 namespace daec::simulator {
 
@@ -24,6 +25,16 @@ struct PlotSeries {
   std::vector<double> values;
 };
 
+// The plot area: its width, and its height alone or as one of several stacked panels.
+constexpr double kPlotWidth = 600;
+constexpr double kSinglePanelHeight = 380;
+constexpr double kStackedPanelHeight = 220;
+// A phase plot at equal scales is at least and at most this high (its range widened to fit).
+constexpr double kLowestPhasePlot = 240;
+constexpr double kHighestPhasePlot = 600;
+// An axis label lists the names it shows up to this many characters, else says "value".
+constexpr size_t kMaxAxisNamesChars = 40;
+
 /// The unit of a description "rod force [N/m]": the text in the last brackets, or "".
 inline std::string unit_of(const std::string& description) {
   size_t close = description.rfind(']');
@@ -32,149 +43,131 @@ inline std::string unit_of(const std::string& description) {
   return description.substr(open + 1, close - open - 1);
 }
 
-inline std::string svg_escaped(const std::string& text) {
-  std::string escaped;
-  for (char c : text) {
-    if (c == '&')
-      escaped += "&amp;";
-    else if (c == '<')
-      escaped += "&lt;";
-    else if (c == '>')
-      escaped += "&gt;";
-    else if (c == '"')
-      escaped += "&quot;";
-    else
-      escaped += c;
-  }
-  return escaped;
+/// "x [m]", or "x" without a unit.
+inline std::string with_unit(const std::string& name, const std::string& unit) {
+  return unit.empty() ? name : name + " [" + unit + "]";
 }
 
-/// Tick positions covering [low, high] at a 1-2-5 spacing, about `count` of them. Each is an
-/// integer times 10^e, computed so that 0.6 is 0.6, not 0.6000000000000001.
-inline std::vector<double> ticks(double low, double high, int count) {
-  const double raw = (high - low) / count;
-  const double exponent = std::floor(std::log10(raw)), magnitude = std::pow(10.0, exponent);
-  double factor = 10;
-  for (double candidate : {1.0, 2.0, 5.0})
-    if (candidate * magnitude >= raw) {
-      factor = candidate;
-      break;
+/// The label of an axis showing `series`: their names (each once) with the unit they share,
+/// "x1, y1 [m]", or each with its own, "x [m], angle [rad]"; "value [m]" (or "value") when that
+/// is too long.
+inline std::string axis_label(const std::vector<const PlotSeries*>& series) {
+  std::vector<const PlotSeries*> distinct;
+  bool one_unit = true;
+  for (const PlotSeries* s : series) {
+    one_unit = one_unit && s->unit == series.front()->unit;
+    bool seen = false;
+    for (const PlotSeries* d : distinct) seen = seen || d->name == s->name;
+    if (!seen) distinct.push_back(s);
+  }
+  std::string names;
+  for (const PlotSeries* s : distinct)
+    names += (names.empty() ? "" : ", ") + (one_unit ? s->name : with_unit(s->name, s->unit));
+  const std::string unit = one_unit && !series.empty() ? series.front()->unit : "";
+  if (names.size() > kMaxAxisNamesChars) names = "value";
+  return with_unit(names, unit);
+}
+
+/// The style of the curve of series `index` of `count`: its own up to kStyledCurves, grey after.
+inline LineStyle series_style(size_t index, size_t count) {
+  return index < kStyledCurves ? line_style(index, std::min(count, kStyledCurves)) : rest_style();
+}
+
+/// Adds curve `index` of `count` to `panel`: a grey one (unlisted) beneath the styled ones.
+inline void add_curve(PlotPanel& panel, size_t index, size_t count, PlotCurve curve) {
+  curve.style = series_style(index, count);
+  if (index < kStyledCurves) return panel.curves.push_back(std::move(curve));
+  curve.label.clear();
+  ++panel.unlisted;
+  panel.curves.insert(panel.curves.begin() + static_cast<std::ptrdiff_t>(panel.unlisted - 1),
+                      std::move(curve));
+}
+
+/// The series against t: one panel per unit, in the order the units first come, or a single
+/// panel when all share one unit (or none has a unit).
+inline PlotChart time_chart(const std::string& title, const std::vector<double>& t,
+                            const std::vector<PlotSeries>& series) {
+  std::vector<std::string> units;
+  for (const PlotSeries& s : series)
+    if (std::find(units.begin(), units.end(), s.unit) == units.end()) units.push_back(s.unit);
+  PlotChart chart{title, "t", {}, kPlotWidth, true};
+  for (const std::string& unit : units) {
+    PlotPanel panel;
+    std::vector<const PlotSeries*> members;
+    std::vector<const std::vector<double>*> values;
+    for (size_t i = 0; i < series.size(); ++i) {
+      if (series[i].unit != unit) continue;
+      members.push_back(&series[i]);
+      values.push_back(&series[i].values);
+      add_curve(panel, i, series.size(),
+                {with_unit(series[i].name, unit), &t, &series[i].values, {}, false});
     }
-  auto value = [&](double multiple) {  // multiple * factor * 10^exponent, correctly rounded
-    return exponent < 0 ? multiple * factor / std::pow(10.0, -exponent)
-                        : multiple * factor * magnitude;
-  };
-  std::vector<double> positions;
-  const double step = factor * magnitude;
-  for (double k = std::ceil(low / step); k <= std::floor(high / step); ++k)
-    positions.push_back(k == 0 ? 0.0 : value(k));
-  return positions;
-}
-
-/// The y range of the series, widened a little (and made non-empty for constant values).
-inline std::pair<double, double> value_range(const std::vector<PlotSeries>& series) {
-  double low = HUGE_VAL, high = -HUGE_VAL;
-  for (const PlotSeries& s : series)
-    for (double v : s.values) low = std::min(low, v), high = std::max(high, v);
-  if (!(high > low)) {
-    double pad = std::max(1.0, std::fabs(low)) * 0.5;
-    return {low - pad, high + pad};
+    panel.y_label = axis_label(members);
+    panel.x_range = time_range(t);
+    panel.y_range = value_range(values);
+    panel.height = units.size() > 1 ? kStackedPanelHeight : kSinglePanelHeight;
+    chart.panels.push_back(std::move(panel));
   }
-  double pad = 0.05 * (high - low);
-  return {low - pad, high + pad};
+  return chart;
 }
 
-inline std::string axis_number(double value) {
-  char text[32];
-  std::snprintf(text, sizeof text, "%.6g", value);
-  return text;
+/// Widens `range` about its middle to `extent`.
+inline AxisRange widened(const AxisRange& range, double extent) {
+  const double middle = (range.low + range.high) / 2;
+  return {middle - extent / 2, middle + extent / 2};
 }
 
-/// The y-axis label: the common unit of every series, or "value" if they differ.
-inline std::string y_label(const std::vector<PlotSeries>& series) {
-  std::string unit = series.empty() ? "" : series[0].unit;
-  for (const PlotSeries& s : series)
-    if (s.unit != unit) return "value (units in the legend)";
-  return unit.empty() ? "value" : "value [" + unit + "]";
+/// Gives `panel` (x_range and y_range in one unit) equal scales on both axes: its height follows
+/// the ranges' ratio within [kLowestPhasePlot, kHighestPhasePlot], the range that is short for
+/// that widened.
+inline void equal_scales(PlotPanel& panel, double width) {
+  const double dx = panel.x_range.high - panel.x_range.low;
+  const double dy = panel.y_range.high - panel.y_range.low;
+  panel.height = std::clamp(width * dy / dx, kLowestPhasePlot, kHighestPhasePlot);
+  panel.fixed_height = true;  // a long legend goes into more columns
+  if (dy / dx < panel.height / width)
+    panel.y_range = widened(panel.y_range, dx * panel.height / width);
+  else
+    panel.x_range = widened(panel.x_range, dy * width / panel.height);
 }
 
-/// The chart as SVG text: `title` on top, t on the x axis.
+/// One phase plot of each ys[i] against xs[i] (the curves start at a dot).
+inline PlotChart phase_chart(const std::string& title, const std::vector<PlotSeries>& xs,
+                             const std::vector<PlotSeries>& ys) {
+  PlotPanel panel;
+  std::vector<const PlotSeries*> x_series, y_series;
+  std::vector<const std::vector<double>*> x_values, y_values;
+  for (size_t i = 0; i < xs.size(); ++i) {
+    x_series.push_back(&xs[i]), y_series.push_back(&ys[i]);
+    x_values.push_back(&xs[i].values), y_values.push_back(&ys[i].values);
+    add_curve(panel, i, xs.size(),
+              {"(" + xs[i].name + ", " + ys[i].name + ")", &xs[i].values, &ys[i].values, {}, true});
+  }
+  panel.y_label = axis_label(y_series);
+  panel.x_range = value_range(x_values);
+  panel.y_range = value_range(y_values);
+  panel.height = kSinglePanelHeight;
+  std::string unit = xs.empty() ? "" : xs.front().unit;
+  bool one_unit = !unit.empty();
+  for (size_t i = 0; i < xs.size(); ++i)
+    one_unit = one_unit && xs[i].unit == unit && ys[i].unit == unit;
+  if (one_unit) equal_scales(panel, kPlotWidth);
+  PlotChart chart{title, axis_label(x_series), {}, kPlotWidth, false};
+  chart.panels.push_back(std::move(panel));
+  return chart;
+}
+
+/// The chart of the series against t as SVG text.
 inline std::string plot_svg(const std::string& title, const std::vector<double>& t,
                             const std::vector<PlotSeries>& series) {
-  constexpr double width = 860, height = 520, left = 90, right = 200, top = 50, bottom = 60;
-  const double plot_w = width - left - right, plot_h = height - top - bottom;
-  static const char* const kColors[] = {"#1f77b4", "#d62728", "#2ca02c", "#ff7f0e", "#9467bd",
-                                        "#8c564b", "#e377c2", "#7f7f7f", "#bcbd22", "#17becf"};
-  const double t0 = t.front(), t1 = t.back() > t.front() ? t.back() : t.front() + 1;
-  const std::pair<double, double> range = value_range(series);
-  const double low = range.first, high = range.second;
-  auto px = [&](double v) { return left + (v - t0) / (t1 - t0) * plot_w; };
-  auto py = [&](double v) { return top + (high - v) / (high - low) * plot_h; };
-  std::string svg;
-  auto add = [&](const std::string& text) { svg += text + "\n"; };
-  char buffer[256];
-  std::snprintf(buffer, sizeof buffer,
-                "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%g\" height=\"%g\" "
-                "viewBox=\"0 0 %g %g\" font-family=\"sans-serif\" font-size=\"13\">",
-                width, height, width, height);
-  add(buffer);
-  add("<rect width=\"100%\" height=\"100%\" fill=\"white\"/>");
-  add("<text x=\"" + axis_number(left + plot_w / 2) +
-      "\" y=\"28\" text-anchor=\"middle\" "
-      "font-size=\"16\">" +
-      svg_escaped(title) + "</text>");
-  for (double tick : ticks(t0, t1, 8)) {
-    std::snprintf(buffer, sizeof buffer,
-                  "<line x1=\"%.2f\" y1=\"%g\" x2=\"%.2f\" y2=\"%g\" stroke=\"#ddd\"/>"
-                  "<text x=\"%.2f\" y=\"%g\" text-anchor=\"middle\">%s</text>",
-                  px(tick), top, px(tick), top + plot_h, px(tick), top + plot_h + 18,
-                  axis_number(tick).c_str());
-    add(buffer);
-  }
-  for (double tick : ticks(low, high, 6)) {
-    std::snprintf(buffer, sizeof buffer,
-                  "<line x1=\"%g\" y1=\"%.2f\" x2=\"%g\" y2=\"%.2f\" stroke=\"#ddd\"/>"
-                  "<text x=\"%g\" y=\"%.2f\" text-anchor=\"end\">%s</text>",
-                  left, py(tick), left + plot_w, py(tick), left - 6, py(tick) + 4,
-                  axis_number(tick).c_str());
-    add(buffer);
-  }
-  std::snprintf(buffer, sizeof buffer,
-                "<rect x=\"%g\" y=\"%g\" width=\"%g\" height=\"%g\" fill=\"none\" "
-                "stroke=\"black\"/>",
-                left, top, plot_w, plot_h);
-  add(buffer);
-  add("<text x=\"" + axis_number(left + plot_w / 2) + "\" y=\"" + axis_number(height - 15) +
-      "\" text-anchor=\"middle\">t</text>");
-  add("<text transform=\"translate(22," + axis_number(top + plot_h / 2) +
-      ") rotate(-90)\" text-anchor=\"middle\">" + svg_escaped(y_label(series)) + "</text>");
-  for (size_t i = 0; i < series.size(); ++i) {
-    const char* color = kColors[i % (sizeof kColors / sizeof kColors[0])];
-    std::string points;
-    for (size_t row = 0; row < t.size(); ++row) {
-      std::snprintf(buffer, sizeof buffer, "%.2f,%.2f ", px(t[row]), py(series[i].values[row]));
-      points += buffer;
-    }
-    add("<polyline fill=\"none\" stroke=\"" + std::string(color) +
-        "\" stroke-width=\"1.8\" points=\"" + points + "\"/>");
-    double y = top + 10 + 20.0 * static_cast<double>(i);
-    std::string label =
-        series[i].name + (series[i].unit.empty() ? "" : " [" + series[i].unit + "]");
-    std::snprintf(buffer, sizeof buffer,
-                  "<line x1=\"%g\" y1=\"%g\" x2=\"%g\" y2=\"%g\" stroke=\"%s\" "
-                  "stroke-width=\"3\"/><text x=\"%g\" y=\"%g\">",
-                  left + plot_w + 15, y, left + plot_w + 40, y, color, left + plot_w + 46, y + 4);
-    add(buffer + svg_escaped(label) + "</text>");
-  }
-  add("</svg>");
-  return svg;
+  return chart_svg(time_chart(title, t, series));
 }
 
 /// Writes `svg` to `path` (its suffix checked with the options): as it is for .svg, converted
-/// for .png; each through a temporary renamed into place (StagedFile), run_error on failure.
+/// for .png (plot_png.hpp); each through a temporary renamed into place (StagedFile), run_error
+/// on failure.
 inline void write_plot(const std::string& path, const std::string& svg) {
-  const bool png = has_suffix(path, ".png");
-  if (!png) {
+  if (!has_suffix(path, ".png")) {
     StagedFile file(path, "the plot");
     file.write(svg);
     return file.commit();
@@ -184,19 +177,7 @@ inline void write_plot(const std::string& path, const std::string& svg) {
   source.close();
   StagedFile file(path, "the plot");
   file.close();  // the converter writes the temporary by its name
-  auto quoted = [](const std::string& text) {
-    std::string q = "'";
-    for (char c : text) q += c == '\'' ? std::string("'\\''") : std::string(1, c);
-    return q + "'";
-  };
-  const std::string from = quoted(source.writing()), to = quoted(file.writing());
-  const std::string command = "command -v rsvg-convert >/dev/null 2>&1 && rsvg-convert -o " + to +
-                              " " + from + " || { command -v convert >/dev/null 2>&1 && " +
-                              "convert svg:" + from + " png:" + to + "; }";
-  if (std::system(command.c_str()) != 0)
-    run_error("--plot " + path +
-              ": writing PNG needs rsvg-convert (Debian: librsvg2-bin) or ImageMagick's "
-              "convert; write .svg instead");
+  convert_svg_to_png(source.writing(), file.writing(), path);
   file.commit();
 }
 

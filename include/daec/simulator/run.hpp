@@ -41,7 +41,7 @@ inline void print_help(const System& model) {
       "usage: sim [--t-start T0] [--t-end T] [--step DT | --output-times T1,T2,...]\n"
       "           [--rtol R] [--atol A] [--set NAME=VALUE]... [--fix NAME=VALUE]...\n"
       "           [--quiet] [--output FILE] [--method NAME]\n"
-      "           [--linear-solver dense|klu|auto] [--plot FILE [--plot-columns a,b]]\n"
+      "           [--linear-solver dense|klu|auto] [--plot FILE [--plot-columns C]]\n"
       "           [--events FILE] [--on-singular stop|warn] [--progress|--no-progress]\n\n"
       "  --t-start T0      start time (default %g)\n"
       "  --t-end T         end time, T > T0 (default %g, or the last --output-times)\n"
@@ -66,9 +66,10 @@ inline void print_help(const System& model) {
       "                    --method list describes them\n"
       "  --linear-solver S dense, klu (sparse) or auto (the default: what suits the model)\n"
       "  --plot FILE       also draw the columns against t into FILE (.svg, or .png with\n"
-      "                    rsvg-convert or ImageMagick installed)\n"
-      "  --plot-columns C  the columns to draw, comma-separated (default: all); names as\n"
-      "                    the CSV header prints them, A[1,2] quoted or not\n"
+      "                    rsvg-convert or ImageMagick installed), a panel per unit\n"
+      "  --plot-columns C  the columns to draw, comma-separated (default: all), or pairs\n"
+      "                    x:y,u:v for a phase plot (y against x); names as the CSV\n"
+      "                    header prints them, A[1,2] quoted or not\n"
       "  --events FILE     write each change of a condition (t,condition,value) to FILE\n"
       "  --on-singular W   at a singular point of the reduced system (A or the constraint\n"
       "                    Jacobian loses rank, the solution may switch branch): stop with\n"
@@ -131,25 +132,42 @@ inline std::string statistics_text(const Statistics& counts) {
          ", factor nonzeros " + std::to_string(counts.factor_nonzeros);
 }
 
-/// The indices into a row of the columns --plot draws: those of --plot-columns (a usage error
-/// for a name that is no column), else every column but t.
-inline std::vector<size_t> plot_columns(const System& model, const Options& options) {
+/// The columns of one curve of --plot, as indices into a row: `y` against `x` (0: t).
+struct PlotIndices {
+  size_t x, y;
+};
+
+/// The index into a row of the column `name` of --plot-columns (t excluded); a usage error naming
+/// `item` when there is none.
+inline size_t plot_column(const std::vector<std::string>& columns, const std::string& name,
+                          const std::string& item) {
+  size_t i = 1;
+  while (i < columns.size() && columns[i] != name) ++i;
+  if (i < columns.size()) return i;
+  std::vector<std::string> selectors;
+  for (size_t j = 1; j < columns.size(); ++j) selectors.push_back(column_selector(columns[j]));
+  usage_error("--plot-columns: no column '" + name + "'" +
+              (item.empty() ? "" : " (in the pair '" + item + "')") + "; the columns are " +
+              text::join(selectors));
+}
+
+/// The curves --plot draws: those of --plot-columns (a usage error for a name that is no
+/// column), else every column but t against t.
+inline std::vector<PlotIndices> plot_columns(const System& model, const Options& options) {
   const std::vector<std::string> columns = csv_columns(model);
-  std::vector<size_t> chosen;
+  std::vector<PlotIndices> chosen;
   if (options.plot_columns.empty()) {
-    for (size_t i = 1; i < columns.size(); ++i) chosen.push_back(i);
+    for (size_t i = 1; i < columns.size(); ++i) chosen.push_back({0, i});
     return chosen;
   }
-  for (const std::string& name : options.plot_columns) {
-    size_t i = 1;
-    while (i < columns.size() && columns[i] != name) ++i;
-    if (i == columns.size()) {
-      std::vector<std::string> selectors;
-      for (size_t j = 1; j < columns.size(); ++j) selectors.push_back(column_selector(columns[j]));
-      usage_error("--plot-columns: no column '" + name + "'; the columns are " +
-                  text::join(selectors));
+  for (const PlotColumn& item : options.plot_columns) {
+    if (item.x.empty()) {
+      chosen.push_back({0, plot_column(columns, item.y, "")});
+      continue;
     }
-    chosen.push_back(i);
+    const std::string pair = column_selector(item.x) + ":" + column_selector(item.y);
+    const size_t x = plot_column(columns, item.x, pair);
+    chosen.push_back({x, plot_column(columns, item.y, pair)});
   }
   return chosen;
 }
@@ -158,25 +176,34 @@ inline std::vector<size_t> plot_columns(const System& model, const Options& opti
 class PlotData {
  public:
   PlotData(const System& model, const Options& options) : model_(model), path_(options.plot) {
-    if (!path_.empty()) columns_ = plot_columns(model, options);
+    if (!path_.empty()) curves_ = plot_columns(model, options);
   }
   bool wanted() const { return !path_.empty(); }
   void add(const std::vector<double>& row) { rows_.push_back(row); }
 
+  /// Draws the curves: against t, or (pairs x:y) as a phase plot.
   void write() const {
-    std::vector<double> t;
-    for (const std::vector<double>& row : rows_) t.push_back(row[0]);
-    std::vector<PlotSeries> series;
+    const std::string title = std::string("daec simulation of ") + model_.model_name;
     const std::vector<std::string> names = csv_columns(model_);
-    for (size_t column : columns_) {
-      PlotSeries s{names[column], unit_of(description(column)), {}};
-      for (const std::vector<double>& row : rows_) s.values.push_back(row[column]);
-      series.push_back(std::move(s));
+    bool phase = false;
+    for (const PlotIndices& curve : curves_) phase = phase || curve.x != 0;
+    std::vector<PlotSeries> xs, ys;
+    for (const PlotIndices& curve : curves_) {
+      if (phase) xs.push_back(series(names, curve.x));
+      ys.push_back(series(names, curve.y));
     }
-    write_plot(path_, plot_svg(std::string("daec simulation of ") + model_.model_name, t, series));
+    if (phase) return write_plot(path_, chart_svg(phase_chart(title, xs, ys)));
+    write_plot(path_, plot_svg(title, series(names, 0).values, ys));
   }
 
  private:
+  /// Row column `column` as a series: its name, unit and values.
+  PlotSeries series(const std::vector<std::string>& names, size_t column) const {
+    PlotSeries s{names[column], column == 0 ? "" : unit_of(description(column)), {}};
+    for (const std::vector<double>& row : rows_) s.values.push_back(row[column]);
+    return s;
+  }
+
   /// The description of row column `column` (1 + variable index, then the outputs).
   std::string description(size_t column) const {
     size_t variable = column - 1;
@@ -187,7 +214,7 @@ class PlotData {
 
   const System& model_;
   std::string path_;
-  std::vector<size_t> columns_;
+  std::vector<PlotIndices> curves_;
   std::vector<std::vector<double>> rows_;
 };
 
@@ -226,11 +253,11 @@ class FileOutput : public RunOutput {
       }
     }
   }
-  /// Draws the plot and renames the files onto their names.
+  /// Renames the files onto their names, then draws the plot.
   void commit() {
-    if (plot_.wanted()) plot_.write();
     csv_->commit();
     if (events_) events_->commit();
+    if (plot_.wanted()) plot_.write();  // after the other outputs: a missing PNG converter spares them
   }
 
  private:

@@ -41,6 +41,7 @@ import difflib
 import os
 import re
 import shutil
+import signal
 import subprocess
 import sys
 import tempfile
@@ -156,7 +157,8 @@ def parse_block(page, start, info, body, directives, steps, errors):
         return
     if words and words[0] in SHELL_INFO:
         if has_session:
-            errors.append((start, "a '$ ' command in an sh block (an sh block holds commands only)"))
+            errors.append(
+                (start, "a '$ ' command in an sh block (an sh block holds commands only)"))
             return
         commands = [(l, t) for l, t in body if t.strip() and not t.lstrip().startswith("#")]
         for line, command in join_continuations(commands):
@@ -230,18 +232,36 @@ def run(command, sandbox, timeout):
     env["PATH"] = os.path.join(sandbox, "build") + os.pathsep + env.get("PATH", "")
     env["LC_ALL"] = "C.UTF-8"
     env["TERM"] = "dumb"  # no colours from g++ or others
+    # A session of its own, so that a command past its time is ended with all it started.
+    process = subprocess.Popen(["bash", "-c", command], cwd=sandbox, env=env,
+                               stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                               stdin=subprocess.DEVNULL, start_new_session=True)
     try:
-        done = subprocess.run(["bash", "-c", command], cwd=sandbox, env=env,
-                              stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
-                              stdin=subprocess.DEVNULL, timeout=timeout)
-    except subprocess.TimeoutExpired as e:
-        output = (e.stdout or b"").decode("utf-8", "replace")
-        return None, output
-    return done.returncode, done.stdout.decode("utf-8", "replace")
+        output, _ = process.communicate(timeout=timeout)
+    except subprocess.TimeoutExpired:
+        os.killpg(process.pid, signal.SIGKILL)
+        output, _ = process.communicate()
+        output += f"\n(stopped after {timeout:g} s)\n".encode()
+        return None, output.decode("utf-8", "replace")
+    return process.returncode, output.decode("utf-8", "replace")
+
+
+def ended(status):
+    return "stopped at its time limit" if status is None else f"exited with status {status}"
 
 
 def shown(command):
-    return command.replace("\n", " ")
+    """The command on one line, its continuations joined."""
+    return re.sub(r"\s*\\\n\s*", " ", command).replace("\n", "; ")
+
+
+class Failures(list):
+    """The failures so far, each printed when it happens (a test stopped by its timeout still
+    shows what failed before)."""
+
+    def append(self, message):
+        print(f"FAILED {message}\n", flush=True)
+        super().append(message)
 
 
 def run_page(page, steps, args, counts, failures):
@@ -258,7 +278,7 @@ def run_page(page, steps, args, counts, failures):
         if step.action == "setup":
             status, output = run(step.text, sandbox, args.timeout)
             if status != 0:
-                failures.append(f"{where}: setup `{step.text}` failed (status {status}):\n{output}")
+                failures.append(f"{where}: setup `{step.text}` failed ({ended(status)}):\n{output}")
                 page_failed = True
             continue
         command = step.command
@@ -270,10 +290,10 @@ def run_page(page, steps, args, counts, failures):
         status, output = run(command.text, sandbox, args.timeout)
         counts[command.kind] += 1
         if args.verbose:
-            print(f"{where}: {command.kind} `{shown(command.text)}` (status {status})")
+            print(f"{where}: {command.kind} `{shown(command.text)}` (status {status})", flush=True)
         if command.kind == "unchecked":
             if status != 0:
-                failures.append(f"{where}: `{shown(command.text)}` exited with status {status}"
+                failures.append(f"{where}: `{shown(command.text)}` {ended(status)}"
                                 f" (shown without output, so it must succeed):\n{output}")
                 page_failed = True
             continue
@@ -286,7 +306,7 @@ def run_page(page, steps, args, counts, failures):
         diff = difflib.unified_diff(expected, actual.split("\n")[:-1], "shown on the page",
                                     "printed", lineterm="")
         failures.append(f"{where}: `{shown(command.text)}` printed other text than the page "
-                        f"shows (status {status}):\n" + "\n".join(diff))
+                        f"shows ({ended(status)}):\n" + "\n".join(diff))
         page_failed = True
     if page_failed or args.keep:
         print(f"{page}: sandbox kept in {sandbox}")
@@ -313,12 +333,13 @@ def main():
         if name.endswith(".md"))
 
     counts = {"compared": 0, "unchecked": 0, "skipped": 0}
-    failures = []
+    failures = Failures()
     parsed = {}
     for page in pages:
         with open(os.path.join(args.source, page), encoding="utf-8") as f:
             steps, errors = parse_page(page, f.read())
-        failures += [f"{page}:{line}: {message}" for line, message in errors]
+        for line, message in errors:
+            failures.append(f"{page}:{line}: {message}")
         parsed[page] = steps
     if args.list:
         for page, steps in parsed.items():
@@ -334,8 +355,6 @@ def main():
     os.makedirs(args.scratch, exist_ok=True)
     for page, steps in parsed.items():
         run_page(page, steps, args, counts, failures)
-    for failure in failures:
-        print(f"FAILED {failure}\n")
     total = sum(counts.values())
     print(f"doc commands: {counts['compared']} compared, {counts['unchecked']} run unchecked, "
           f"{counts['skipped']} skipped ({total} in {len(pages)} pages); "

@@ -211,14 +211,23 @@ void add_condition_modes(const ReducedSystem& system, SymbolCode& symbols, bool 
 }
 
 std::string condition_name(const ReducedSystem& system, size_t k) {
+  // The first equation of the model's text that holds the relation: the reduced system lists
+  // differential equations before constraints, which is not the order they were written in. The
+  // rows of one equation in a loop share its location; the first of them found is taken.
   const ex& relation = system.relations[k];
   std::string label;
-  for (const StateEquation& f : system.differential)
-    if (label.empty() && f.rhs.has(relation)) label = f.label;
-  for (const Constraint& g : system.constraints)
-    if (label.empty() && g.residual.has(relation)) label = g.base_label;
-  for (const Constraint& h : system.invariants)
-    if (label.empty() && h.residual.has(relation)) label = h.base_label;
+  const SourceLocation* first = nullptr;
+  auto consider = [&](const ex& e, const std::string& name, const SourceLocation& where) {
+    if (!e.has(relation)) return;
+    bool earlier =
+        first == nullptr || (where.valid() && (!first->valid() || where.offset < first->offset));
+    if (!earlier) return;
+    label = name;
+    first = &where;
+  };
+  for (const StateEquation& f : system.differential) consider(f.rhs, f.label, f.location);
+  for (const Constraint& g : system.constraints) consider(g.residual, g.base_label, g.location);
+  for (const Constraint& h : system.invariants) consider(h.residual, h.base_label, h.location);
   return (label.empty() ? "" : label + ": ") + to_dae(relation);
 }
 

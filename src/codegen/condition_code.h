@@ -50,8 +50,8 @@ ConditionCode condition_code(const ReducedSystem& system,
                              const std::optional<LinearSolvePlan>& plan,
                              const std::string& parameter_initializer);
 
-/// "drive: t < 1": the label of the first equation relation `k` occurs in and the relation as
-/// written.
+/// "drive: t < 1": the label of the first equation of the model's text that relation `k` occurs in
+/// (by its place in the file, docs/simulator.md) and the relation as written.
 std::string condition_name(const ReducedSystem& system, size_t k);
 
 }  // namespace daec

@@ -16,10 +16,12 @@ model=$1
 shift
 stem=$(basename "$model")
 stem=${stem%.*}
-out="$root/build/simulators"
-mkdir -p "$out"
+mkdir -p "$root/build/simulators"
+# Relative to where the script is run from (build/simulators from the repository's root), so that
+# what it prints reads the same on every machine.
+out=$(realpath --relative-to=. "$root/build/simulators")
 
 "$root/build/daec" "$model" --main -o "$out/$stem.cpp" >&2
 "$root/scripts/compile_simulator.sh" "$out/$stem.cpp" "$out/$stem"
 echo "simulate: built $out/$stem" >&2
-exec "$out/$stem" "$@"
+exec "$(realpath "$out/$stem")" "$@"

@@ -403,9 +403,11 @@ CommandResult run_documented_example(const std::string& marker, const std::strin
                                      const CompileOptions& options = {}) {
   std::string doc = read_file(source_dir() + "/docs/generated-code.md");
   size_t at = doc.find(marker);
-  size_t begin = doc.rfind("```cpp\n", at);
+  // The block's opening line: ```cpp, or ```cpp file=main.cpp where the docs' own test
+  // (tests/docs/doc_commands.py) writes it to a file.
+  size_t begin = doc.rfind("```cpp", at);
   if (at == std::string::npos || begin == std::string::npos) return {1, "", "no example " + marker};
-  begin += 7;
+  begin = doc.find('\n', begin) + 1;
   std::string dir = make_scratch_dir(name);
   write_file(dir + "/main.cpp", doc.substr(begin, doc.find("```", begin) - begin));
   CommandResult generated = run_daec(shell_quote(source_dir() + "/models/pendulum.dae") + " -o " +

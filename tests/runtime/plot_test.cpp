@@ -103,7 +103,8 @@ TEST(Plot, LongRunsAreThinnedToThePixels) {
   const std::string points = svg.substr(at + 8, end - at - 8);
   EXPECT_LT(count(points, ","), 3000u);  // its length, about 1,400 pixels, over half a pixel
   EXPECT_GT(count(points, ","), 600u);   // every half pixel of the 600 wide panel at least
-  const sim::PlotChart chart = sim::time_chart("title", t, {wave_series});
+  const std::vector<sim::PlotSeries> one{wave_series};
+  const sim::PlotChart chart = sim::time_chart("title", t, one);
   const sim::PanelBox box = sim::layout_panels(chart)[0];
   const auto [x, y] = sim::pixel(chart.panels[0], box, 10, std::sin(10.0));
   EXPECT_EQ(points.substr(points.rfind(' ') + 1),
@@ -115,7 +116,8 @@ TEST(Plot, PanelsGrowToTheirLegends) {
   std::vector<sim::PlotSeries> series;
   for (int k = 1; k <= 30; ++k) series.push_back(wave("x" + std::to_string(k), "m", k, 0));
   series.push_back(wave("v", "m/s", 1, 0));
-  const sim::PlotChart chart = sim::time_chart("t", times(), series);
+  const std::vector<double> t = times();
+  const sim::PlotChart chart = sim::time_chart("t", t, series);
   const std::vector<sim::PanelBox> boxes = sim::layout_panels(chart);
   ASSERT_EQ(boxes.size(), 2u);
   EXPECT_EQ(boxes[0].legend.columns, sim::kMaxLegendColumns);
@@ -129,7 +131,8 @@ TEST(Plot, OnePanelPerUnit) {
   auto panels = [](const std::vector<std::string>& units) {
     std::vector<sim::PlotSeries> series;
     for (const std::string& unit : units) series.push_back(wave("s", unit, 1, 0));
-    return sim::time_chart("t", times(), series).panels.size();
+    const std::vector<double> t = times();
+    return sim::time_chart("t", t, series).panels.size();
   };
   EXPECT_EQ(panels({"m", "m", "m"}), 1u);
   EXPECT_EQ(panels({"", ""}), 1u);
@@ -137,7 +140,8 @@ TEST(Plot, OnePanelPerUnit) {
   EXPECT_EQ(panels({"m", ""}), 2u);
   std::vector<sim::PlotSeries> series{wave("x1", "m", 1, 0), wave("y1", "m", 2, 0),
                                       wave("u1", "m/s", 1, 0)};
-  const sim::PlotChart chart = sim::time_chart("title", times(), series);
+  const std::vector<double> t = times();
+  const sim::PlotChart chart = sim::time_chart("title", t, series);
   EXPECT_EQ(chart.panels[0].y_label, "x1, y1 [m]");
   EXPECT_EQ(chart.panels[1].y_label, "u1 [m/s]");
   const std::string svg = sim::chart_svg(chart);

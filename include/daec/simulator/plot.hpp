@@ -84,7 +84,8 @@ inline void add_curve(PlotPanel& panel, size_t index, size_t count, PlotCurve cu
 }
 
 /// The series against t: one panel per unit, in the order the units first come, or a single
-/// panel when all share one unit (or none has a unit).
+/// panel when all share one unit (or none has a unit). The chart points into `t` and `series`,
+/// which must outlive it: temporaries are refused (the deleted overloads below).
 inline PlotChart time_chart(const std::string& title, const std::vector<double>& t,
                             const std::vector<PlotSeries>& series) {
   std::vector<std::string> units;
@@ -132,6 +133,12 @@ inline void equal_scales(PlotPanel& panel, double width) {
 }
 
 /// One phase plot of each ys[i] against xs[i] (the curves start at a dot).
+PlotChart time_chart(const std::string&, std::vector<double>&&,
+                     const std::vector<PlotSeries>&) = delete;
+PlotChart time_chart(const std::string&, const std::vector<double>&,
+                     std::vector<PlotSeries>&&) = delete;
+
+/// Pairs of series, y against x, in one panel; the chart points into `xs` and `ys`.
 inline PlotChart phase_chart(const std::string& title, const std::vector<PlotSeries>& xs,
                              const std::vector<PlotSeries>& ys) {
   PlotPanel panel;
@@ -158,6 +165,11 @@ inline PlotChart phase_chart(const std::string& title, const std::vector<PlotSer
 }
 
 /// The chart of the series against t as SVG text.
+PlotChart phase_chart(const std::string&, std::vector<PlotSeries>&&,
+                      const std::vector<PlotSeries>&) = delete;
+PlotChart phase_chart(const std::string&, const std::vector<PlotSeries>&,
+                      std::vector<PlotSeries>&&) = delete;
+
 inline std::string plot_svg(const std::string& title, const std::vector<double>& t,
                             const std::vector<PlotSeries>& series) {
   return chart_svg(time_chart(title, t, series));

@@ -46,10 +46,9 @@ class OutputTimes {
         t_end_(options.t_end),
         step_(options.step),
         listed_(options.output_times) {
-    if (!listed_.empty()) return;
+    if (!listed_.empty()) return;  // full_steps_ is the uniform step's alone
     double intervals = (t_end_ - t_start_) / step_;
-    full_steps_ = listed_.empty() ? static_cast<long>(std::ceil(intervals - kSameTimeFraction))
-                                  : static_cast<long>(listed_.size()) - 1;
+    full_steps_ = static_cast<long>(std::ceil(intervals - kSameTimeFraction));
   }
   long count() const {
     return listed_.empty() ? full_steps_ + 1 : static_cast<long>(listed_.size());

@@ -24,8 +24,9 @@ BUILD_DIR=build CMAKE_ARGS="-DDAEC_WERROR=ON" scripts/setup.sh
 ctest --test-dir build -j "$jobs" --timeout 600
 
 echo "== AddressSanitizer + UndefinedBehaviorSanitizer build =="
-BUILD_DIR=build-asan CMAKE_ARGS="-DDAEC_WERROR=ON -DDAEC_SANITIZE=ON -DCMAKE_BUILD_TYPE=Debug" \
-  scripts/setup.sh
+# Line tables only (-g1): all the sanitizers' reports use, and a fifth less compile time than -g.
+BUILD_DIR=build-asan CMAKE_ARGS="-DDAEC_WERROR=ON -DDAEC_SANITIZE=ON -DCMAKE_BUILD_TYPE=Debug \
+  -DCMAKE_CXX_FLAGS_DEBUG=-g1" scripts/setup.sh
 export LSAN_OPTIONS=suppressions=$PWD/tests/lsan.supp:print_suppressions=0
 export ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1
 if [[ "${FULL_SANITIZER:-0}" == 1 ]]; then

@@ -75,8 +75,12 @@ std::optional<std::vector<ex>> ExpressionLowering::table_argument(const Expr& ca
     return std::nullopt;
   }
   std::string found;
-  if (!decl) {
-    found = operand.kind == ExprKind::Name ? "'" + name + "'" : "an expression";
+  if (operand.kind != ExprKind::Name) {
+    found = "an expression";
+  } else if (!decl) {
+    found = name == "t"    ? "time 't'"
+            : name == "pi" ? "the constant 'pi'"
+                           : "loop variable '" + name + "'";
   } else if (decl->kind != DeclKind::Parameter) {
     found = (decl->kind == DeclKind::Variable ? "variable '" : "output '") + name + "'";
   } else if (decl->index >= context.parameter_limit || !decl->expanded) {

@@ -73,6 +73,14 @@ template <typename Model>
 struct has_parameter_bindings<Model, std::void_t<decltype(Model::parameter_bindings)>>
     : std::true_type {};
 
+/// Whether the model keeps the order of interp tables' breakpoints (num_parameter_orders,
+/// parameter_orders): the models daec generates with an interp table.
+template <typename Model, typename = void>
+struct has_parameter_orders : std::false_type {};
+template <typename Model>
+struct has_parameter_orders<Model, std::void_t<decltype(Model::parameter_orders)>>
+    : std::true_type {};
+
 /// Whether the model has the singular-point checks (algebraic_condition, invariants_condition):
 /// every model daec generates has them; a hand-written model may not.
 template <typename Model, typename = void>

@@ -346,6 +346,9 @@ GeneratedCode generate_code(const ReducedSystem& s, const CodegenOptions& option
   ParameterCode parameters = parameter_code(s.context);
   TemplateValues declaration_template = declaration_values(s, result.name_space);
   declaration_template["parameter_bound_initializer"] = parameters.bound_initializer;
+  const char* has_orders = parameters.num_orders > 0 ? "true" : "false";
+  declaration_template["has_parameter_orders"] = has_orders;
+  declaration_template["num_parameter_orders"] = std::to_string(parameters.num_orders);
   for (auto& [key, value] : jacobian_declarations(bodies)) declaration_template[key] = value;
   ConditionCode conditions = condition_code(s, plan, declaration_template["parameter_initializer"]);
   declaration_template["parameter_initializer"] = conditions.parameter_initializer;
@@ -393,6 +396,8 @@ GeneratedCode generate_code(const ReducedSystem& s, const CodegenOptions& option
                                      s.context.initial_equations,
                                      [](const Equation& e) { return quoted(e.label); }, "nullptr")},
       {"parameter_bindings", parameters.bindings},
+      {"has_parameter_orders", has_orders},
+      {"parameter_orders", parameters.orders},
       {"update_dependent_parameters", parameters.update},
       {"initial_state", bodies.initial_state},
       {"initial_algebraic", bodies.initial_algebraic},

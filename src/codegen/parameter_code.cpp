@@ -65,6 +65,13 @@ ParameterCode parameter_code(const ModelContext& context) {
   code.bindings = braced(bindings, "nullptr");
   if (code.update.empty()) code.update = "  // No parameter is written in terms of another.\n";
   code.update.pop_back();
+  std::vector<std::string> orders;
+  for (const ParameterOrder& order : context.parameter_orders) {
+    orders.push_back(std::to_string(order.lower));
+    orders.push_back(std::to_string(order.upper));
+  }
+  code.num_orders = context.parameter_orders.size();
+  code.orders = braced(orders, "0");
   return code;
 }
 

@@ -23,6 +23,10 @@ struct ParameterCode {
   std::string bound_initializer;  ///< {false, true}: parameter_bound, one flag per parameter
   std::string bindings;           ///< {"", "1/tau"}: parameter_bindings, escaped
   std::string update;             ///< the body of update_dependent_parameters()
+  /// The orders of the interp tables' breakpoints (Model::parameter_orders): their number and
+  /// {lower, upper, ...}, parameter_orders.
+  size_t num_orders = 0;
+  std::string orders;
 };
 
 ParameterCode parameter_code(const ModelContext& context);

@@ -650,8 +650,11 @@ std::optional<ExpressionLowering::Value> ExpressionLowering::lower_call(const Ex
     numbers(expr, context);  // report errors inside the arguments too
     return std::nullopt;
   }
-  std::optional<std::vector<ex>> arguments = numbers(expr, context);
   int given = static_cast<int>(expr.operands.size());
+  // Its table arguments are array names, which numbers() would refuse.
+  if (expr.text == "interp" && given == function->arity) return lower_interp(expr, context);
+  std::optional<std::vector<ex>> arguments =
+      expr.text == "interp" ? std::nullopt : numbers(expr, context);
   if (given != function->arity) {
     error(expr.location, "'" + expr.text + "' takes " + std::to_string(function->arity) +
                              " argument" + (function->arity == 1 ? "" : "s") + ", but " +

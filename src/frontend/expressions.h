@@ -131,6 +131,11 @@ class ExpressionLowering {
   std::optional<size_t> element_of(const Expr& expr, const Declaration& decl, Context& context);
   std::optional<Value> lower_derivative(const Expr& expr, Context& context);
   std::optional<Value> lower_call(const Expr& expr, Context& context);
+  // interp(v, XS, YS): frontend/interp_call.cpp.
+  std::optional<Value> lower_interp(const Expr& expr, Context& context);
+  std::optional<std::vector<GiNaC::ex>> table_argument(const Expr& call, size_t argument,
+                                                       Context& context);
+  bool check_breakpoints(const Expr& call, const std::vector<GiNaC::ex>& xs);
   std::optional<Value> lower_power(const Expr& expr, Context& context);
   std::optional<Value> lower_nary(const Expr& expr, Context& context);
   std::optional<Value> lower_if(const Expr& expr, Context& context);

@@ -59,6 +59,8 @@ const BuiltinFunction kFunctions[] = {
     {"sign", 1, false, [](const exvector& a) -> ex { return sign(a[0]); }},
     {"min", 2, false, [](const exvector& a) -> ex { return make_min(a[0], a[1]); }},
     {"max", 2, false, [](const exvector& a) -> ex { return make_max(a[0], a[1]); }},
+    // Lowered by the front end from its table's names (frontend/interp_call.cpp), never built here.
+    {"interp", 3, false, [](const exvector& a) -> ex { return a[0]; }},
 };
 
 }  // namespace

@@ -79,6 +79,12 @@ struct Equation {
   GiNaC::ex residual() const { return lhs - rhs; }
 };
 
+/// Two parameters that must stay in order, p[lower] < p[upper] (indices into Model::parameters):
+/// consecutive breakpoints of an interp table (docs/language.md, "Tables: interp").
+struct ParameterOrder {
+  size_t lower = 0, upper = 0;
+};
+
 /// Which variable a derivative symbol belongs to, and its order.
 struct DerivativeOf {
   size_t variable;
@@ -102,6 +108,8 @@ struct Model {
   /// The `initial equation` section: hold at the start time only, in the variables, their
   /// derivatives up to the orders `equations` use, parameters and t.
   std::vector<Equation> initial_equations;
+  /// The orders the generated set_parameter keeps (each pair once, in order of first use).
+  std::vector<ParameterOrder> parameter_orders;
 
   Model() : time(symbols.get("t")) {}
 

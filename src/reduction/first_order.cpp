@@ -20,7 +20,8 @@ static ModelContext make_context(const Model& model) {
                        {},
                        {},
                        {},
-                       {}};
+                       {},
+                       model.parameter_orders};
   for (const Variable& v : model.variables) {
     context.variable_names.push_back(v.name);
     context.variable_descriptions.push_back(v.description);

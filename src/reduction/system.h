@@ -75,6 +75,8 @@ struct ModelContext {
   std::vector<ModelDerivative> derivatives;
   /// The initial equations, in the model's symbols (variables, their derivatives, parameters, t).
   std::vector<Equation> initial_equations;
+  /// The orders of the interp tables' breakpoints, indices into `parameters` (model.h).
+  std::vector<ParameterOrder> parameter_orders;
 
   /// A fresh symbol named `base`, or `base_2`, ... if that name is taken.
   GiNaC::realsymbol fresh_symbol(const std::string& base);

@@ -787,7 +787,7 @@ std::vector<std::string> bundled_models() {
           "models/circular_track.dae",  "models/ascher_petzold.dae",
           "models/exponential_ode.dae", "models/singular_mass_matrix.dae",
           "models/pendulum_chain.dae",  "models/fekete.dae",
-          "models/index_chain.dae"};
+          "models/index_chain.dae",     "models/table_circuit.dae"};
 }
 
 std::vector<GiNaC::ex> state_symbols(const ReducedSystem& s) {

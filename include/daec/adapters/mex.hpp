@@ -32,6 +32,7 @@
 
 #include <daec/model_error.hpp>
 #include <daec/runtime/model_adapter.hpp>
+#include <daec/runtime/parameter_orders.hpp>
 #include <daec/runtime/system.hpp>
 
 namespace daec::mex {
@@ -185,7 +186,8 @@ inline void set_parameter(std::unique_ptr<System>& model, const std::string& nam
     throw usage_error("set_parameter: '" + name + "' = " + text::format_number(value) +
                       ": a parameter value must be finite");
   std::unique_ptr<System> changed = model->copy();
-  changed->set_parameter(name.c_str(), value);
+  if (changed->set_parameter(name.c_str(), value) == -2)
+    throw usage_error("set_parameter: " + broken_order_message(*model, index, value));
   if (const int i = text::first_not_finite(changed->p, model->num_parameters); i >= 0)
     throw usage_error("set_parameter: '" + name + "' = " + text::format_number(value) +
                       " makes the parameter '" + model->parameter_names[i] + "' " +

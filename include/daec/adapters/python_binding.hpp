@@ -25,6 +25,7 @@
 #include <daec/adapters/python_module.hpp>
 #include <daec/adapters/python_simulate.hpp>
 #include <daec/model_error.hpp>
+#include <daec/runtime/parameter_orders.hpp>
 #include <daec/runtime/system.hpp>
 
 namespace daec::python {
@@ -361,7 +362,12 @@ inline void set_parameter(Instance& self, const std::string& name, double value)
     throw py::value_error("parameter '" + name + "' = " + text::format_number(value) +
                           ": a parameter value must be finite");
   std::unique_ptr<System> changed = model.copy();
-  if (changed->set_parameter(name.c_str(), value) != 0) throw unknown_parameter(model, name);
+  if (const int status = changed->set_parameter(name.c_str(), value); status == -2) {
+    const int index = text::find_name(model.parameter_names, model.num_parameters, name);
+    throw py::value_error(broken_order_message(model, index, value));
+  } else if (status != 0) {
+    throw unknown_parameter(model, name);
+  }
   if (const int i = text::first_not_finite(changed->p, model.num_parameters); i >= 0)
     throw py::value_error("parameter '" + name + "' = " + text::format_number(value) +
                           " makes the parameter '" + model.parameter_names[i] + "' " +

@@ -167,6 +167,10 @@ class ModelAdapter final : public System {
     algebraic_equation = Model::algebraic_equation;
     initial_equation_names = Model::initial_equation_names;
     if constexpr ((traits::num_conditions_v<Model>) > 0) condition_names = Model::condition_names;
+    if constexpr (traits::has_parameter_orders<Model>::value) {
+      num_parameter_orders = Model::num_parameter_orders;
+      parameter_orders = Model::parameter_orders;
+    }
     if constexpr (traits::parameter_bindings_v<Model>) {
       parameter_bindings = Model::parameter_bindings;
       parameter_bound = model_.parameter_bound;

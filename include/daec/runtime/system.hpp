@@ -57,6 +57,10 @@ class System {
   const char* const* condition_names = nullptr;  // nullptr without conditions
   /// Parameter i's binding ("1/tau"), "" where its default is a number or the model has none.
   const char* const* parameter_bindings = nullptr;  // nullptr: no dependent parameters
+  /// The orders of the interp tables' breakpoints: p[parameter_orders[2k]] <
+  /// p[parameter_orders[2k + 1]]; set_parameter returns -2 for a value that breaks one.
+  int num_parameter_orders = 0;
+  const int* parameter_orders = nullptr;  // nullptr: the model has no table
   /// Parameter i's binding, "" where there is none.
   const char* parameter_binding(int i) const {
     const char* binding = parameter_bindings != nullptr ? parameter_bindings[i] : nullptr;

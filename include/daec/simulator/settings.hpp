@@ -9,6 +9,7 @@
 #include <vector>
 
 #include <daec/model_error.hpp>
+#include <daec/runtime/parameter_orders.hpp>
 #include <daec/simulator/failure.hpp>
 #include <daec/simulator/options.hpp>
 #include <daec/simulator/output.hpp>
@@ -114,7 +115,11 @@ inline RequestedStart apply_settings(const Options& options, System& model) {
     } else if (setting.fix) {
       usage_error("--fix " + setting.name + ": '" + setting.name +
                   "' is a parameter, constant anyway; set it with --set");
-    } else if (model.set_parameter(setting.name.c_str(), setting.value) != 0) {
+    } else if (const int status = model.set_parameter(setting.name.c_str(), setting.value);
+               status == -2) {
+      usage_error("--set " + setting.name + ": " +
+                  broken_order_message(model, target.index, setting.value));
+    } else if (status != 0) {
       usage_error("the model refuses parameter '" + setting.name + "'");
     }
   }

@@ -28,6 +28,9 @@ class UnitChecker {
             }) {}
 
   void parse_declared_units();
+  /// Whether a declaration has a unit: a model without any is not checked (`sin(t)` in a
+  /// dimensionless test problem is not a mistake).
+  bool has_units() const;
   void check_model();
 
  private:
@@ -62,6 +65,13 @@ void UnitChecker::parse_declared_units() {
   for (const ParameterDecl& p : syntax_.parameters) declare(p.name.name, p.unit, p.unit_location);
   for (const VariableDecl& v : syntax_.variables) declare(v.name.name, v.unit, v.unit_location);
   for (const OutputDecl& o : syntax_.outputs) declare(o.name.name, o.unit, o.unit_location);
+}
+
+bool UnitChecker::has_units() const {
+  for (const auto& [name, unit] : declared_) {
+    if (unit) return true;
+  }
+  return false;
 }
 
 Quantity UnitChecker::lookup(const std::string& name) const {
@@ -154,7 +164,9 @@ void check_units(const ModelSyntax& syntax, const Model& model, UnitCheckMode mo
                  DiagnosticEngine& diags) {
   UnitChecker checker(syntax, model, mode, diags);
   checker.parse_declared_units();
-  if (mode != UnitCheckMode::Off && !diags.has_errors()) checker.check_model();
+  if (mode != UnitCheckMode::Off && !diags.has_errors() && checker.has_units()) {
+    checker.check_model();
+  }
 }
 
 }  // namespace daec

@@ -95,14 +95,15 @@ UnitSystem& UnitSystem::instance() {
 std::optional<Unit> UnitSystem::parse(const std::string& text, std::string& problem) const {
   ut_unit* unit = ut_parse(system_, text.c_str(), UT_ASCII);
   if (unit) return Unit(std::shared_ptr<ut_unit>(unit, ut_free), text);
-  if (ut_get_status() == UT_SYNTAX) {
-    problem = "invalid unit '" + text +
-              "' (write a product of SI symbols with '.', a quotient with '/' and powers as "
-              "digits: 'kg.m2/s2')";
-  } else {
+  // udunits2 sets UT_UNKNOWN for an unknown symbol but leaves the status alone on a syntax error.
+  if (ut_get_status() == UT_UNKNOWN) {
     problem = "unknown unit '" + text +
               "' (expected SI symbols with prefixes, products, quotients and powers: 'kg.m2/s2', "
               "'N.m', 'mol/L')";
+  } else {
+    problem = "invalid unit '" + text +
+              "' (write a product of SI symbols with '.', a quotient with '/' and powers as "
+              "digits: 'kg.m2/s2')";
   }
   return std::nullopt;
 }

@@ -91,14 +91,6 @@ inline bool declares_units(const System& model) {
   return false;
 }
 
-/// Where the units of the CSV file `path` go: OUT.units.csv beside OUT.csv (or beside OUT).
-inline std::string units_path(const std::string& path) {
-  const std::string suffix = ".csv";
-  bool csv = path.size() > suffix.size() &&
-             path.compare(path.size() - suffix.size(), suffix.size(), suffix) == 0;
-  return (csv ? path.substr(0, path.size() - suffix.size()) : path) + ".units.csv";
-}
-
 /// The units file: `column,unit`, then each CSV column (t in s) with its unit, "" where none.
 /// The CSV keeps its one header line, so that pd.read_csv(OUT) reads it as before.
 inline std::string units_csv(const System& model) {

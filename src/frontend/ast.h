@@ -92,9 +92,9 @@ struct EquationDecl {
   NameToken label;                        ///< empty name when unlabelled
   std::vector<ExprPtr> label_subscripts;  ///< rod[i]: the subscripts of an indexed label
   ExprPtr lhs, rhs;
-  SourceLocation location;  ///< start of the equation (its label, or its left-hand side)
+  SourceLocation location;         ///< start of the equation (its label, or its left-hand side)
   SourceLocation equals_location;  ///< the `=` between the sides
-  bool initial = false;     ///< in the `initial equation` section: holds at the start only
+  bool initial = false;            ///< in the `initial equation` section: holds at the start only
 };
 
 struct ForLoop;

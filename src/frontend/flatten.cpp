@@ -325,9 +325,8 @@ void Flattener::expand_output(size_t i, Declaration& decl) {
   for (size_t k = 0; k < count; ++k) {
     ArrayElement where = element(o.name, *shape, k);
     decl.slots.push_back(model_.outputs.size());
-    model_.outputs.push_back(
-        Output{name_of(where, o.name.name), o.description, o.name.location, where, (*values)[k],
-               o.unit});
+    model_.outputs.push_back(Output{name_of(where, o.name.name), o.description, o.name.location,
+                                    where, (*values)[k], o.unit});
   }
   decl.expanded = true;
 }

@@ -347,8 +347,7 @@ bool Parser::skip_modifiers() {
 
 // The string of `unit = "..."` (after `unit`): into `unit`, its location into `where`. Given
 // twice is reported and the declaration kept, as for 'start'.
-bool Parser::parse_unit_value(const std::string& owner, std::string& unit,
-                              SourceLocation& where) {
+bool Parser::parse_unit_value(const std::string& owner, std::string& unit, SourceLocation& where) {
   SourceLocation keyword = consume().location;
   if (where.valid()) diags_.error(keyword, "'unit' is given twice for " + owner);
   if (!expect(TokenKind::Equals, "after 'unit'")) return false;

@@ -60,7 +60,7 @@ struct Output {
   std::string description;
   SourceLocation location;
   ArrayElement element;
-  GiNaC::ex value;  ///< in terms of t, parameters and variables
+  GiNaC::ex value;   ///< in terms of t, parameters and variables
   std::string unit;  ///< `unit = "..."` as written (docs/language.md, "Units"); "" if none
 };
 

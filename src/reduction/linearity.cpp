@@ -218,8 +218,8 @@ std::vector<std::string> promote_nonlinear(SemiExplicitSystem& system,
       continue;
     }
     GiNaC::realsymbol rate = system.context.fresh_symbol(unknown.name + "_dot");
-    derivatives.push_back(
-        Unknown{rate.get_name(), rate, UnknownOrigin::Nonlinear, unknown.name, 0, false, "", 0, per_second(unknown.unit)});
+    derivatives.push_back(Unknown{rate.get_name(), rate, UnknownOrigin::Nonlinear, unknown.name, 0,
+                                  false, "", 0, per_second(unknown.unit)});
     system.differential.push_back(
         StateEquation{system.states.size(),
                       rate,

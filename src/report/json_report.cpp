@@ -147,8 +147,12 @@ Json constraint_list(const std::vector<Constraint>& constraints) {
 namespace {
 
 // The declared unit (docs/language.md, "Units"); constants fixed at compile time have none.
-std::string unit_of(const Parameter& p) { return p.unit; }
-std::string unit_of(const Constant&) { return ""; }
+std::string unit_of(const Parameter& p) {
+  return p.unit;
+}
+std::string unit_of(const Constant&) {
+  return "";
+}
 
 // Parameters, or the constants fixed at compile time: name, value, unit, description.
 template <typename NamedValue>

@@ -120,9 +120,8 @@ std::vector<std::string> unknown_row(const ReducedSystem& system, const Unknown&
   std::string linearity = !state                        ? "linear"
                           : is_promoted(system, u.name) ? "nonlinear, promoted"
                                                         : "—";
-  return {code(u.name),           markdown_text(u.unit),
-          state ? "differential (X)" : "algebraic (Z)", linearity,
-          origin_text(system, u),  markdown_text(u.description)};
+  return {code(u.name), markdown_text(u.unit),  state ? "differential (X)" : "algebraic (Z)",
+          linearity,    origin_text(system, u), markdown_text(u.description)};
 }
 
 std::string unknowns_section(const ReducedSystem& system) {
@@ -135,8 +134,7 @@ std::string unknowns_section(const ReducedSystem& system) {
   std::vector<std::vector<std::string>> rows;
   for (const Unknown& u : system.states) rows.push_back(unknown_row(system, u, true));
   for (const Unknown& u : system.algebraic) rows.push_back(unknown_row(system, u, false));
-  return out +
-         table({"Unknown", "Unit", "Class", "Linearity", "Origin", "Description"}, rows, 6);
+  return out + table({"Unknown", "Unit", "Class", "Linearity", "Origin", "Description"}, rows, 6);
 }
 
 std::string rank_text(int rank) {

@@ -133,8 +133,7 @@ void UnitChecker::check_equation(const EquationDecl& equation) {
 }
 
 // A declared value (or each element of an array value) against the declared unit of `name`.
-void UnitChecker::check_value(const Expr& value, const std::string& name,
-                              const std::string& what) {
+void UnitChecker::check_value(const Expr& value, const std::string& name, const std::string& what) {
   if (value.kind == ExprKind::ArrayLiteral) {
     for (const ExprPtr& element : value.operands) check_value(*element, name, what);
     return;
@@ -151,8 +150,8 @@ void UnitChecker::check_value(const Expr& value, const std::string& name,
   Quantity declared = lookup(name);
   if (!q.is_known() || !declared.is_known() || q.unit->same_as(*declared.unit)) return;
   bool is_value = what == "parameter" || what == "output";
-  std::string subject = is_value ? "the value of " + what + " '" + name + "'"
-                                 : "the " + what + " '" + name + "'";
+  std::string subject =
+      is_value ? "the value of " + what + " '" + name + "'" : "the " + what + " '" + name + "'";
   std::string message = subject + " has unit '" + q.unit->spelling() + "', but '" + name +
                         "' is declared in '" + declared.unit->spelling() + "'";
   report(start_of(value), message + factor_note(*q.unit, *declared.unit));

@@ -202,9 +202,10 @@ Quantity UnitInference::power_unit(const Expr& base, const Expr& exponent,
   if (b.unit->is_dimensionless()) return Quantity::known(units_.one());
   std::optional<double> value = constant_value(exponent);
   if (!value) {
-    report_(where, "a power with a non-constant exponent needs a dimensionless base, but its "
-                   "unit is '" +
-                       b.unit->spelling() + "'");
+    report_(where,
+            "a power with a non-constant exponent needs a dimensionless base, but its "
+            "unit is '" +
+                b.unit->spelling() + "'");
     return Quantity::unknown();
   }
   std::optional<std::pair<int, int>> fraction = as_fraction(*value);
@@ -350,7 +351,8 @@ std::optional<double> UnitInference::constant_value(const Expr& e) {
         std::optional<double> v = constant_value(*e.operands[i]);
         if (!v) return std::nullopt;
         bool inverted = i < e.inverted.size() && e.inverted[i];
-        result = sum ? (inverted ? result - *v : result + *v) : (inverted ? result / *v : result * *v);
+        result =
+            sum ? (inverted ? result - *v : result + *v) : (inverted ? result / *v : result * *v);
       }
       return result;
     }

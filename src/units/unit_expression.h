@@ -73,8 +73,7 @@ class UnitInference {
   Quantity relation_unit(const Expr& e);
   Quantity reduction_unit(const Expr& e);
   Quantity root_unit(const Quantity& q, int n, const SourceLocation& where);
-  bool check_dimensionless(const Quantity& q, const SourceLocation& where,
-                           const std::string& what);
+  bool check_dimensionless(const Quantity& q, const SourceLocation& where, const std::string& what);
   std::optional<double> constant_value(const Expr& e);
 
   const UnitSystem& units_;

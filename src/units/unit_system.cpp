@@ -36,7 +36,9 @@ Unit Unit::from(ut_unit* unit) {
   return Unit(std::shared_ptr<ut_unit>(unit, ut_free), canonical_spelling(unit));
 }
 
-bool Unit::is_dimensionless() const { return ut_is_dimensionless(unit_.get()) != 0; }
+bool Unit::is_dimensionless() const {
+  return ut_is_dimensionless(unit_.get()) != 0;
+}
 
 std::optional<double> Unit::factor_to(const Unit& other) const {
   if (!ut_are_convertible(unit_.get(), other.unit_.get())) return std::nullopt;
@@ -63,7 +65,9 @@ Unit Unit::divided_by(const Unit& other) const {
   return from(ut_divide(unit_.get(), other.unit_.get()));
 }
 
-Unit Unit::raised(int n) const { return from(ut_raise(unit_.get(), n)); }
+Unit Unit::raised(int n) const {
+  return from(ut_raise(unit_.get(), n));
+}
 
 std::optional<Unit> Unit::root(int n) const {
   ut_unit* result = ut_root(unit_.get(), n);
@@ -71,7 +75,9 @@ std::optional<Unit> Unit::root(int n) const {
   return from(result);
 }
 
-Unit Unit::spelled(std::string spelling) const { return Unit(unit_, std::move(spelling)); }
+Unit Unit::spelled(std::string spelling) const {
+  return Unit(unit_, std::move(spelling));
+}
 
 UnitSystem::UnitSystem() {
   // ut_read_xml reports each overridden definition of the database on stderr by default.
@@ -79,13 +85,15 @@ UnitSystem::UnitSystem() {
   system_ = ut_read_xml(nullptr);
   if (!system_) {
     ut_status where = UT_SUCCESS;
-    throw std::runtime_error(
-        "cannot read the udunits2 unit database (" + std::string(ut_get_path_xml(nullptr, &where)) +
-        "); install libudunits2-dev or set UDUNITS2_XML_PATH");
+    throw std::runtime_error("cannot read the udunits2 unit database (" +
+                             std::string(ut_get_path_xml(nullptr, &where)) +
+                             "); install libudunits2-dev or set UDUNITS2_XML_PATH");
   }
 }
 
-UnitSystem::~UnitSystem() { ut_free_system(system_); }
+UnitSystem::~UnitSystem() {
+  ut_free_system(system_);
+}
 
 UnitSystem& UnitSystem::instance() {
   static UnitSystem system;
@@ -108,7 +116,9 @@ std::optional<Unit> UnitSystem::parse(const std::string& text, std::string& prob
   return std::nullopt;
 }
 
-Unit UnitSystem::one() const { return Unit::from(ut_get_dimensionless_unit_one(system_)).spelled("1"); }
+Unit UnitSystem::one() const {
+  return Unit::from(ut_get_dimensionless_unit_one(system_)).spelled("1");
+}
 
 Unit UnitSystem::second() const {
   std::string problem;

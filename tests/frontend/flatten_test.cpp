@@ -418,8 +418,7 @@ std::string scalar_chain(int n) {
     for (int i = 1; i <= n; ++i) {
       text += std::string(i > 1 ? ", " : "") + v + std::to_string(i) +
               "(start = " + (std::string(v) == "x" ? std::to_string(i) : "0") + ", unit = \"" +
-              unit + "\")" +
-              (std::string(v) == "l" ? " \"force per unit length in rod i\"" : "");
+              unit + "\")" + (std::string(v) == "l" ? " \"force per unit length in rod i\"" : "");
     }
     text += ";\n";
   }

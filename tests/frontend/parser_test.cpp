@@ -886,14 +886,14 @@ TEST(Parser, UnknownModifier) {
   EXPECT_EQ(
       errors_of("model m;\nvariable x(min = 0);\nend\n"),
       "test.dae:2:12: error: expected 'start', 'fixed', 'nominal' or 'unit' in the variable's "
-            "modifiers, "
+      "modifiers, "
       "found 'min'\n"
       "variable x(min = 0);\n"
       "           ^\n");
   EXPECT_EQ(
       errors_of("model m;\nvariable x();\nend\n"),
       "test.dae:2:12: error: expected 'start', 'fixed', 'nominal' or 'unit' in the variable's "
-            "modifiers, "
+      "modifiers, "
       "found ')'\n"
       "variable x();\n"
       "           ^\n");

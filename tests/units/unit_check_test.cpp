@@ -202,8 +202,8 @@ TEST(UnitCheck, InterpTakesTheUnitOfItsTable) {
       },
       [](const std::string&) { return std::nullopt; },
       [&](const daec::SourceLocation& where, const std::string& message) {
-        reports += std::to_string(where.line) + ":" + std::to_string(where.column) + ": " +
-                   message + "\n";
+        reports +=
+            std::to_string(where.line) + ":" + std::to_string(where.column) + ": " + message + "\n";
       });
   daec::Quantity q = inference.unit_of(*syntax.equations[0].rhs);
   ASSERT_TRUE(q.is_known());
@@ -246,8 +246,8 @@ TEST(UnitCheck, BundledModelsCheckCleanAsErrors) {
   options.units = daec::UnitCheckMode::Error;
   for (const char* name :
        {"ascher_petzold", "circular_track", "coupled_pendulums", "double_pendulum", "example_12_1",
-        "exponential_ode", "fekete", "implicit_index1", "index_chain", "pendulum",
-        "pendulum_chain", "reaction_diffusion", "rlc_circuit", "singular_mass_matrix"}) {
+        "exponential_ode", "fekete", "implicit_index1", "index_chain", "pendulum", "pendulum_chain",
+        "reaction_diffusion", "rlc_circuit", "singular_mass_matrix"}) {
     std::string path = std::string("models/") + name + ".dae";
     auto result = run(daec::test::read_source_file(path), path, options);
     EXPECT_TRUE(result->model.has_value()) << result->diagnostics();

@@ -24,13 +24,16 @@ std::string problem_of(const std::string& text) {
 }
 
 TEST(UnitSystem, ParsesSiSymbolsPrefixesProductsQuotientsAndPowers) {
-  for (const char* text : {"m", "km", "kg.m2/s2", "N.m", "mol/L", "K", "rad", "m/s2", "V", "A",
-                           "Ohm", "F", "H", "W", "J", "kg/m3", "1/s", "mm", "us", "1"}) {
+  for (const char* text :
+       {"m",   "km", "kg.m2/s2", "N.m", "mol/L", "K",     "rad", "m/s2", "V",  "A",
+        "Ohm", "F",  "H",        "W",   "J",     "kg/m3", "1/s", "mm",   "us", "1"}) {
     parse(text);
   }
 }
 
-TEST(UnitSystem, KeepsTheUsersSpelling) { EXPECT_EQ("kg.m2/s2", parse("kg.m2/s2").spelling()); }
+TEST(UnitSystem, KeepsTheUsersSpelling) {
+  EXPECT_EQ("kg.m2/s2", parse("kg.m2/s2").spelling());
+}
 
 TEST(UnitSystem, EqualUnitsWrittenDifferently) {
   EXPECT_TRUE(parse("N.m").same_as(parse("kg.m2/s2")));

@@ -39,8 +39,8 @@ TEST(UnitTables, GeneratedCodeHasTheUnits) {
        }) {
     EXPECT_NE(std::string::npos, code.find(line)) << line;
   }
-  auto second_order = test::run(
-      "model m;\nvariable x(unit = \"m\"), f;\nequation\n  x'' = -x*f;\n  f = 1;\nend\n");
+  auto second_order =
+      test::run("model m;\nvariable x(unit = \"m\"), f;\nequation\n  x'' = -x*f;\n  f = 1;\nend\n");
   ASSERT_TRUE(second_order->model) << second_order->diagnostics();
   reduced = reduce_model(*second_order->model, {}, second_order->diags);
   ASSERT_TRUE(reduced);

@@ -98,8 +98,7 @@ inline std::string units_csv(const System& model) {
   std::string text = "column,unit\nt,s\n";
   for (size_t i = 1; i < columns.size(); ++i) {
     size_t k = i - 1, variables = static_cast<size_t>(model.num_variables);
-    const char* unit =
-        k < variables ? model.variable_units[k] : model.output_units[k - variables];
+    const char* unit = k < variables ? model.variable_units[k] : model.output_units[k - variables];
     text += csv_field(columns[i]) + "," + csv_field(unit) + "\n";
   }
   return text;

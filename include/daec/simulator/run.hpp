@@ -263,8 +263,8 @@ class FileOutput : public RunOutput {
   }
   void event(double t, const std::string& condition, bool value) override {
     if (events_)
-      events_->write(csv_number(t) + "," + csv_field(condition) + "," +
-                     (value ? "true" : "false") + "\n");
+      events_->write(csv_number(t) + "," + csv_field(condition) + "," + (value ? "true" : "false") +
+                     "\n");
   }
   void failed() override {
     for (CsvOutput* file : {csv_.get(), units_.get(), events_.get()}) {
@@ -280,7 +280,8 @@ class FileOutput : public RunOutput {
     csv_->commit();
     if (units_) units_->commit();
     if (events_) events_->commit();
-    if (plot_.wanted()) plot_.write();  // after the other outputs: a missing PNG converter spares them
+    if (plot_.wanted())
+      plot_.write();  // after the other outputs: a missing PNG converter spares them
   }
 
  private:

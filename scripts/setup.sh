@@ -11,6 +11,7 @@ packages=(
   build-essential cmake ninja-build pkg-config
   libginac-dev libcln-dev libboost-program-options-dev libfmt-dev libgtest-dev
   nlohmann-json3-dev  # the JSON report
+  libudunits2-dev  # the unit checker (src/units/)
   libsundials-dev libsuitesparse-dev  # the simulator: CVODE, IDA and the KLU sparse solver
   libboost-dev pybind11-dev python3-dev  # the adapters of include/daec/ (Boost.Odeint, Python)
   python3-numpy python3-scipy python3-matplotlib  # the Python module's tests and the peers

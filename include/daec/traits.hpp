@@ -81,6 +81,13 @@ template <typename Model>
 struct has_parameter_orders<Model, std::void_t<decltype(Model::parameter_orders)>>
     : std::true_type {};
 
+/// Whether the model has the unit tables (state_units, ..., variable_units): every model daec
+/// generates has them; a hand-written model may not.
+template <typename Model, typename = void>
+struct has_units : std::false_type {};
+template <typename Model>
+struct has_units<Model, std::void_t<decltype(Model::variable_units)>> : std::true_type {};
+
 /// Whether the model has the singular-point checks (algebraic_condition, invariants_condition):
 /// every model daec generates has them; a hand-written model may not.
 template <typename Model, typename = void>
@@ -105,6 +112,8 @@ constexpr int num_conditions_v = num_conditions<Model>::value;
 
 template <typename Model>
 constexpr bool parameter_bindings_v = has_parameter_bindings<Model>::value;
+template <typename Model>
+constexpr bool units_v = has_units<Model>::value;
 
 /// Parameter `i`'s binding as the model writes it ("1/tau"), or "" (its default is a number, or
 /// the model has no parameter_bindings).

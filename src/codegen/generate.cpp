@@ -59,6 +59,12 @@ std::string names_of(const std::vector<Unknown>& unknowns) {
       unknowns, [](const Unknown& u) { return quoted(u.name); }, "nullptr");
 }
 
+// The units of `unknowns` (docs/generated-code.md), "" where they have none.
+std::string units_of(const std::vector<Unknown>& unknowns) {
+  return initializer(
+      unknowns, [](const Unknown& u) { return quoted(u.unit); }, "nullptr");
+}
+
 std::string unknown_line(const std::string& array, size_t i, const Unknown& u) {
   std::string line = fmt::format("//   {}[{}] {}", array, i, u.name);
   if (u.origin != UnknownOrigin::Variable) {
@@ -382,6 +388,15 @@ GeneratedCode generate_code(const ReducedSystem& s, const CodegenOptions& option
       {"output_descriptions",
        initializer(
            s.context.outputs, [](const Output& o) { return quoted(o.description); }, "nullptr")},
+      {"state_units", units_of(s.states)},
+      {"algebraic_units", units_of(s.algebraic)},
+      {"parameter_units",
+       initializer(
+           s.context.parameters, [](const Parameter& p) { return quoted(p.unit); }, "nullptr")},
+      {"output_units",
+       initializer(
+           s.context.outputs, [](const Output& o) { return quoted(o.unit); }, "nullptr")},
+      {"variable_units", initializer(s.context.variable_units, quoted, "nullptr")},
       {"variable_location", variable_locations(s)},
       {"algebraic_block", algebraic_blocks(plan)},
       {"algebraic_equation", algebraic_equations(s, plan)},

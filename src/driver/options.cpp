@@ -19,6 +19,7 @@ struct GivenLimits {
   long long max_expression_size = static_cast<long long>(kDefaultMaxExpressionSize);
   long long time_limit = kDefaultTimeLimit;
   long long max_input_size = static_cast<long long>(kDefaultMaxInputBytes);
+  std::string units = "warn";  ///< --units
 };
 
 static po::options_description visible_options(Options& o, std::string& dummies,
@@ -68,6 +69,10 @@ static po::options_description visible_options(Options& o, std::string& dummies,
     ("dummies", po::value(&dummies)->value_name("MODE"),
      "'auto' (default): dummy variables for derivatives whose equation holds algebraic unknowns; "
      "'never': substitute the derivatives instead")
+    ("units", po::value(&limits.units)->value_name("MODE"),
+     "dimensional mismatches of the model's units (unit = \"m/s\"): 'warn' (default) reports "
+     "them as warnings, 'error' as errors (the model is not compiled), 'off' does not check "
+     "them (docs/language.md, Units)")
     ("compare-dummies", po::bool_switch(&o.compare_dummies),
      "with --check: reduce with and without dummy variables and compare the sizes")
     ("max-rounds", po::value(&o.max_rounds)->value_name("N"),
@@ -185,6 +190,16 @@ std::optional<Options> parse_options(int argc, const char* const argv[], std::st
     options.dummies = DummyPolicy::Never;
   } else {
     error = "--dummies must be 'auto' or 'never', not '" + dummies + "'";
+    return std::nullopt;
+  }
+  if (limits.units == "warn") {
+    options.units = UnitCheckMode::Warn;
+  } else if (limits.units == "error") {
+    options.units = UnitCheckMode::Error;
+  } else if (limits.units == "off") {
+    options.units = UnitCheckMode::Off;
+  } else {
+    error = "--units must be 'warn', 'error' or 'off', not '" + limits.units + "'";
     return std::nullopt;
   }
   if (options.jobs < 1) {

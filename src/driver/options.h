@@ -46,6 +46,8 @@ struct Options {
   /// -D NAME=VALUE (--define), in command-line order: parameter values replaced before the model
   /// is flattened, so that one model file serves every size.
   std::vector<Define> defines;
+  /// --units: how dimensional mismatches are reported.
+  UnitCheckMode units = UnitCheckMode::Warn;
   bool help = false;
   bool version = false;
 };

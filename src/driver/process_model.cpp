@@ -215,6 +215,7 @@ static bool run_model(const SourceFile& file, const Options& options, std::ostre
   enter_stage(SourceLocation{&file}, "reading the model");
   std::string usage_error;
   FlattenOptions flatten{options.defines};
+  flatten.units = options.units;
   std::optional<Model> model = run_frontend(file, run.diags, flatten, &usage_error);
   if (!usage_error.empty()) {
     err << "daec: error: " << usage_error << "\n";

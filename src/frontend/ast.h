@@ -61,6 +61,8 @@ struct ParameterDecl {
   Dimensions dimensions;
   ExprPtr value;  ///< an expression, an array literal or a comprehension
   std::string description;
+  std::string unit;              ///< `(unit = "...")` as written; empty when none
+  SourceLocation unit_location;  ///< the unit's string, when given
 };
 
 struct VariableDecl {
@@ -73,6 +75,8 @@ struct VariableDecl {
   ExprPtr nominal;                ///< null when no nominal value is given
   SourceLocation nominal_location;
   std::string description;
+  std::string unit;              ///< `unit = "..."` as written; empty when none
+  SourceLocation unit_location;  ///< the unit's string, when given
 };
 
 struct OutputDecl {
@@ -80,14 +84,17 @@ struct OutputDecl {
   Dimensions dimensions;
   ExprPtr value;
   std::string description;
+  std::string unit;              ///< `(unit = "...")` as written; empty when none
+  SourceLocation unit_location;  ///< the unit's string, when given
 };
 
 struct EquationDecl {
   NameToken label;                        ///< empty name when unlabelled
   std::vector<ExprPtr> label_subscripts;  ///< rod[i]: the subscripts of an indexed label
   ExprPtr lhs, rhs;
-  SourceLocation location;  ///< start of the equation (its label, or its left-hand side)
-  bool initial = false;     ///< in the `initial equation` section: holds at the start only
+  SourceLocation location;         ///< start of the equation (its label, or its left-hand side)
+  SourceLocation equals_location;  ///< the `=` between the sides
+  bool initial = false;            ///< in the `initial equation` section: holds at the start only
 };
 
 struct ForLoop;

@@ -222,7 +222,7 @@ void Flattener::expand_parameter(size_t i, Declaration& decl) {
       constants.push_back(Constant{name, p.description, p.name.location, value});
     } else {
       parameters.push_back(Parameter{name, p.description, p.name.location, where,
-                                     model_.symbols.get(name), (*values)[k], value});
+                                     model_.symbols.get(name), (*values)[k], value, p.unit});
     }
   }
   // A parameter without a value is left out, so that the parameters and start values that use
@@ -262,6 +262,7 @@ void Flattener::expand_variable(size_t i, Declaration& decl) {
     variable.element = element(v.name, *shape, k);
     variable.name = name_of(variable.element, v.name.name);
     variable.description = v.description;
+    variable.unit = v.unit;
     variable.location = v.name.location;
     variable.symbol = model_.symbols.get(variable.name);
     variable.fixed = v.fixed;
@@ -324,8 +325,8 @@ void Flattener::expand_output(size_t i, Declaration& decl) {
   for (size_t k = 0; k < count; ++k) {
     ArrayElement where = element(o.name, *shape, k);
     decl.slots.push_back(model_.outputs.size());
-    model_.outputs.push_back(
-        Output{name_of(where, o.name.name), o.description, o.name.location, where, (*values)[k]});
+    model_.outputs.push_back(Output{name_of(where, o.name.name), o.description, o.name.location,
+                                    where, (*values)[k], o.unit});
   }
   decl.expanded = true;
 }

@@ -14,6 +14,7 @@
 #include "frontend/expressions.h"
 #include "model/model.h"
 #include "support/diagnostics.h"
+#include "units/unit_check.h"
 
 namespace daec {
 
@@ -27,6 +28,8 @@ struct FlattenOptions {
   std::vector<Define> defines;
   /// Array elements plus loop iterations a model may have (ElementBudget).
   size_t max_elements = kDefaultMaxElements;
+  /// --units: how dimensional mismatches are reported (docs/language.md, "Units").
+  UnitCheckMode units = UnitCheckMode::Warn;
 };
 
 /// Builds the scalar model of `syntax` whose names were entered in `declarations`. Reports

@@ -4,6 +4,7 @@
 #include "frontend/lexer.h"
 #include "frontend/parser.h"
 #include "frontend/sema.h"
+#include "units/unit_check.h"
 
 namespace daec {
 
@@ -45,6 +46,9 @@ std::optional<Model> run_frontend(const SourceFile& file, DiagnosticEngine& diag
     }
   }
   Model model = analyze(syntax, diags, options);
+  size_t first = diags.diagnostics().size();
+  check_units(syntax, model, options.units, diags);
+  diags.sort_by_location(first);
   if (diags.has_errors()) return std::nullopt;
   return model;
 }

@@ -74,6 +74,9 @@ class Parser {
   bool parse_modifier(VariableDecl& decl);
   bool parse_value_modifier(VariableDecl& decl, const char* keyword, ExprPtr& slot,
                             SourceLocation& where);
+  bool parse_unit_value(const std::string& owner, std::string& unit, SourceLocation& where);
+  bool parse_unit_modifier(const std::string& owner, std::string& unit, SourceLocation& where);
+  bool skip_modifiers();
   bool parse_output_decl();
   bool parse_output_item();
   ExprPtr parse_value();
@@ -272,12 +275,20 @@ bool Parser::parse_parameter_decl() {
   return expect(TokenKind::Semicolon, "after a parameter declaration");
 }
 
-/// parameter_item = NAME , [ subscripts ] , "=" , value , [ STRING ] ;
+/// parameter_item = NAME , [ subscripts ] , [ unit_modifier ] , "=" , value , [ STRING ] ;
 bool Parser::parse_parameter_item() {
   ParameterDecl decl;
   if (!parse_name(decl.name, "in a parameter declaration")) return false;
   if (at(TokenKind::LeftBracket) && !parse_subscripts(decl.dimensions, "to close the array size"))
     return false;
+  if (at(TokenKind::LeftParen) &&
+      !parse_unit_modifier("parameter '" + decl.name.name + "'", decl.unit, decl.unit_location) &&
+      !skip_modifiers()) {
+    // Kept with a placeholder value so that the name stays declared (no cascade of errors).
+    decl.value = std::make_unique<Expr>(ExprKind::Number, decl.name.location, "0");
+    model_.parameters.push_back(std::move(decl));
+    return false;
+  }
   if (!expect(TokenKind::Equals, "after the parameter name (parameters need a value)"))
     return false;
   decl.value = parse_value();
@@ -304,14 +315,65 @@ bool Parser::parse_variable_item() {
   if (at(TokenKind::LeftBracket) && !parse_subscripts(decl.dimensions, "to close the array size"))
     return false;
   if (accept(TokenKind::LeftParen)) {
+    bool ok = true;
     do {
-      if (!parse_modifier(decl)) return false;
-    } while (accept(TokenKind::Comma));
-    if (!expect(TokenKind::RightParen, "after the variable's modifiers")) return false;
+      ok = parse_modifier(decl);
+    } while (ok && accept(TokenKind::Comma));
+    ok = ok && expect(TokenKind::RightParen, "after the variable's modifiers");
+    if (!ok && !skip_modifiers()) {
+      model_.variables.push_back(std::move(decl));  // stays declared: no cascade of errors
+      return false;
+    }
   }
   parse_optional_description(decl.description);
   model_.variables.push_back(std::move(decl));
   return true;
+}
+
+// Error recovery inside a declaration: after a broken modifier list (reported), skips to its
+// closing ')' so that the declaration goes on; false when the statement ends first.
+bool Parser::skip_modifiers() {
+  int depth = 0;
+  while (!at_statement_start() && !at(TokenKind::Semicolon)) {
+    TokenKind kind = consume().kind;
+    if (kind == TokenKind::LeftParen) ++depth;
+    if (kind == TokenKind::RightParen && depth-- == 0) {
+      in_error_ = false;
+      return true;
+    }
+  }
+  return false;
+}
+
+// The string of `unit = "..."` (after `unit`): into `unit`, its location into `where`. Given
+// twice is reported and the declaration kept, as for 'start'.
+bool Parser::parse_unit_value(const std::string& owner, std::string& unit, SourceLocation& where) {
+  SourceLocation keyword = consume().location;
+  if (where.valid()) diags_.error(keyword, "'unit' is given twice for " + owner);
+  if (!expect(TokenKind::Equals, "after 'unit'")) return false;
+  if (!at(TokenKind::String)) {
+    syntax_error(peek().location,
+                 "expected a unit in double quotes after 'unit =' (unit = \"m/s\"), found " +
+                     describe(peek()));
+    return false;
+  }
+  where = peek().location;
+  unit = consume().text;
+  return true;
+}
+
+/// unit_modifier = "(" , "unit" , "=" , STRING , ")" ;
+bool Parser::parse_unit_modifier(const std::string& owner, std::string& unit,
+                                 SourceLocation& where) {
+  consume();
+  if (!at(TokenKind::KwUnit)) {
+    syntax_error(peek().location, "expected 'unit' in the modifiers of " + owner +
+                                      " (only a unit can be given), found " +
+                                      describe_found(peek()));
+    return false;
+  }
+  if (!parse_unit_value(owner, unit, where)) return false;
+  return expect(TokenKind::RightParen, ("after the unit of " + owner).c_str());
 }
 
 // `start = value` or `nominal = value` (the keyword is next): into `slot`, where the keyword was
@@ -329,7 +391,7 @@ bool Parser::parse_value_modifier(VariableDecl& decl, const char* keyword, ExprP
 }
 
 /// modifier = "start" , "=" , value | "fixed" , "=" , ( "true" | "false" )
-///          | "nominal" , "=" , value ;
+///          | "nominal" , "=" , value | "unit" , "=" , STRING ;
 bool Parser::parse_modifier(VariableDecl& decl) {
   const Token& keyword = peek();
   if (keyword.kind == TokenKind::KwStart)
@@ -353,8 +415,11 @@ bool Parser::parse_modifier(VariableDecl& decl) {
   }
   if (keyword.kind == TokenKind::Identifier && keyword.text == "nominal")
     return parse_value_modifier(decl, "nominal", decl.nominal, decl.nominal_location);
+  if (keyword.kind == TokenKind::KwUnit)
+    return parse_unit_value("variable '" + decl.name.name + "'", decl.unit, decl.unit_location);
   syntax_error(keyword.location,
-               "expected 'start', 'fixed' or 'nominal' in the variable's modifiers, found " +
+               "expected 'start', 'fixed', 'nominal' or 'unit' in the variable's modifiers, "
+               "found " +
                    describe(keyword));
   return false;
 }
@@ -368,12 +433,19 @@ bool Parser::parse_output_decl() {
   return expect(TokenKind::Semicolon, "after an output declaration");
 }
 
-/// output_item = NAME , [ subscripts ] , "=" , value , [ STRING ] ;
+/// output_item = NAME , [ subscripts ] , [ unit_modifier ] , "=" , value , [ STRING ] ;
 bool Parser::parse_output_item() {
   OutputDecl decl;
   if (!parse_name(decl.name, "in an output declaration")) return false;
   if (at(TokenKind::LeftBracket) && !parse_subscripts(decl.dimensions, "to close the array size"))
     return false;
+  if (at(TokenKind::LeftParen) &&
+      !parse_unit_modifier("output '" + decl.name.name + "'", decl.unit, decl.unit_location) &&
+      !skip_modifiers()) {
+    decl.value = std::make_unique<Expr>(ExprKind::Number, decl.name.location, "0");
+    model_.outputs.push_back(std::move(decl));
+    return false;
+  }
   if (!expect(TokenKind::Equals, "after the output name")) return false;
   decl.value = parse_value();
   if (!decl.value) return false;
@@ -529,6 +601,7 @@ bool Parser::parse_equation(std::vector<Statement>& statements) {
   if (at_label() && !parse_label(equation)) return false;
   equation.lhs = parse_expression();
   if (!equation.lhs) return false;
+  equation.equals_location = peek().location;
   if (!expect(TokenKind::Equals, "in the equation (equations are written 'lhs = rhs;')"))
     return false;
   equation.rhs = parse_expression();

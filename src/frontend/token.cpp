@@ -16,6 +16,7 @@ const std::pair<const char*, TokenKind> kKeywords[] = {
     {"der", TokenKind::KwDer},
     {"start", TokenKind::KwStart},
     {"fixed", TokenKind::KwFixed},
+    {"unit", TokenKind::KwUnit},
     {"true", TokenKind::KwTrue},
     {"false", TokenKind::KwFalse},
     {"for", TokenKind::KwFor},

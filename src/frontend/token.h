@@ -23,6 +23,7 @@ enum class TokenKind {
   KwDer,
   KwStart,
   KwFixed,
+  KwUnit,
   KwTrue,
   KwFalse,
   KwFor,

@@ -32,6 +32,7 @@ struct Parameter {
   GiNaC::realsymbol symbol;
   GiNaC::ex default_value;  ///< as written, in terms of earlier parameters
   double value = 0;         ///< default_value evaluated in declaration order
+  std::string unit;         ///< `unit = "..."` as written (docs/language.md, "Units"); "" if none
 };
 
 struct Variable {
@@ -48,6 +49,7 @@ struct Variable {
   /// derivatives[k] is the symbol of the (k+1)-th time derivative, named x', x'', ...; only the
   /// orders the equations use (and all lower ones) are present.
   std::vector<GiNaC::realsymbol> derivatives;
+  std::string unit;  ///< `unit = "..."` as written (docs/language.md, "Units"); "" if none
 
   bool is_differential() const { return !derivatives.empty(); }
   int highest_order() const { return static_cast<int>(derivatives.size()); }
@@ -58,7 +60,8 @@ struct Output {
   std::string description;
   SourceLocation location;
   ArrayElement element;
-  GiNaC::ex value;  ///< in terms of t, parameters and variables
+  GiNaC::ex value;   ///< in terms of t, parameters and variables
+  std::string unit;  ///< `unit = "..."` as written (docs/language.md, "Units"); "" if none
 };
 
 /// A parameter that sizes, loop ranges or indices use: fixed when the model is compiled (-D

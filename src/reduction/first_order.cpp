@@ -2,6 +2,7 @@
 #include "reduction/first_order.h"
 
 #include "reduction/symbolic.h"
+#include "units/unit_text.h"
 
 namespace daec {
 
@@ -21,10 +22,12 @@ static ModelContext make_context(const Model& model) {
                        {},
                        {},
                        {},
+                       {},
                        model.parameter_orders};
   for (const Variable& v : model.variables) {
     context.variable_names.push_back(v.name);
     context.variable_descriptions.push_back(v.description);
+    context.variable_units.push_back(v.unit);
     for (size_t k = 0; k < v.derivatives.size(); ++k)
       context.derivatives.push_back({v.derivatives[k], v.name, static_cast<int>(k) + 1});
   }
@@ -33,8 +36,8 @@ static ModelContext make_context(const Model& model) {
 }
 
 static Unknown unknown_of(const Variable& v) {
-  return Unknown{v.name,  v.symbol, UnknownOrigin::Variable, "",
-                 v.start, v.fixed,  v.description,           v.nominal};
+  return Unknown{v.name,    v.symbol, UnknownOrigin::Variable, "", v.start, v.fixed, v.description,
+                 v.nominal, v.unit};
 }
 
 FirstOrderSystem to_first_order(const Model& model) {
@@ -57,7 +60,8 @@ FirstOrderSystem to_first_order(const Model& model) {
           SystemEquation{derivative_name(system.unknowns[previous].name, 1) + " = " + name,
                          v.location, *system.derivative[previous], velocity});
       system.unknowns.push_back(Unknown{name, velocity, UnknownOrigin::Velocity,
-                                        system.unknowns[previous].name, 0, false, ""});
+                                        system.unknowns[previous].name, 0, false, "", 0,
+                                        per_second(system.unknowns[previous].unit)});
       system.derivative.push_back(std::nullopt);
       previous = system.unknowns.size() - 1;
       GiNaC::realsymbol next = system.context.fresh_symbol(derivative_name(name, 1));

@@ -16,6 +16,7 @@
 #include "reduction/expression_matrix.h"
 #include "reduction/symbolic.h"
 #include "support/watchdog.h"
+#include "units/unit_text.h"
 
 namespace daec {
 
@@ -217,8 +218,8 @@ std::vector<std::string> promote_nonlinear(SemiExplicitSystem& system,
       continue;
     }
     GiNaC::realsymbol rate = system.context.fresh_symbol(unknown.name + "_dot");
-    derivatives.push_back(
-        Unknown{rate.get_name(), rate, UnknownOrigin::Nonlinear, unknown.name, 0, false, ""});
+    derivatives.push_back(Unknown{rate.get_name(), rate, UnknownOrigin::Nonlinear, unknown.name, 0,
+                                  false, "", 0, per_second(unknown.unit)});
     system.differential.push_back(
         StateEquation{system.states.size(),
                       rate,

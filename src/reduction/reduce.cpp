@@ -20,6 +20,7 @@
 #include "structure/matching.h"
 #include "support/text.h"
 #include "support/watchdog.h"
+#include "units/unit_text.h"
 
 namespace daec {
 
@@ -421,8 +422,8 @@ GiNaC::ex Reducer::rate_of(size_t state, ReductionRound& round) {
   const Unknown& x = system_.states[state];
   GiNaC::realsymbol dummy = system_.context.fresh_symbol(x.name + "_dot");
   algebraic_columns_.add(dummy, static_cast<int>(system_.algebraic.size()));
-  system_.algebraic.push_back(
-      Unknown{dummy.get_name(), dummy, UnknownOrigin::Dummy, x.name, 0, false, ""});
+  system_.algebraic.push_back(Unknown{dummy.get_name(), dummy, UnknownOrigin::Dummy, x.name, 0,
+                                      false, "", 0, per_second(x.unit)});
   system_.constraints.push_back(
       Constraint{equation.label, equation.label, 0, equation.location, dummy - f});
   equation.rhs = dummy;

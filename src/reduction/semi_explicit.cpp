@@ -4,6 +4,7 @@
 #include <map>
 
 #include "reduction/symbolic.h"
+#include "units/unit_text.h"
 
 namespace daec {
 
@@ -63,8 +64,8 @@ SemiExplicitSystem to_semi_explicit(const FirstOrderSystem& system) {
     if (!defined[state]) {
       const Unknown& x = result.states[state];
       GiNaC::realsymbol dummy = result.context.fresh_symbol(x.name + "_dot");
-      result.algebraic.push_back(
-          Unknown{dummy.get_name(), dummy, UnknownOrigin::Dummy, x.name, 0, false, ""});
+      result.algebraic.push_back(Unknown{dummy.get_name(), dummy, UnknownOrigin::Dummy, x.name, 0,
+                                         false, "", 0, per_second(x.unit)});
       defined[state] =
           StateEquation{state, dummy, derivative_name(x.name, 1) + " = " + dummy.get_name(), {}};
     }

@@ -42,6 +42,7 @@ struct Unknown {
   bool fixed = false;
   std::string description;
   GiNaC::ex nominal = 0;  ///< the scale of its changes, in terms of parameters; 0: not given
+  std::string unit;       ///< as declared, or per second of derivative_of's; "" if none
 };
 
 /// An equation lhs = rhs of the first-order system; derivatives are first order only.
@@ -71,6 +72,7 @@ struct ModelContext {
   std::vector<Output> outputs;
   std::vector<std::string> variable_names;         ///< the model's variables in declaration order
   std::vector<std::string> variable_descriptions;  ///< and their descriptions ("" if none)
+  std::vector<std::string> variable_units;         ///< and their units ("" if none)
   /// The derivative symbols outputs and initial equations may use (model level: x', x'').
   std::vector<ModelDerivative> derivatives;
   /// The initial equations, in the model's symbols (variables, their derivatives, parameters, t).

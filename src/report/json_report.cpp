@@ -146,7 +146,15 @@ Json constraint_list(const std::vector<Constraint>& constraints) {
 
 namespace {
 
-// Parameters, or the constants fixed at compile time: name, value, description.
+// The declared unit (docs/language.md, "Units"); constants fixed at compile time have none.
+std::string unit_of(const Parameter& p) {
+  return p.unit;
+}
+std::string unit_of(const Constant&) {
+  return "";
+}
+
+// Parameters, or the constants fixed at compile time: name, value, unit, description.
 template <typename NamedValue>
 Json value_list(const std::vector<NamedValue>& items) {
   Json list = Json::array();
@@ -154,7 +162,21 @@ Json value_list(const std::vector<NamedValue>& items) {
     Json o = Json::object();
     o["name"] = p.name;
     o["value"] = number(p.value);
+    o["unit"] = unit_of(p);
     o["description"] = p.description;
+    list.push_back(std::move(o));
+  }
+  return list;
+}
+
+// The outputs: name, unit, description.
+Json output_list(const Model& model) {
+  Json list = Json::array();
+  for (const Output& output : model.outputs) {
+    Json o = Json::object();
+    o["name"] = output.name;
+    o["unit"] = output.unit;
+    o["description"] = output.description;
     list.push_back(std::move(o));
   }
   return list;
@@ -169,6 +191,7 @@ Json variable_list(const Model& model) {
     o["kind"] = Json(v.is_differential() ? "differential" : "algebraic");
     o["start"] = to_dae(v.start);
     o["fixed"] = v.fixed;
+    o["unit"] = v.unit;
     o["description"] = v.description;
     list.push_back(std::move(o));
   }
@@ -187,6 +210,7 @@ Json unknown_list(const ReducedSystem& system) {
       o["origin"] = origin_words(u.origin).key;
       o["derivative_of"] = u.derivative_of.empty() ? Json(nullptr) : Json(u.derivative_of);
       o["promoted"] = promoted;
+      o["unit"] = u.unit;
       o["description"] = u.description;
       list.push_back(std::move(o));
     }
@@ -296,6 +320,7 @@ std::string json_report(const Model& model, const ReducedSystem& system) {
   doc["promoted"] = strings(system.promoted);
   doc["parameters"] = value_list(model.parameters);
   doc["constants"] = value_list(model.constants);
+  doc["outputs"] = output_list(model);
   doc["variables"] = variable_list(model);
   doc["unknowns"] = unknown_list(system);
   doc["differential"] = differential_list(system);

@@ -100,9 +100,10 @@ std::string model_section(const Model& model) {
   if (model.parameters.empty()) return out;
   rows.clear();
   for (const Parameter& p : model.parameters) {
-    rows.push_back({code(p.name), shortest_double(p.value), markdown_text(p.description)});
+    rows.push_back({code(p.name), shortest_double(p.value), markdown_text(p.unit),
+                    markdown_text(p.description)});
   }
-  return out + table({"Parameter", "Value", "Description"}, rows, 3);
+  return out + table({"Parameter", "Value", "Unit", "Description"}, rows, 4);
 }
 
 std::string origin_text(const ReducedSystem& system, const Unknown& u) {
@@ -119,8 +120,8 @@ std::vector<std::string> unknown_row(const ReducedSystem& system, const Unknown&
   std::string linearity = !state                        ? "linear"
                           : is_promoted(system, u.name) ? "nonlinear, promoted"
                                                         : "—";
-  return {code(u.name), state ? "differential (X)" : "algebraic (Z)", linearity,
-          origin_text(system, u), markdown_text(u.description)};
+  return {code(u.name), markdown_text(u.unit),  state ? "differential (X)" : "algebraic (Z)",
+          linearity,    origin_text(system, u), markdown_text(u.description)};
 }
 
 std::string unknowns_section(const ReducedSystem& system) {
@@ -133,7 +134,7 @@ std::string unknowns_section(const ReducedSystem& system) {
   std::vector<std::vector<std::string>> rows;
   for (const Unknown& u : system.states) rows.push_back(unknown_row(system, u, true));
   for (const Unknown& u : system.algebraic) rows.push_back(unknown_row(system, u, false));
-  return out + table({"Unknown", "Class", "Linearity", "Origin", "Description"}, rows, 5);
+  return out + table({"Unknown", "Unit", "Class", "Linearity", "Origin", "Description"}, rows, 6);
 }
 
 std::string rank_text(int rank) {

@@ -604,3 +604,60 @@ TEST_F(Cli, OutputIsTheSameFromRunToRun) {
 }
 
 }  // namespace
+
+namespace {
+
+// A model whose first equation mixes m/s and m (docs/language.md, "Units").
+const char kUnitMistake[] =
+    "model m;\n"
+    "variable h(unit = \"m\"), v(unit = \"m/s\");\n"
+    "equation\n"
+    "  h' = v + h;\n"
+    "  v' = -1;\n"
+    "end\n";
+
+const char kUnitWarning[] =
+    "m.dae:4:10: warning: the terms of this sum have different units: 'm/s' and 'm'\n"
+    "  h' = v + h;\n"
+    "         ^\n";
+
+class CliUnits : public daec::test::DaecCommandTest {};
+
+TEST_F(CliUnits, WarnByDefault) {
+  write("m.dae", kUnitMistake);
+  CommandResult r = daec("m.dae --check");
+  EXPECT_EQ(0, r.status);
+  EXPECT_EQ(kUnitWarning, r.err);
+  EXPECT_EQ(r.err, daec("m.dae --check --units=warn").err);
+}
+
+TEST_F(CliUnits, ErrorStopsTheCompilation) {
+  write("m.dae", kUnitMistake);
+  CommandResult r = daec("m.dae --units=error -o m.cpp");
+  EXPECT_EQ(1, r.status);
+  EXPECT_EQ(
+      "m.dae:4:10: error: the terms of this sum have different units: 'm/s' and 'm'\n"
+      "  h' = v + h;\n"
+      "         ^\n",
+      r.err.substr(0, r.err.find("         ^\n") + 11));
+  EXPECT_FALSE(exists("m.cpp"));
+}
+
+TEST_F(CliUnits, OffChecksNothing) {
+  write("m.dae", kUnitMistake);
+  CommandResult r = daec("m.dae --check --units=off");
+  EXPECT_EQ(0, r.status);
+  EXPECT_EQ("", r.err);
+}
+
+TEST_F(CliUnits, BadMode) {
+  expect_usage_error("m.dae --units=strict",
+                     "--units must be 'warn', 'error' or 'off', not 'strict'");
+}
+
+TEST_F(CliUnits, HelpNamesTheModes) {
+  CommandResult r = daec("--help");
+  EXPECT_NE(std::string::npos, r.out.find("--units MODE")) << r.out;
+}
+
+}  // namespace

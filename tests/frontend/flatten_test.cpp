@@ -407,14 +407,18 @@ std::string element_names(const std::string& code, const std::string& arrays) {
 std::string scalar_chain(int n) {
   std::string text =
       "model pendulum_chain \"N-link planar pendulum chain in Cartesian coordinates\";\n"
-      "parameter m = 1 \"mass of each link [kg]\", L = 1 \"length of each rod [m]\", "
-      "g = 9.81 \"gravity [m/s^2]\";\n";
+      "parameter m(unit = \"kg\") = 1 \"mass of each link\", L(unit = \"m\") = 1 \"length of "
+      "each rod\";\n"
+      "parameter g(unit = \"m/s2\") = 9.81 \"gravity\";\n";
+  const std::string unit_of[] = {"m", "m", "m/s", "m/s", "N/m"};
+  int kind = 0;
   for (const char* v : {"x", "y", "u", "v", "l"}) {
     text += "variable ";
+    const std::string& unit = unit_of[kind++];
     for (int i = 1; i <= n; ++i) {
       text += std::string(i > 1 ? ", " : "") + v + std::to_string(i) +
-              "(start = " + (std::string(v) == "x" ? std::to_string(i) : "0") + ")" +
-              (std::string(v) == "l" ? " \"force per unit length in rod i\"" : "");
+              "(start = " + (std::string(v) == "x" ? std::to_string(i) : "0") + ", unit = \"" +
+              unit + "\")" + (std::string(v) == "l" ? " \"force per unit length in rod i\"" : "");
     }
     text += ";\n";
   }
@@ -459,7 +463,7 @@ std::string scalar_fekete(int n) {
   };
   std::string text =
       "model fekete \"N points on the unit sphere repelling each other\";\n"
-      "parameter alpha = 0.5 \"damping [1/s]\";\n";
+      "parameter alpha(unit = \"1/s\") = 0.5 \"damping\";\n";
   const double golden = 3.14159265358979324 * (3 - std::sqrt(5.0));
   for (const char* c : {"x", "y", "z"}) {
     text += "variable ";

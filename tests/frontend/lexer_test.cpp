@@ -43,6 +43,8 @@ const char* kind_name(TokenKind kind) {
       return "KwStart";
     case TokenKind::KwFixed:
       return "KwFixed";
+    case TokenKind::KwUnit:
+      return "KwUnit";
     case TokenKind::KwTrue:
       return "KwTrue";
     case TokenKind::KwFalse:
@@ -182,6 +184,14 @@ TEST(Lexer, EveryKeyword) {
             "KwFalse 'false' 2:22\n"
             "EndOfFile '' 2:27\n");
   EXPECT_EQ(lexed->diags.str(), "");
+}
+
+TEST(Lexer, UnitIsAKeyword) {
+  auto lexed = lex_text("unit units");
+  EXPECT_EQ(lexed->dump(),
+            "KwUnit 'unit' 1:1\n"
+            "Identifier 'units' 1:6\n"
+            "EndOfFile '' 1:11\n");
 }
 
 TEST(Lexer, EveryPunctuationToken) {

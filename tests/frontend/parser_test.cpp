@@ -885,13 +885,15 @@ TEST(Parser, FixedNeedsTrueOrFalse) {
 TEST(Parser, UnknownModifier) {
   EXPECT_EQ(
       errors_of("model m;\nvariable x(min = 0);\nend\n"),
-      "test.dae:2:12: error: expected 'start', 'fixed' or 'nominal' in the variable's modifiers, "
+      "test.dae:2:12: error: expected 'start', 'fixed', 'nominal' or 'unit' in the variable's "
+      "modifiers, "
       "found 'min'\n"
       "variable x(min = 0);\n"
       "           ^\n");
   EXPECT_EQ(
       errors_of("model m;\nvariable x();\nend\n"),
-      "test.dae:2:12: error: expected 'start', 'fixed' or 'nominal' in the variable's modifiers, "
+      "test.dae:2:12: error: expected 'start', 'fixed', 'nominal' or 'unit' in the variable's "
+      "modifiers, "
       "found ')'\n"
       "variable x();\n"
       "           ^\n");
@@ -1572,6 +1574,92 @@ TEST(Parser, NominalModifier) {
       "test.dae:2:25: error: 'nominal' is given twice for variable 'x'\n"
       "variable x(nominal = 2, nominal = 3);\n"
       "                        ^\n");
+}
+
+}  // namespace
+}  // namespace daec
+
+// ---- units (docs/language.md, "Units") ----
+
+namespace daec {
+namespace {
+
+TEST(Parser, UnitsOfParametersVariablesAndOutputs) {
+  auto parsed = parse_text(
+      "model m;\n"
+      "parameter g(unit = \"m/s2\") = 9.81, ts[2](unit = \"s\") = {0, 1}, n = 2;\n"
+      "variable h(start = 1, unit = \"m\", fixed = true), w;\n"
+      "output E(unit = \"J\") = h \"energy\";\n"
+      "end\n");
+  EXPECT_EQ(parsed->diags.str(), "");
+  const ModelSyntax& model = parsed->model;
+  ASSERT_EQ(model.parameters.size(), 3u);
+  EXPECT_EQ(model.parameters[0].unit, "m/s2");
+  EXPECT_EQ(where(model.parameters[0].unit_location), "2:20");
+  EXPECT_EQ(model.parameters[1].unit, "s");
+  EXPECT_EQ(model.parameters[2].unit, "");
+  EXPECT_FALSE(model.parameters[2].unit_location.valid());
+  ASSERT_EQ(model.variables.size(), 2u);
+  EXPECT_EQ(model.variables[0].unit, "m");
+  EXPECT_TRUE(model.variables[0].fixed);
+  EXPECT_EQ(model.variables[1].unit, "");
+  ASSERT_EQ(model.outputs.size(), 1u);
+  EXPECT_EQ(model.outputs[0].unit, "J");
+  EXPECT_EQ(model.outputs[0].description, "energy");
+}
+
+TEST(Parser, UnitIsReserved) {
+  EXPECT_EQ(errors_of("model m;\nvariable unit;\nend\n"),
+            "test.dae:2:10: error: expected a name in a variable declaration, found the reserved "
+            "word 'unit'\n"
+            "variable unit;\n"
+            "         ^\n");
+}
+
+TEST(Parser, UnitNeedsAString) {
+  EXPECT_EQ(errors_of("model m;\nvariable x(unit = m);\nend\n"),
+            "test.dae:2:19: error: expected a unit in double quotes after 'unit =' (unit = "
+            "\"m/s\"), found 'm'\n"
+            "variable x(unit = m);\n"
+            "                  ^\n");
+}
+
+TEST(Parser, ParameterModifiersHoldOnlyAUnit) {
+  EXPECT_EQ(errors_of("model m;\nparameter a(start = 1) = 2;\nend\n"),
+            "test.dae:2:13: error: expected 'unit' in the modifiers of parameter 'a' (only a unit "
+            "can be given), found the reserved word 'start'\n"
+            "parameter a(start = 1) = 2;\n"
+            "            ^\n");
+}
+
+TEST(Parser, UnitGivenTwice) {
+  EXPECT_EQ(errors_of("model m;\nvariable x(unit = \"m\", unit = \"s\");\nend\n"),
+            "test.dae:2:24: error: 'unit' is given twice for variable 'x'\n"
+            "variable x(unit = \"m\", unit = \"s\");\n"
+            "                       ^\n");
+}
+
+TEST(Parser, BrokenModifierKeepsTheDeclaration) {
+  // The declarations stay, so that the equations that use x, y and p give no further errors.
+  auto run = daec::test::run(
+      "model m;\n"
+      "parameter p(unit = \"m\" = 1;\n"
+      "variable x(units = \"m\"), y(start = );\n"
+      "equation\n"
+      "  x' = p;\n"
+      "  y = x;\n"
+      "end\n");
+  EXPECT_EQ(run->diagnostics(),
+            "test.dae:2:24: error: expected ')' after the unit of parameter 'p', found '='\n"
+            "parameter p(unit = \"m\" = 1;\n"
+            "                       ^\n"
+            "test.dae:3:12: error: expected 'start', 'fixed', 'nominal' or 'unit' in the "
+            "variable's modifiers, found 'units'\n"
+            "variable x(units = \"m\"), y(start = );\n"
+            "           ^\n"
+            "test.dae:3:36: error: expected an expression, found ')'\n"
+            "variable x(units = \"m\"), y(start = );\n"
+            "                                   ^\n");
 }
 
 }  // namespace

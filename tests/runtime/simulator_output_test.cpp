@@ -350,3 +350,13 @@ TEST(ProgressLine, FlagsAndTheStatisticsLine) {
 }
 
 }  // namespace
+
+namespace {
+
+TEST(SimulatorOutput, UnitsFileBesideTheCsv) {
+  EXPECT_EQ("out.units.csv", daec::simulator::units_path("out.csv"));
+  EXPECT_EQ("dir/run.units.csv", daec::simulator::units_path("dir/run"));
+  EXPECT_EQ(".csv.units.csv", daec::simulator::units_path(".csv"));
+}
+
+}  // namespace

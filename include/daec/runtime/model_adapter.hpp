@@ -162,6 +162,13 @@ class ModelAdapter final : public System {
     variable_names = Model::variable_names;
     variable_descriptions = Model::variable_descriptions;
     output_descriptions = Model::output_descriptions;
+    if constexpr (traits::units_v<Model>) {
+      state_units = Model::state_units;
+      algebraic_units = Model::algebraic_units;
+      parameter_units = Model::parameter_units;
+      output_units = Model::output_units;
+      variable_units = Model::variable_units;
+    }
     variable_location = Model::variable_location;
     algebraic_block = Model::algebraic_block;
     algebraic_equation = Model::algebraic_equation;

@@ -50,6 +50,13 @@ class System {
   const char* const* variable_names = nullptr;
   const char* const* variable_descriptions = nullptr;
   const char* const* output_descriptions = nullptr;
+  /// The declared units (docs/language.md, "Units"), "" where none; nullptr all five when the
+  /// model has no unit tables (a hand-written model).
+  const char* const* state_units = nullptr;
+  const char* const* algebraic_units = nullptr;
+  const char* const* parameter_units = nullptr;
+  const char* const* output_units = nullptr;
+  const char* const* variable_units = nullptr;
   const int* variable_location = nullptr;
   const int* algebraic_block = nullptr;
   const char* const* algebraic_equation = nullptr;

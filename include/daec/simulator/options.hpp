@@ -240,11 +240,22 @@ inline bool same_file(const std::string& a, const std::string& b) {
   return fs::equivalent(a, b, error_a) && !error_a;
 }
 
+/// Where the units of the CSV file `path` go: OUT.units.csv beside OUT.csv (or beside OUT).
+inline std::string units_path(const std::string& path) {
+  const std::string suffix = ".csv";
+  bool csv = path.size() > suffix.size() &&
+             path.compare(path.size() - suffix.size(), suffix.size(), suffix) == 0;
+  return (csv ? path.substr(0, path.size() - suffix.size()) : path) + ".units.csv";
+}
+
 /// Two outputs on one file would interleave or overwrite each other: a usage error, before
 /// anything is written.
 inline void check_distinct_outputs(const Options& options) {
   const std::pair<const char*, std::string> outputs[] = {
-      {"--output", options.output}, {"--events", options.events}, {"--plot", options.plot}};
+      {"--output", options.output},
+      {"the units of --output", options.output == "-" ? "" : units_path(options.output)},
+      {"--events", options.events},
+      {"--plot", options.plot}};
   for (size_t i = 0; i < std::size(outputs); ++i) {
     for (size_t j = i + 1; j < std::size(outputs); ++j) {
       const std::string &a = outputs[i].second, &b = outputs[j].second;

@@ -81,6 +81,29 @@ inline std::string csv_field(const std::string& text) {
   return quoted + "\"";
 }
 
+/// Whether a variable or output of the model declares a unit (docs/language.md, "Units").
+inline bool declares_units(const System& model) {
+  if (!model.variable_units) return false;
+  for (int i = 0; i < model.num_variables; ++i)
+    if (*model.variable_units[i] != '\0') return true;
+  for (int i = 0; i < model.num_outputs; ++i)
+    if (*model.output_units[i] != '\0') return true;
+  return false;
+}
+
+/// The units file: `column,unit`, then each CSV column (t in s) with its unit, "" where none.
+/// The CSV keeps its one header line, so that pd.read_csv(OUT) reads it as before.
+inline std::string units_csv(const System& model) {
+  std::vector<std::string> columns = csv_columns(model);
+  std::string text = "column,unit\nt,s\n";
+  for (size_t i = 1; i < columns.size(); ++i) {
+    size_t k = i - 1, variables = static_cast<size_t>(model.num_variables);
+    const char* unit = k < variables ? model.variable_units[k] : model.output_units[k - variables];
+    text += csv_field(columns[i]) + "," + csv_field(unit) + "\n";
+  }
+  return text;
+}
+
 inline std::string csv_header(const System& model) {
   std::string header;
   for (const std::string& column : csv_columns(model))

@@ -61,7 +61,8 @@ inline void print_help(const System& model) {
       "  --output FILE     write the CSV to FILE ('-': standard output, the default);\n"
       "                    FILE is replaced when the run ends (after a failure while\n"
       "                    integrating: by the rows before it), never after bad usage\n"
-      "                    or a failure at the start\n"
+      "                    or a failure at the start; a model with units also\n"
+      "                    writes FILE's units to OUT.units.csv (OUT: FILE without .csv)\n"
       "  --method NAME     the integration method (default for this model: %s);\n"
       "                    --method list describes them\n"
       "  --linear-solver S dense, klu (sparse) or auto (the default: what suits the model)\n"
@@ -193,15 +194,32 @@ class PlotData {
       ys.push_back(series(names, curve.y));
     }
     if (phase) return write_plot(path_, chart_svg(phase_chart(title, xs, ys)));
-    write_plot(path_, plot_svg(title, series(names, 0).values, ys));
+    const PlotSeries t = series(names, 0);
+    PlotChart chart = time_chart(title, t.values, ys);
+    chart.x_label = with_unit(t.name, t.unit);
+    write_plot(path_, chart_svg(chart));
   }
 
  private:
   /// Row column `column` as a series: its name, unit and values.
   PlotSeries series(const std::vector<std::string>& names, size_t column) const {
-    PlotSeries s{names[column], column == 0 ? "" : unit_of(description(column)), {}};
+    PlotSeries s{names[column], unit(column), {}};
     for (const std::vector<double>& row : rows_) s.values.push_back(row[column]);
     return s;
+  }
+
+  /// The unit of row column `column`: the declared one (t in seconds when the model declares
+  /// units), else the one in brackets in its description ("rod force [N/m]"), else "".
+  std::string unit(size_t column) const {
+    if (column == 0) return declares_units(model_) ? "s" : "";
+    size_t variable = column - 1;
+    size_t variables = static_cast<size_t>(model_.num_variables);
+    if (model_.variable_units) {
+      const char* declared = variable < variables ? model_.variable_units[variable]
+                                                  : model_.output_units[variable - variables];
+      if (declared != nullptr && *declared != '\0') return declared;
+    }
+    return unit_of(description(column));
   }
 
   /// The description of row column `column` (1 + variable index, then the outputs).
@@ -231,6 +249,10 @@ class FileOutput : public RunOutput {
   void begin() override {
     csv_ = std::make_unique<CsvOutput>(options_.output);
     csv_->write(csv_header(model_));
+    if (options_.output != "-" && declares_units(model_)) {
+      units_ = std::make_unique<CsvOutput>(units_path(options_.output), "units file");
+      units_->write(units_csv(model_));
+    }
     if (options_.events.empty()) return;
     events_ = std::make_unique<CsvOutput>(options_.events, "events file");
     events_->write("t,condition,value\n");
@@ -241,11 +263,11 @@ class FileOutput : public RunOutput {
   }
   void event(double t, const std::string& condition, bool value) override {
     if (events_)
-      events_->write(csv_number(t) + "," + csv_field(condition) + "," +
-                     (value ? "true" : "false") + "\n");
+      events_->write(csv_number(t) + "," + csv_field(condition) + "," + (value ? "true" : "false") +
+                     "\n");
   }
   void failed() override {
-    for (CsvOutput* file : {csv_.get(), events_.get()}) {
+    for (CsvOutput* file : {csv_.get(), units_.get(), events_.get()}) {
       try {
         if (file != nullptr) file->commit();
       } catch (const Failure& ignored) {
@@ -256,15 +278,17 @@ class FileOutput : public RunOutput {
   /// Renames the files onto their names, then draws the plot.
   void commit() {
     csv_->commit();
+    if (units_) units_->commit();
     if (events_) events_->commit();
-    if (plot_.wanted()) plot_.write();  // after the other outputs: a missing PNG converter spares them
+    if (plot_.wanted())
+      plot_.write();  // after the other outputs: a missing PNG converter spares them
   }
 
  private:
   const System& model_;
   const Options& options_;
   PlotData plot_;
-  std::unique_ptr<CsvOutput> csv_, events_;
+  std::unique_ptr<CsvOutput> csv_, units_, events_;
 };
 
 inline int simulate(const System& defaults, const Options& options) {

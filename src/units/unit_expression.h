@@ -1,0 +1,93 @@
+// The unit of an expression of the syntax tree (docs/language.md, "Units"), computed bottom-up
+// and reporting every dimensional mismatch once, where it is. A subexpression with a mismatch has
+// no unit for its parents, so that one mistake gives one message.
+#pragma once
+
+#include <functional>
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "frontend/ast.h"
+#include "support/diagnostics.h"
+#include "units/unit_system.h"
+
+namespace daec {
+
+/// What is known about the unit of an expression.
+struct Quantity {
+  enum class Kind {
+    Number,     ///< a number literal (or made of them): takes whatever unit its neighbours have
+    Unknown,    ///< uses a name without a unit, or held a mismatch: not checked
+    Known,      ///< `unit`
+    Condition,  ///< a relation or logical operator: no unit
+  };
+  Kind kind = Kind::Unknown;
+  std::optional<Unit> unit;
+
+  static Quantity number() { return {Kind::Number, std::nullopt}; }
+  static Quantity unknown() { return {Kind::Unknown, std::nullopt}; }
+  static Quantity condition() { return {Kind::Condition, std::nullopt}; }
+  static Quantity known(Unit u) { return {Kind::Known, std::move(u)}; }
+  bool is_known() const { return kind == Kind::Known; }
+};
+
+/// Computes units of expressions, reporting mismatches through `report`.
+class UnitInference {
+ public:
+  /// How mismatches are reported: a warning or an error at a location.
+  using Report = std::function<void(const SourceLocation&, const std::string&)>;
+  /// The unit of a declared name (a parameter, variable or output); unknown when none.
+  using Lookup = std::function<Quantity(const std::string&)>;
+  /// The value of a constant parameter (exponents: x^n), if it has one.
+  using ConstantValue = std::function<std::optional<double>(const std::string&)>;
+
+  UnitInference(const UnitSystem& units, Lookup lookup, ConstantValue constant, Report report)
+      : units_(units),
+        lookup_(std::move(lookup)),
+        constant_(std::move(constant)),
+        report_(std::move(report)) {}
+
+  /// The unit of `e`; mismatches inside it are reported.
+  Quantity unit_of(const Expr& e);
+  /// Whether `a` and `b` may stand side by side (`what`: "the terms of this sum"); if not, reports
+  /// at `where` naming both units. Numbers and unknown units are alike with everything.
+  bool check_alike(const Quantity& a, const Quantity& b, const SourceLocation& where,
+                   const std::string& what);
+  /// Names bound by an enclosing loop: plain numbers.
+  void bind(const std::string& name) { iterators_.push_back(name); }
+  void unbind() { iterators_.pop_back(); }
+
+ private:
+  Quantity name_unit(const std::string& name);
+  Quantity sum_unit(const Expr& e);
+  Quantity product_unit(const Expr& e);
+  Quantity power_unit(const Expr& base, const Expr& exponent, const SourceLocation& where);
+  Quantity derivative_unit(const Expr& e);
+  Quantity call_unit(const Expr& e);
+  Quantity dimensionless_call(const Expr& e);
+  Quantity alike_call(const Expr& e, size_t first, size_t last);
+  Quantity interp_unit(const Expr& e);
+  Quantity if_unit(const Expr& e);
+  Quantity relation_unit(const Expr& e);
+  Quantity reduction_unit(const Expr& e);
+  Quantity root_unit(const Quantity& q, int n, const SourceLocation& where);
+  bool check_dimensionless(const Quantity& q, const SourceLocation& where, const std::string& what);
+  std::optional<double> constant_value(const Expr& e);
+
+  const UnitSystem& units_;
+  Lookup lookup_;
+  ConstantValue constant_;
+  Report report_;
+  std::vector<std::string> iterators_;
+};
+
+/// " (the same dimension, but 1 km = 1000 m: a conversion factor is missing)" when `a` and `b`
+/// differ by a factor only; "" otherwise.
+std::string factor_note(const Unit& a, const Unit& b);
+
+/// Where the text of `e` starts (a binary operator's node is located at its operator).
+SourceLocation start_of(const Expr& e);
+
+}  // namespace daec

@@ -1,0 +1,128 @@
+// The udunits2 unit database and unit arithmetic (unit_system.h).
+#include "units/unit_system.h"
+
+#include <udunits2.h>
+
+#include <cmath>
+#include <stdexcept>
+
+namespace daec {
+
+namespace {
+
+/// Room for udunits2's canonical form of a unit (`m2.kg.s-3.A-2`, with a factor).
+constexpr size_t kFormatBufferSize = 256;
+
+/// Relative tolerance when a converter's factor is compared with 1 (`rad` and `1` are alike).
+constexpr double kFactorTolerance = 1e-12;
+
+std::string canonical_spelling(const ut_unit* unit) {
+  char buffer[kFormatBufferSize];
+  // In base units (m2.kg.s-2): the named unit udunits2 would pick may be a surprise (Gy for m2/s2).
+  int length = ut_format(unit, buffer, sizeof buffer, UT_ASCII | UT_DEFINITION);
+  if (length < 0 || static_cast<size_t>(length) >= sizeof buffer) return "?";
+  return std::string(buffer, static_cast<size_t>(length));
+}
+
+}  // namespace
+
+Unit::Unit(std::shared_ptr<ut_unit> unit, std::string spelling)
+    : unit_(std::move(unit)), spelling_(std::move(spelling)) {}
+
+// Takes ownership of a unit udunits2 returned; a null one means udunits2 ran out of memory or
+// was given units of two systems, neither of which daec does.
+Unit Unit::from(ut_unit* unit) {
+  if (!unit) throw std::runtime_error("udunits2 failed to compute a unit");
+  return Unit(std::shared_ptr<ut_unit>(unit, ut_free), canonical_spelling(unit));
+}
+
+bool Unit::is_dimensionless() const {
+  return ut_is_dimensionless(unit_.get()) != 0;
+}
+
+std::optional<double> Unit::factor_to(const Unit& other) const {
+  if (!ut_are_convertible(unit_.get(), other.unit_.get())) return std::nullopt;
+  cv_converter* converter = ut_get_converter(unit_.get(), other.unit_.get());
+  if (!converter) return std::nullopt;
+  double zero = cv_convert_double(converter, 0.0);
+  double factor = cv_convert_double(converter, 1.0);
+  cv_free(converter);
+  if (zero != 0.0) return std::nullopt;  // an offset (degC and K): no plain factor
+  return factor;
+}
+
+bool Unit::same_as(const Unit& other) const {
+  if (ut_compare(unit_.get(), other.unit_.get()) == 0) return true;
+  std::optional<double> factor = factor_to(other);
+  return factor && std::fabs(*factor - 1.0) <= kFactorTolerance;
+}
+
+Unit Unit::times(const Unit& other) const {
+  return from(ut_multiply(unit_.get(), other.unit_.get()));
+}
+
+Unit Unit::divided_by(const Unit& other) const {
+  return from(ut_divide(unit_.get(), other.unit_.get()));
+}
+
+Unit Unit::raised(int n) const {
+  return from(ut_raise(unit_.get(), n));
+}
+
+std::optional<Unit> Unit::root(int n) const {
+  ut_unit* result = ut_root(unit_.get(), n);
+  if (!result) return std::nullopt;
+  return from(result);
+}
+
+Unit Unit::spelled(std::string spelling) const {
+  return Unit(unit_, std::move(spelling));
+}
+
+UnitSystem::UnitSystem() {
+  // ut_read_xml reports each overridden definition of the database on stderr by default.
+  ut_set_error_message_handler(ut_ignore);
+  system_ = ut_read_xml(nullptr);
+  if (!system_) {
+    ut_status where = UT_SUCCESS;
+    throw std::runtime_error("cannot read the udunits2 unit database (" +
+                             std::string(ut_get_path_xml(nullptr, &where)) +
+                             "); install libudunits2-dev or set UDUNITS2_XML_PATH");
+  }
+}
+
+UnitSystem::~UnitSystem() {
+  ut_free_system(system_);
+}
+
+UnitSystem& UnitSystem::instance() {
+  static UnitSystem system;
+  return system;
+}
+
+std::optional<Unit> UnitSystem::parse(const std::string& text, std::string& problem) const {
+  ut_unit* unit = ut_parse(system_, text.c_str(), UT_ASCII);
+  if (unit) return Unit(std::shared_ptr<ut_unit>(unit, ut_free), text);
+  // udunits2 sets UT_UNKNOWN for an unknown symbol but leaves the status alone on a syntax error.
+  if (ut_get_status() == UT_UNKNOWN) {
+    problem = "unknown unit '" + text +
+              "' (expected SI symbols with prefixes, products, quotients and powers: 'kg.m2/s2', "
+              "'N.m', 'mol/L')";
+  } else {
+    problem = "invalid unit '" + text +
+              "' (write a product of SI symbols with '.', a quotient with '/' and powers as "
+              "digits: 'kg.m2/s2')";
+  }
+  return std::nullopt;
+}
+
+Unit UnitSystem::one() const {
+  return Unit::from(ut_get_dimensionless_unit_one(system_)).spelled("1");
+}
+
+Unit UnitSystem::second() const {
+  std::string problem;
+  return *parse("s", problem);
+}
+
+}  // namespace daec

@@ -1,0 +1,73 @@
+// Physical units (docs/language.md, "Units"): the one owner of the udunits2 unit database, and
+// the unit values the dimensional check computes with. udunits2 parses the strings of
+// `unit = "..."` (SI symbols with prefixes, products `kg.m2`, quotients, powers) and multiplies,
+// divides, raises and compares them. udunits2 is not thread-safe: daec uses it from one thread.
+#pragma once
+
+#include <memory>
+#include <optional>
+#include <string>
+
+struct ut_system;
+union ut_unit;
+
+namespace daec {
+
+/// A unit: a udunits2 unit and how it is shown in messages (the user's spelling when it came
+/// from a declaration, else udunits2's canonical form).
+class Unit {
+ public:
+  /// How the unit is shown: `m/s`, `kg.m2/s2`, `m.s-1`.
+  const std::string& spelling() const { return spelling_; }
+  bool is_dimensionless() const;
+  /// Equal units: the same dimension and no conversion factor between them (`N.m` and
+  /// `kg.m2/s2`, `rad` and `1`; not `km` and `m`).
+  bool same_as(const Unit& other) const;
+  /// The factor f with 1 `this` = f `other`, when both have the same dimension (`km`, `m`:
+  /// 1000) and no offset; nullopt otherwise.
+  std::optional<double> factor_to(const Unit& other) const;
+
+  Unit times(const Unit& other) const;
+  Unit divided_by(const Unit& other) const;
+  /// This unit to the integer power `n`.
+  Unit raised(int n) const;
+  /// The `n`-th root, or nullopt when an exponent is not divisible by n (the root of `m`).
+  std::optional<Unit> root(int n) const;
+  /// The unit with another spelling (the same udunits2 unit).
+  Unit spelled(std::string spelling) const;
+
+ private:
+  friend class UnitSystem;
+  Unit(std::shared_ptr<ut_unit> unit, std::string spelling);
+  static Unit from(ut_unit* unit);
+
+  std::shared_ptr<ut_unit> unit_;
+  std::string spelling_;
+};
+
+/// The udunits2 unit database, read once per process (its XML file holds the SI units).
+class UnitSystem {
+ public:
+  /// The process's unit database; throws std::runtime_error naming the file when it cannot be
+  /// read.
+  static UnitSystem& instance();
+
+  /// The unit `text` stands for, or nullopt with `problem` saying why not ("unknown unit 'xyz'
+  /// ..."): the whole diagnostic message.
+  std::optional<Unit> parse(const std::string& text, std::string& problem) const;
+  /// The pure number 1.
+  Unit one() const;
+  /// The second, the unit of time `t`.
+  Unit second() const;
+
+  UnitSystem(const UnitSystem&) = delete;
+  UnitSystem& operator=(const UnitSystem&) = delete;
+
+ private:
+  UnitSystem();
+  ~UnitSystem();
+
+  ut_system* system_ = nullptr;
+};
+
+}  // namespace daec

@@ -1,0 +1,258 @@
+// Tests of the dimensional check (src/units/unit_check.cpp, unit_expression.cpp): each rule of
+// docs/language.md ("Units") by the exact warning, with its line and column.
+#include "units/unit_check.h"
+
+#include <gtest/gtest.h>
+
+#include <string>
+
+#include "frontend/lexer.h"
+#include "frontend/parser.h"
+#include "test_util.h"
+#include "units/unit_expression.h"
+
+namespace {
+
+using daec::test::run;
+
+// The declarations every test shares (lines 1-6); the equations start on line 8.
+const std::string kHeader =
+    "model m;\n"
+    "parameter g(unit = \"m/s2\") = 9.81, L(unit = \"km\") = 2, c(unit = \"m/s\") = 3;\n"
+    "parameter k(unit = \"1/s\") = 2, n = 2, ts[3](unit = \"s\") = {0, 1, 2};\n"
+    "variable h(start = 1, unit = \"m\"), v(unit = \"m/s\"), T(start = 300, unit = \"K\");\n"
+    "variable q(unit = \"rad\"), w;\n"
+    "output E(unit = \"J\") = 0;\n"
+    "equation\n";
+
+// The warnings (only their first lines) for the given equations, after kHeader.
+std::string warnings_of(const std::string& equations,
+                        daec::UnitCheckMode mode = daec::UnitCheckMode::Warn) {
+  daec::FlattenOptions options;
+  options.units = mode;
+  std::string all = run(kHeader + equations + "end\n", "test.dae", options)->diagnostics();
+  std::string first_lines;
+  size_t start = 0;
+  while (start < all.size()) {
+    size_t end = all.find('\n', start);
+    std::string line = all.substr(start, end - start);
+    if (line.rfind("test.dae:", 0) == 0) first_lines += line + "\n";
+    start = end == std::string::npos ? all.size() : end + 1;
+  }
+  return first_lines;
+}
+
+// Five equations for the five variables, the first of them given.
+std::string model_with(const std::string& first) {
+  return first + "\n  v' = -g;\n  T' = 0;\n  q' = k;\n  w = 1;\n";
+}
+
+TEST(UnitCheck, ConsistentModelIsClean) {
+  EXPECT_EQ("", warnings_of(model_with("  h' = v;")));
+}
+
+TEST(UnitCheck, TermsOfASum) {
+  EXPECT_EQ("test.dae:8:10: warning: the terms of this sum have different units: 'm/s' and 'm'\n",
+            warnings_of(model_with("  h' = v + h;")));
+}
+
+TEST(UnitCheck, TwoSidesOfAnEquation) {
+  EXPECT_EQ(
+      "test.dae:8:6: warning: the two sides of this equation have different units: 'm/s' and "
+      "'m'\n",
+      warnings_of(model_with("  h' = h;")));
+}
+
+TEST(UnitCheck, DerivativeIsPerSecondAndTimeIsInSeconds) {
+  EXPECT_EQ("", warnings_of(model_with("  h' = v*t/t + h/t;")));
+  EXPECT_EQ("", warnings_of(model_with("  der(h, 2)*t = v;")));
+}
+
+TEST(UnitCheck, NumberLiteralsTakeAnyUnit) {
+  EXPECT_EQ("", warnings_of(model_with("  h' = v + 0;")));
+  EXPECT_EQ("", warnings_of("  h' = v;\n  v' = -g;\n  T = 300;\n  q' = k;\n  w = 1;\n"));
+}
+
+TEST(UnitCheck, NameWithoutUnitIsNotChecked) {
+  EXPECT_EQ("", warnings_of(model_with("  h' = v + w + n*w;")));
+}
+
+TEST(UnitCheck, ConversionFactorIsAMismatch) {
+  EXPECT_EQ(
+      "test.dae:8:13: warning: the terms of this sum have different units: 'm' and 'km' (the "
+      "same dimension, but 1 km = 1000 m: a conversion factor is missing)\n",
+      warnings_of(model_with("  h' = k*(h - L);")));
+}
+
+TEST(UnitCheck, TranscendentalFunctionsNeedDimensionlessArguments) {
+  EXPECT_EQ("", warnings_of(model_with("  h' = v*exp(k*t)*sin(q)*cos(q + k*t);")));
+  EXPECT_EQ(
+      "test.dae:8:18: warning: the argument of 'sin' must be dimensionless, but its unit is 'm'\n",
+      warnings_of(model_with("  h' = v + c*sin(h);")));
+  EXPECT_EQ(
+      "test.dae:8:14: warning: the argument of 'log' must be dimensionless, but its unit is 's'\n",
+      warnings_of(model_with("  h' = v*log(t);")));
+}
+
+TEST(UnitCheck, Atan2ArgumentsAlike) {
+  EXPECT_EQ("", warnings_of(model_with("  h' = v*atan2(h, h);")));
+  EXPECT_EQ(
+      "test.dae:8:19: warning: the arguments of 'atan2' have different units: 'm' and 'm/s'\n",
+      warnings_of(model_with("  h' = v*atan2(h, v);")));
+}
+
+TEST(UnitCheck, PowersAndRoots) {
+  EXPECT_EQ("", warnings_of(model_with("  h' = sqrt(v^2) + (v^3)^(1/3) + pow(v, n)/v;")));
+  EXPECT_EQ(
+      "test.dae:8:8: warning: the unit 'm' has no square root (the exponents of its units are "
+      "not divisible by 2)\n",
+      warnings_of(model_with("  h' = sqrt(h)*k;")));
+  EXPECT_EQ(
+      "test.dae:8:9: warning: a power with a non-constant exponent needs a dimensionless base, "
+      "but its unit is 'm'\n",
+      warnings_of(model_with("  h' = h^w;")));
+  EXPECT_EQ(
+      "test.dae:8:10: warning: the exponent of a power must be dimensionless, but its unit is "
+      "'s'\n",
+      warnings_of(model_with("  h' = 2^t*v;")));
+}
+
+TEST(UnitCheck, IfBranchesAndComparisons) {
+  EXPECT_EQ("", warnings_of(model_with("  h' = if h > 0 and t < 1 then v else -v;")));
+  EXPECT_EQ(
+      "test.dae:8:13: warning: the two sides of this comparison have different units: 'm' and "
+      "'s'\n",
+      warnings_of(model_with("  h' = if h > t then v else 0;")));
+  EXPECT_EQ(
+      "test.dae:8:29: warning: the branches of this if-expression have different units: 'm/s' "
+      "and 'm'\n",
+      warnings_of(model_with("  h' = if h > 0 then v else h;")));
+}
+
+TEST(UnitCheck, MinMaxAbsSign) {
+  EXPECT_EQ("", warnings_of(model_with("  h' = max(v, c) + min(abs(v), 0)*sign(h);")));
+  EXPECT_EQ("test.dae:8:15: warning: the arguments of 'max' have different units: 'm/s' and 'm'\n",
+            warnings_of(model_with("  h' = max(v, h);")));
+}
+
+TEST(UnitCheck, Reductions) {
+  EXPECT_EQ("", warnings_of(model_with("  h' = sum(ts[i]*g for i in 1:3);")));
+  EXPECT_EQ("", warnings_of(model_with("  h*k*k = product(ts[i] for i in 1:2)*v*k^3;")));
+  EXPECT_EQ(
+      "test.dae:8:6: warning: the two sides of this equation have different units: 'm/s' and "
+      "'s'\n",
+      warnings_of(model_with("  h' = sum(ts[i] for i in 1:3);")));
+}
+
+TEST(UnitCheck, LoopsAreCheckedOnce) {
+  EXPECT_EQ(
+      "test.dae:6:18: warning: the terms of this sum have different units: 'm' and 's'\n"
+      "    x[i]' = x[i] + ts[i];\n"
+      "                 ^\n",
+      run("model m;\n"
+          "parameter ts[3](unit = \"s\") = {0, 1, 2};\n"
+          "variable x[3](unit = \"m\");\n"
+          "equation\n"
+          "  for i in 1:3 loop\n"
+          "    x[i]' = x[i] + ts[i];\n"
+          "  end for;\n"
+          "end\n")
+          ->diagnostics());
+}
+
+TEST(UnitCheck, OutputsAndParametersAgainstTheirUnits) {
+  daec::FlattenOptions options;
+  std::string text =
+      "model m;\n"
+      "parameter g(unit = \"m/s2\") = 9.81, a(unit = \"m/s\") = g;\n"
+      "variable v(unit = \"m/s\");\n"
+      "output p(unit = \"kg.m/s\") = v, e(unit = \"m2/s2\") = v^2;\n"
+      "equation\n"
+      "  v' = -g;\n"
+      "end\n";
+  std::string out = run(text, "test.dae", options)->diagnostics();
+  EXPECT_NE(std::string::npos,
+            out.find("test.dae:2:54: warning: the value of parameter 'a' has unit 'm/s2', but 'a' "
+                     "is declared in 'm/s'\n"))
+      << out;
+  EXPECT_NE(std::string::npos,
+            out.find("test.dae:4:29: warning: the value of output 'p' has unit 'm/s', but 'p' is "
+                     "declared in 'kg.m/s'\n"))
+      << out;
+  EXPECT_EQ(std::string::npos, out.find("'e'")) << out;
+}
+
+TEST(UnitCheck, InterpTakesTheUnitOfItsTable) {
+  // interp(v, XS, YS): v in the unit of XS, the value in the unit of YS. The inference is run on
+  // the syntax tree directly (the front end of this branch does not know interp yet).
+  daec::SourceFile file("test.dae",
+                        "model m;\nequation\n  u = interp(t, ts, us) + interp(x, ts, us);\nend\n");
+  daec::DiagnosticEngine diags;
+  daec::ModelSyntax syntax = daec::parse(daec::lex(file, diags), diags);
+  ASSERT_EQ(1u, syntax.equations.size());
+  const daec::UnitSystem& units = daec::UnitSystem::instance();
+  std::string reports;
+  daec::UnitInference inference(
+      units,
+      [&](const std::string& name) {
+        std::string problem;
+        const char* unit = name == "ts" ? "s" : name == "us" ? "V" : name == "x" ? "m" : "";
+        return *unit ? daec::Quantity::known(*units.parse(unit, problem))
+                     : daec::Quantity::unknown();
+      },
+      [](const std::string&) { return std::nullopt; },
+      [&](const daec::SourceLocation& where, const std::string& message) {
+        reports +=
+            std::to_string(where.line) + ":" + std::to_string(where.column) + ": " + message + "\n";
+      });
+  daec::Quantity q = inference.unit_of(*syntax.equations[0].rhs);
+  ASSERT_TRUE(q.is_known());
+  EXPECT_EQ("V", q.unit->spelling());
+  EXPECT_EQ(
+      "3:34: the first argument of 'interp' and its breakpoints have different units: 'm' and "
+      "'s'\n",
+      reports);
+}
+
+TEST(UnitCheck, ErrorModeMakesMismatchesErrors) {
+  daec::FlattenOptions options;
+  options.units = daec::UnitCheckMode::Error;
+  auto result = run(kHeader + model_with("  h' = h;") + "end\n", "test.dae", options);
+  EXPECT_FALSE(result->model.has_value());
+  EXPECT_NE(std::string::npos, result->diagnostics().find("test.dae:8:6: error: the two sides"))
+      << result->diagnostics();
+}
+
+TEST(UnitCheck, OffModeChecksNothingButTheUnitStrings) {
+  EXPECT_EQ("", warnings_of(model_with("  h' = h;"), daec::UnitCheckMode::Off));
+  std::string out =
+      run("model m;\nvariable x(unit = \"furlongs/fortnite\");\nequation\n  x' = 1;\nend\n",
+          "test.dae", daec::FlattenOptions{{}, daec::kDefaultMaxElements, daec::UnitCheckMode::Off})
+          ->diagnostics();
+  EXPECT_EQ(
+      "test.dae:2:19: error: unknown unit 'furlongs/fortnite' (expected SI symbols with prefixes, "
+      "products, quotients and powers: 'kg.m2/s2', 'N.m', 'mol/L')\n"
+      "variable x(unit = \"furlongs/fortnite\");\n"
+      "                  ^\n",
+      out);
+}
+
+TEST(UnitCheck, ModelWithoutUnitsIsNotChecked) {
+  EXPECT_EQ("", run("model m;\nvariable x;\nequation\n  x' = sin(t) + t;\nend\n")->diagnostics());
+}
+
+TEST(UnitCheck, BundledModelsCheckCleanAsErrors) {
+  daec::FlattenOptions options;
+  options.units = daec::UnitCheckMode::Error;
+  for (const char* name :
+       {"ascher_petzold", "circular_track", "coupled_pendulums", "double_pendulum", "example_12_1",
+        "exponential_ode", "fekete", "implicit_index1", "index_chain", "pendulum", "pendulum_chain",
+        "reaction_diffusion", "rlc_circuit", "singular_mass_matrix"}) {
+    std::string path = std::string("models/") + name + ".dae";
+    auto result = run(daec::test::read_source_file(path), path, options);
+    EXPECT_TRUE(result->model.has_value()) << result->diagnostics();
+    EXPECT_EQ("", result->diagnostics());
+  }
+}
+
+}  // namespace

@@ -37,6 +37,8 @@ enum class TokenKind {
   KwNot,
   KwSum,
   KwProduct,
+  KwWhen,
+  KwReinit,
   // punctuation
   LeftParen,
   RightParen,

@@ -20,6 +20,7 @@ static ModelContext make_context(const Model& model) {
                        {},
                        {},
                        {},
+                       {},
                        {}};
   for (const Variable& v : model.variables) {
     context.variable_names.push_back(v.name);
@@ -28,6 +29,7 @@ static ModelContext make_context(const Model& model) {
       context.derivatives.push_back({v.derivatives[k], v.name, static_cast<int>(k) + 1});
   }
   context.initial_equations = model.initial_equations;
+  context.when_clauses = model.when_clauses;
   return context;
 }
 
@@ -70,6 +72,8 @@ FirstOrderSystem to_first_order(const Model& model) {
                                               substitute_symbols(e.rhs, lowered)});
   }
   system.equations.insert(system.equations.end(), definitions.begin(), definitions.end());
+  for (WhenClause& clause : system.context.when_clauses)
+    clause.condition = substitute_symbols(clause.condition, lowered);
   return system;
 }
 

@@ -32,10 +32,16 @@ std::optional<Reinit> lower_reinit(const ReinitDecl& decl, Context& context,
   std::optional<GiNaC::ex> value = lowering.number(*decl.value, context);
   if (!target || !value) return std::nullopt;
   size_t v = variable_of(model, *target);
+  // An output's name lowers to its value, which may be a variable's symbol.
+  const std::string& written = decl.target->text;
+  if (v < model.variables.size()) {
+    const ArrayElement& element = model.variables[v].element;
+    if ((element.array.empty() ? model.variables[v].name : element.array) != written)
+      v = model.variables.size();
+  }
   if (v == model.variables.size()) {
-    std::string written = decl.target->text;
     std::string what = is_parameter(model, *target) ? "a parameter" : "not a variable";
-    lowering.error(decl.target->location, "reinit of '" + written + "': '" + written + "' is " +
+    lowering.error(decl.target->location, "reinit(" + written + ", ...): '" + written + "' is " +
                                               what + "; " + kReinitTargets);
     return std::nullopt;
   }
@@ -60,11 +66,11 @@ void check_target(const Model& model, const Reinit& r, OncePerPlace& report) {
   const Variable& variable = model.variables[r.variable];
   int highest = variable.highest_order();
   if (highest == 0) {
-    report.error(r.location, "reinit of '" + r.target + "': '" + variable.name +
+    report.error(r.location, "reinit(" + r.target + ", ...): '" + variable.name +
                                  "' is algebraic (no equation has its derivative); " +
                                  kReinitTargets);
   } else if (r.order >= highest) {
-    report.error(r.location, "reinit of '" + r.target + "': " + r.target +
+    report.error(r.location, "reinit(" + r.target + ", ...): " + r.target +
                                  " is not a state (the equations use '" + variable.name +
                                  "' only up to " + derivative_name(variable.name, highest) + "); " +
                                  kReinitTargets);
@@ -104,7 +110,7 @@ void check_uses(const Model& model, const WhenClause& clause, OncePerPlace& repo
     for (const GiNaC::ex& symbol : symbols_in(r.value)) {
       std::string name = unavailable(model, symbol, false);
       if (name.empty()) continue;
-      report.error(r.location, "the value of reinit of '" + r.target + "' uses " + name +
+      report.error(r.location, "the value of reinit(" + r.target + ", ...) uses " + name +
                                    ", which the equations do not give a value");
       break;
     }

@@ -254,10 +254,10 @@ inline mxArray* reinit(const System& model, const mxArray* prhs[]) {
   const double t = scalar_argument(prhs[1], "reinit", "t");
   const std::vector<double> x_before = state_argument(model, prhs[2], "reinit", t);
   const double k = scalar_argument(prhs[3], "reinit", "k");
+  if (model.num_when_clauses == 0) throw usage_error("reinit: the model has no when clauses");
   if (!(k >= 1 && k <= model.num_when_clauses && k == std::floor(k)))
-    throw usage_error("reinit: k must be a when clause, 1 to " +
-                      std::to_string(model.num_when_clauses) + " (the model has " +
-                      std::to_string(model.num_when_clauses) + ")");
+    throw usage_error("reinit: k must number a when clause, 1 to " +
+                      std::to_string(model.num_when_clauses));
   const int clause = static_cast<int>(k) - 1;
   std::vector<double> x = x_before, xdot = scratch(model.num_states),
                       z = scratch(model.num_algebraic);

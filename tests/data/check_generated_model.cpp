@@ -1,7 +1,8 @@
 // Numerical checks of one generated model, built and run by tests/e2e/generated_code_test.cpp:
 // consistent initialization, rhs against residual, every Jacobian (dense where the model has
 // them, and the sparse ones of docs/generated-code.md, their patterns checked as compressed sparse
-// columns) against central finite differences, projection, outputs and the dependent parameters.
+// columns) against central finite differences, projection, outputs, the dependent parameters and
+// the reset map of the when clauses.
 // Compiled with -DMODEL_FILE='"model.cpp"' -DMODEL_NS=ns (and the part files of --split, if any).
 // Usage: check T0 (the time at which the model's start values are meant to be consistent).
 #include MODEL_FILE

@@ -81,7 +81,7 @@ void check_target(const Model& model, const Reinit& r, OncePerPlace& report) {
 std::string unavailable(const Model& model, const GiNaC::ex& symbol, bool states_only) {
   if (auto d = model.derivative_of(symbol)) {
     const Variable& variable = model.variables[d->variable];
-    if (d->order < variable.highest_order() - (states_only ? 1 : 0)) return "";
+    if (d->order < variable.highest_order() + (states_only ? 0 : 1)) return "";
     return derivative_name(variable.name, d->order);
   }
   size_t v = variable_of(model, symbol);

@@ -4,8 +4,9 @@
 // values at its end are compared with their modes; where one differs, the earliest change within
 // the step is located on the method's interpolant (the Illinois secant on the switching functions
 // conditions(), bracketed by the relations' own values, to a few units of rounding in t).
-// The run then writes the rows before it, sets the modes there, projects the state onto the
-// constraints (which may have changed with the modes) and restarts the method. Each change of a
+// The run then writes the rows before it, sets the modes there, applies the resets of the when
+// clauses that fire there (when_reset.hpp), projects the state onto the constraints (which may
+// have changed with the modes) and restarts the method. Each change of a
 // condition goes to the run's EventSink (the --events file, or the Python result's events). Models
 // without conditions (num_conditions == 0) have no events and pay nothing. A switching value that
 // is not finite, at a step's end or where the location evaluates it, is no change but a failed step
@@ -133,8 +134,9 @@ class Events {
     return hi;
   }
 
-  /// Sets the modes at the event, moves the state onto the constraints of the new branch,
-  /// records the conditions that changed, and stops the run when they chatter.
+  /// Sets the modes at the event, applies the resets of the when clauses that fire, moves the
+  /// state onto the constraints of the new branch, records the conditions that changed, and
+  /// stops the run when they chatter.
   void apply(Event& event, const Integrator& integrator) {
     if (count > 0) {
       std::unique_ptr<System> old = model_.num_when_clauses > 0 ? model_.copy() : nullptr;

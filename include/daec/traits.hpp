@@ -64,6 +64,14 @@ struct num_conditions<Model, std::enable_if_t<!is_runtime_system_v<Model>,
                                               std::void_t<decltype(Model::num_conditions)>>>
     : std::integral_constant<int, Model::num_conditions> {};
 
+/// Model::num_when_clauses where the model declares it (it has when clauses), else 0.
+template <typename Model, typename = void>
+struct num_when_clauses : std::integral_constant<int, 0> {};
+template <typename Model>
+struct num_when_clauses<Model, std::enable_if_t<!is_runtime_system_v<Model>,
+                                                std::void_t<decltype(Model::num_when_clauses)>>>
+    : std::integral_constant<int, Model::num_when_clauses> {};
+
 /// Whether the model has the members of dependent parameters (parameter_bindings,
 /// parameter_bound, update_dependent_parameters, set_parameter by index): every model daec
 /// generates has them; a hand-written model may not.
@@ -109,6 +117,8 @@ template <typename Model>
 constexpr bool sparse_invariants_jacobian_v = has_sparse_invariants_jacobian<Model>::value;
 template <typename Model>
 constexpr int num_conditions_v = num_conditions<Model>::value;
+template <typename Model>
+constexpr int num_when_clauses_v = num_when_clauses<Model>::value;
 
 template <typename Model>
 constexpr bool parameter_bindings_v = has_parameter_bindings<Model>::value;

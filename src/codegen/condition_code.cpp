@@ -228,6 +228,12 @@ std::string condition_name(const ReducedSystem& system, size_t k) {
   for (const StateEquation& f : system.differential) consider(f.rhs, f.label, f.location);
   for (const Constraint& g : system.constraints) consider(g.residual, g.base_label, g.location);
   for (const Constraint& h : system.invariants) consider(h.residual, h.base_label, h.location);
+  if (label.empty()) {  // a relation of when clauses alone is named by the first of them
+    for (const WhenClause& w : system.context.when_clauses) {
+      if (!w.condition.has(relation)) continue;
+      return w.condition.is_equal(relation) ? w.name : w.name + ": " + to_dae(relation);
+    }
+  }
   return (label.empty() ? "" : label + ": ") + to_dae(relation);
 }
 

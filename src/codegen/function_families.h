@@ -26,6 +26,8 @@ std::string initial_equations(Generator& gen);
 /// The outputs y at (t, X), computing X' (through rhs) and Z first when they use them; NaN when
 /// those cannot be computed.
 std::string outputs(Generator& gen);
+/// The values of every reinit of the when clauses (in clause order) at (t, X), likewise.
+std::string reinit_values(Generator& gen);
 
 // algebraic_functions.cpp
 /// evaluate_A_b: the stored entries of A and b by position; adds its operations to `operations`.

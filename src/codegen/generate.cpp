@@ -14,6 +14,7 @@
 #include "codegen/model_functions.h"
 #include "codegen/parameter_code.h"
 #include "codegen/template.h"
+#include "codegen/when_code.h"
 #include "model/expression_printer.h"
 #include "reduction/reduce.h"
 #include "support/text.h"
@@ -361,6 +362,9 @@ GeneratedCode generate_code(const ReducedSystem& s, const CodegenOptions& option
   declaration_template["parameter_array_size"] = conditions.parameter_array_size;
   declaration_template["has_conditions"] = conditions.num_conditions > 0 ? "true" : "false";
   declaration_template["num_conditions"] = std::to_string(conditions.num_conditions);
+  declaration_template["has_when"] = s.context.when_clauses.empty() ? "false" : "true";
+  declaration_template["num_when_clauses"] = std::to_string(s.context.when_clauses.size());
+  declaration_template["num_reinits"] = std::to_string(reinit_count(s));
   std::string declaration = render_template(
       "model_declaration.h.in", embedded_template("model_declaration.h.in"), declaration_template);
   std::string source = comment_text(options.source_name);
@@ -428,6 +432,7 @@ GeneratedCode generate_code(const ReducedSystem& s, const CodegenOptions& option
       {"invariants_jacobian_member", jacobian_members(bodies, "invariants")},
       {"outputs", bodies.outputs},
       {"condition_members", conditions.definitions},
+      {"when_members", bodies.when_members},
   };
   place_parts(parts.parts(), options, result.name_space, source, values, result);
   result.source = render_template("model.cpp.in", embedded_template("model.cpp.in"), values);

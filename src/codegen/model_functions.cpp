@@ -8,6 +8,7 @@
 
 #include "codegen/function_families.h"
 #include "codegen/gram_cholesky.h"
+#include "codegen/when_code.h"
 #include "reduction/limits.h"
 #include "reduction/symbolic.h"
 
@@ -100,6 +101,8 @@ FunctionBodies function_bodies(const ReducedSystem& system,
   bodies.gram_cholesky = gram_cholesky_code(plan_gram_cholesky(bodies.invariants_pattern));
   generating("outputs");
   bodies.outputs = outputs(gen);
+  generating("when clauses");
+  bodies.when_members = when_members(gen);
   return bodies;
 }
 

@@ -27,6 +27,7 @@ struct FunctionBodies {
   /// Bodies of the Model's member functions. rhs_jacobian_values is empty when the sparse
   /// d(X')/dX is not generated; the three dense Jacobians are empty when they are not.
   std::string initial_state, rhs, rhs_failure, residual, invariants, outputs;
+  std::string when_members;  ///< when_code.h; empty without when clauses
   std::string initial_algebraic, state_nominal, initial_equations;
   std::string rhs_jacobian, rhs_jacobian_values, residual_jacobian, residual_jacobian_values,
       invariants_jacobian, invariants_jacobian_values;

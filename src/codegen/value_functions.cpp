@@ -82,38 +82,59 @@ std::string initial_equations(Generator& gen) {
   return body(code, {"t", "x", "xdot", "z", "r"});
 }
 
-std::string outputs(Generator& gen) {
-  const auto& list = gen.system.context.outputs;
+namespace {
+
+// A value of the model's symbols computed by a generated function, named for its comment.
+struct NamedValue {
+  std::string name;
+  ex value;
+};
+
+// The body of `function(t, x, target)`: target[q] = values[q] at (t, X), computing X' (through
+// rhs) and Z first when they use them; all NaN when they cannot be computed.
+std::string model_values(Generator& gen, const char* function, const char* target,
+                         const std::vector<NamedValue>& list) {
   SymbolColumns algebraic(gen.system.algebraic);
   SymbolCode symbols = gen.symbols(true);
   SymbolSet from_xdot = add_model_derivatives(gen.system, symbols);
   bool needs_z = false, needs_xdot = false;
-  for (const Output& o : list) {
+  for (const NamedValue& o : list) {
     needs_z = needs_z || algebraic.occurs_in(o.value);
     needs_xdot = needs_xdot || holds_any(o.value, from_xdot);
   }
   std::string not_available = fmt::format(
-      "{{\n    std::fill(y, y + {}, std::numeric_limits<double>::quiet_NaN());\n    return;\n  }}",
-      list.size());
+      "{{\n    std::fill({0}, {0} + {1}, std::numeric_limits<double>::quiet_NaN());\n    "
+      "return;\n  }}",
+      target, list.size());
   std::string code;
   if (needs_xdot) {  // first derivatives (theta'): from rhs, which solves for Z as well
     code += local_array("double", "xdot", gen.n) +
             fmt::format("  if (rhs(t, x, xdot, nullptr) != 0) {}\n", not_available);
   }
-  if (needs_z) {
-    code += solve_prologue(
-        gen, fmt::format("{{\n    std::fill(y, y + {}, std::numeric_limits<double>::quiet_NaN());"
-                         "\n    return;\n  }}",
-                         list.size()));
-  }
+  if (needs_z) code += solve_prologue(gen, not_available);
   std::vector<Assignment> assignments;
   for (size_t q = 0; q < list.size(); ++q)
-    assignments.push_back({fmt::format("y[{}]", q), list[q].value, list[q].name});
-  std::vector<CodeParameter> parameters{kP, kT, kX, out("y")};
+    assignments.push_back({fmt::format("{}[{}]", target, q), list[q].value, list[q].name});
+  std::vector<CodeParameter> parameters{kP, kT, kX, out(target)};
   if (needs_z) parameters.insert(parameters.begin() + 3, in("r"));
   if (needs_xdot) parameters.insert(parameters.begin() + 3, in("xdot"));
-  code += gen.parts.body({"outputs", parameters, assignment_statements(symbols, assignments)});
-  return body(code, {"t", "x", "y"});
+  code += gen.parts.body({function, parameters, assignment_statements(symbols, assignments)});
+  return body(code, {"t", "x", target});
+}
+
+}  // namespace
+
+std::string outputs(Generator& gen) {
+  std::vector<NamedValue> list;
+  for (const Output& o : gen.system.context.outputs) list.push_back({o.name, o.value});
+  return model_values(gen, "outputs", "y", list);
+}
+
+std::string reinit_values(Generator& gen) {
+  std::vector<NamedValue> list;
+  for (const WhenClause& w : gen.system.context.when_clauses)
+    for (const Reinit& r : w.reinits) list.push_back({"reinit(" + r.target + ")", r.value});
+  return model_values(gen, "reinit_values", "v", list);
 }
 
 }  // namespace daec::function_code

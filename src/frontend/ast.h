@@ -99,10 +99,27 @@ struct EquationDecl {
 
 struct ForLoop;
 
-/// One statement of the equation section: an equation or a loop.
+/// `reinit(target, value);` inside a when clause: target is x, x[i] or the velocity x' (order 1).
+struct ReinitDecl {
+  ExprPtr target;  ///< a Name or an Index expression
+  int order = 0;   ///< 1 for reinit(x', ...)
+  ExprPtr value;
+  SourceLocation location;  ///< the `reinit` keyword
+};
+
+/// `when condition then reinit(...); ... end when;` (docs/language.md, "When clauses and reinit").
+struct WhenDecl {
+  ExprPtr condition;
+  std::string text;  ///< the condition as written, for the clause's name ("when h < 0")
+  std::vector<ReinitDecl> reinits;
+  SourceLocation location;  ///< the `when` keyword
+};
+
+/// One statement of the equation section: an equation, a loop or a when clause.
 struct Statement {
-  size_t equation = 0;  ///< when `loop` is null: the index into ModelSyntax::equations
+  size_t equation = 0;  ///< when `loop` and `when` are null: the index into ModelSyntax::equations
   std::unique_ptr<ForLoop> loop;
+  std::unique_ptr<WhenDecl> when;
 };
 
 /// `for variable in first:last loop body end for;`

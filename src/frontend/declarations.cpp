@@ -131,6 +131,14 @@ class StructuralUses {
         in_statements(syntax, statement.loop->body);
         continue;
       }
+      if (statement.when) {
+        in_expression(statement.when->condition.get());
+        for (const ReinitDecl& reinit : statement.when->reinits) {
+          in_expression(reinit.target.get());
+          in_expression(reinit.value.get());
+        }
+        continue;
+      }
       const EquationDecl& equation = syntax.equations[statement.equation];
       for (const ExprPtr& subscript : equation.label_subscripts) in_constant(subscript.get());
       in_expression(equation.lhs.get());

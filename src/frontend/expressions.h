@@ -82,6 +82,8 @@ class ExpressionLowering {
 
   /// `expr` as a number (a condition there is an error).
   std::optional<GiNaC::ex> number(const Expr& expr, Context& context);
+  /// `expr` as a condition (a number there is an error).
+  std::optional<GiNaC::ex> condition(const Expr& expr, Context& context);
   /// `expr` as a constant whole number, within +-10^15 (Role::Constant; context.what names it).
   std::optional<long> integer(const Expr& expr, Context& context);
   /// The elements of a declaration's value (start, parameter or output value), row-major: an
@@ -123,7 +125,6 @@ class ExpressionLowering {
   };
 
   std::optional<Value> lower(const Expr& expr, Context& context);
-  std::optional<GiNaC::ex> condition(const Expr& expr, Context& context);
   std::optional<Value> lower_name(const Expr& expr, Context& context);
   std::optional<Value> lower_index(const Expr& expr, Context& context);
   std::optional<Value> lower_element(const Expr& expr, const Declaration& decl, size_t element,

@@ -6,6 +6,7 @@
 #include <fmt/format.h>
 
 #include "frontend/constants.h"
+#include "frontend/when_clauses.h"
 #include "support/text.h"
 
 namespace daec {
@@ -337,6 +338,11 @@ void Flattener::expand_statements(const std::vector<Statement>& statements,
                                   std::vector<Binding>& bindings) {
   for (const Statement& statement : statements) {
     if (budget_.exhausted()) return;
+    if (statement.when) {
+      lower_when_clause(*statement.when, Context{Role::Equation, "", SIZE_MAX, "", bindings},
+                        lowering_, model_);
+      continue;
+    }
     if (!statement.loop) {
       expand_equation(statement.equation, bindings);
       continue;

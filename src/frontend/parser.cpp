@@ -3,6 +3,7 @@
 // syntax error; the statement-level loops then skip to the next `;` and carry on.
 #include "frontend/parser.h"
 
+#include <cctype>
 #include <utility>
 
 namespace daec {
@@ -88,6 +89,10 @@ class Parser {
   bool parse_statement(std::vector<Statement>& statements);
   bool parse_for_loop(std::vector<Statement>& statements);
   bool parse_equation(std::vector<Statement>& statements);
+  bool parse_when_clause(std::vector<Statement>& statements);
+  bool parse_reinit(WhenDecl& when);
+  void skip_when_body();
+  std::string text_between(const SourceLocation& from, const SourceLocation& to) const;
   bool parse_label(EquationDecl& equation);
   void parse_end_clause();
   bool parse_name(NameToken& name, const char* context);
@@ -555,10 +560,104 @@ void Parser::parse_statements(std::vector<Statement>& statements) {
   }
 }
 
-/// statement = for_loop | equation ;
+/// statement = for_loop | when_clause | equation ;
 bool Parser::parse_statement(std::vector<Statement>& statements) {
   if (at(TokenKind::KwFor)) return parse_for_loop(statements);
+  if (at(TokenKind::KwWhen)) return parse_when_clause(statements);
   return parse_equation(statements);
+}
+
+/// when_clause = "when" , expression , "then" , { reinit } , "end" , "when" , ";" ;
+bool Parser::parse_when_clause(std::vector<Statement>& statements) {
+  auto when = std::make_unique<WhenDecl>();
+  when->location = consume().location;
+  SourceLocation condition_start = peek().location;
+  when->condition = parse_expression();
+  if (when->condition) when->text = text_between(condition_start, peek().location);
+  bool ok = when->condition && expect(TokenKind::KwThen, "after the condition of 'when'");
+  while (ok && at(TokenKind::KwReinit)) ok = parse_reinit(*when);
+  if (ok && (!at(TokenKind::KwEnd) || peek(1).kind != TokenKind::KwWhen)) {
+    syntax_error(peek().location,
+                 "expected 'reinit(...);' or 'end when;' in the 'when' clause of line " +
+                     std::to_string(when->location.line) + ", found " + describe_found(peek()));
+    ok = false;
+  }
+  if (!ok) {
+    skip_when_body();
+    return true;
+  }
+  consume();
+  consume();
+  if (!expect(TokenKind::Semicolon, "after 'end when'")) return false;
+  if (in_initial_) {
+    syntax_error(when->location,
+                 "'when' is not allowed in the initial equation section (it acts during the "
+                 "simulation; write it in the equation section)");
+    in_error_ = false;
+    return true;
+  }
+  if (when->reinits.empty()) {
+    syntax_error(when->location, "'when " + when->text +
+                                     "' has no 'reinit': a when clause acts only through "
+                                     "reinit(x, value);");
+    in_error_ = false;
+    return true;
+  }
+  statements.push_back(Statement{0, nullptr, std::move(when)});
+  return true;
+}
+
+/// reinit = "reinit" , "(" , NAME , [ subscripts ] , [ "'" ] , "," , expression , ")" , ";" ;
+bool Parser::parse_reinit(WhenDecl& when) {
+  ReinitDecl reinit;
+  reinit.location = consume().location;
+  if (!expect(TokenKind::LeftParen, "after 'reinit'")) return false;
+  NameToken name;
+  if (!parse_name(name, "as the variable 'reinit' sets")) return false;
+  bool indexed = at(TokenKind::LeftBracket);
+  reinit.target =
+      std::make_unique<Expr>(indexed ? ExprKind::Index : ExprKind::Name, name.location, name.name);
+  if (indexed && !parse_subscripts(reinit.target->operands, "to close the index")) return false;
+  while (accept(TokenKind::Prime)) ++reinit.order;
+  if (!expect(TokenKind::Comma, "after the variable of 'reinit' (write 'reinit(x, value)')"))
+    return false;
+  reinit.value = parse_expression();
+  if (!reinit.value) return false;
+  if (!expect(TokenKind::RightParen, "after the value of 'reinit'")) return false;
+  if (!expect(TokenKind::Semicolon, "after 'reinit(...)'")) return false;
+  when.reinits.push_back(std::move(reinit));
+  return true;
+}
+
+// Error recovery in a when clause: drop the rest of it, up to and including its `end when;` (or
+// up to the model's `end`), so that its `end` does not end the equation section.
+void Parser::skip_when_body() {
+  while (!at(TokenKind::EndOfFile)) {
+    if (at(TokenKind::KwEnd)) {
+      if (peek(1).kind != TokenKind::KwWhen) break;
+      consume();
+      consume();
+      accept(TokenKind::Semicolon);
+      break;
+    }
+    consume();
+  }
+  in_error_ = false;
+}
+
+// The source text from `from` up to `to`, its runs of white space made single spaces: a
+// when clause's condition as written, for its name.
+std::string Parser::text_between(const SourceLocation& from, const SourceLocation& to) const {
+  if (!from.file || to.offset <= from.offset) return {};
+  const std::string& source = from.file->text();
+  std::string text;
+  for (size_t i = from.offset; i < to.offset && i < source.size(); ++i) {
+    bool space = std::isspace(static_cast<unsigned char>(source[i])) != 0;
+    if (space && (text.empty() || text.back() == ' ')) continue;
+    text += space ? ' ' : source[i];
+  }
+  while (!text.empty() && text.back() == ' ') text.pop_back();
+  return text;
 }
 
 /// for_loop = "for" , iterator , "loop" , { statement } , "end" , "for" , ";" ;
@@ -582,7 +681,7 @@ bool Parser::parse_for_loop(std::vector<Statement>& statements) {
   parse_statements(loop->body);
   --loop_depth_;
   const ForLoop* kept = loop.get();
-  if (header) statements.push_back(Statement{0, std::move(loop)});
+  if (header) statements.push_back(Statement{0, std::move(loop), nullptr});
   if (!at(TokenKind::KwEnd) || peek(1).kind != TokenKind::KwFor) {
     syntax_error(peek().location, "expected 'end for;' to close the 'for' loop of line " +
                                       std::to_string(kept->location.line) + ", found " +
@@ -608,7 +707,7 @@ bool Parser::parse_equation(std::vector<Statement>& statements) {
   if (!equation.rhs) return false;
   if (!expect(TokenKind::Semicolon, "after the equation")) return false;
   equation.initial = in_initial_;
-  statements.push_back(Statement{model_.equations.size(), nullptr});
+  statements.push_back(Statement{model_.equations.size(), nullptr, nullptr});
   model_.equations.push_back(std::move(equation));
   return true;
 }
@@ -885,6 +984,11 @@ ExprPtr Parser::parse_primary() {
     }
     case TokenKind::Invalid:
       in_error_ = true;
+      return nullptr;
+    case TokenKind::KwReinit:
+      syntax_error(token.location,
+                   "'reinit' is allowed only inside a 'when' clause: when C then reinit(x, "
+                   "value); end when;");
       return nullptr;
     case TokenKind::KwIf:
       syntax_error(token.location,

@@ -6,6 +6,7 @@
 #include <set>
 
 #include "frontend/declarations.h"
+#include "frontend/when_clauses.h"
 
 namespace daec {
 
@@ -76,6 +77,7 @@ void check_model(Model& model, DiagnosticEngine& diags) {
                     "determines nothing");
   }
   check_counts(model, used_per_equation, diags);
+  check_when_clauses(model, diags);
 }
 
 }  // namespace

@@ -31,6 +31,8 @@ const std::pair<const char*, TokenKind> kKeywords[] = {
     {"not", TokenKind::KwNot},
     {"sum", TokenKind::KwSum},
     {"product", TokenKind::KwProduct},
+    {"when", TokenKind::KwWhen},
+    {"reinit", TokenKind::KwReinit},
 };
 }  // namespace
 

@@ -38,6 +38,8 @@ enum class TokenKind {
   KwNot,
   KwSum,
   KwProduct,
+  KwWhen,
+  KwReinit,
   // punctuation
   LeftParen,
   RightParen,

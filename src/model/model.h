@@ -88,6 +88,25 @@ struct ParameterOrder {
   size_t lower = 0, upper = 0;
 };
 
+/// `reinit(x, value)` in a when clause: variable `variable` (order 0), or the velocity x' of a
+/// variable whose x'' appears (order 1), is set to `value` at the clause's instants.
+struct Reinit {
+  size_t variable = 0;
+  int order = 0;
+  std::string target;  ///< as written: v, x', x[2]
+  GiNaC::ex value;     ///< in terms of t, parameters, variables and their derivatives
+  SourceLocation location;
+};
+
+/// `when condition then reinit(...); ... end when;` (docs/language.md, "When clauses and
+/// reinit"): adds no equation; the simulator applies the reinits where the condition becomes true.
+struct WhenClause {
+  std::string name;     ///< "when h < 0": the condition as written (and " (at i = 2)" in loops)
+  GiNaC::ex condition;  ///< a relation, or and/or/not of relations (model/conditions.h)
+  std::vector<Reinit> reinits;
+  SourceLocation location;
+};
+
 /// Which variable a derivative symbol belongs to, and its order.
 struct DerivativeOf {
   size_t variable;
@@ -113,6 +132,9 @@ struct Model {
   std::vector<Equation> initial_equations;
   /// The orders the generated set_parameter keeps (each pair once, in order of first use).
   std::vector<ParameterOrder> parameter_orders;
+};
+
+  std::vector<WhenClause> when_clauses;  ///< in source order
 
   Model() : time(symbols.get("t")) {}
 

@@ -108,6 +108,12 @@ std::string print_model(const Model& model) {
     if (e.labelled || e.label != "eq" + std::to_string(i + 1)) out << e.label << ": ";
     out << to_dae(e.lhs) << " = " << to_dae(e.rhs) << ";\n";
   }
+  for (const WhenClause& w : model.when_clauses) {
+    out << "  when " << to_dae(w.condition) << " then\n";
+    for (const Reinit& r : w.reinits)
+      out << "    reinit(" << r.target << ", " << to_dae(r.value) << ");\n";
+    out << "  end when;\n";
+  }
   if (!model.initial_equations.empty()) out << "initial equation\n";
   for (size_t i = 0; i < model.initial_equations.size(); ++i) {
     const Equation& e = model.initial_equations[i];

@@ -23,7 +23,8 @@ static ModelContext make_context(const Model& model) {
                        {},
                        {},
                        {},
-                       model.parameter_orders};
+                       model.parameter_orders,
+                       {}};
   for (const Variable& v : model.variables) {
     context.variable_names.push_back(v.name);
     context.variable_descriptions.push_back(v.description);
@@ -32,6 +33,7 @@ static ModelContext make_context(const Model& model) {
       context.derivatives.push_back({v.derivatives[k], v.name, static_cast<int>(k) + 1});
   }
   context.initial_equations = model.initial_equations;
+  context.when_clauses = model.when_clauses;
   return context;
 }
 
@@ -75,6 +77,8 @@ FirstOrderSystem to_first_order(const Model& model) {
                                               substitute_symbols(e.rhs, lowered)});
   }
   system.equations.insert(system.equations.end(), definitions.begin(), definitions.end());
+  for (WhenClause& clause : system.context.when_clauses)
+    clause.condition = substitute_symbols(clause.condition, lowered);
   return system;
 }
 

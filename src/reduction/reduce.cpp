@@ -448,6 +448,9 @@ ReducedSystem Reducer::finish() {
   for (const StateEquation& f : result.differential) expressions.push_back(f.rhs);
   for (const Constraint& g : result.constraints) expressions.push_back(g.residual);
   for (const Constraint& h : result.invariants) expressions.push_back(h.residual);
+  // The when conditions' relations are watched like the others (after them, so that a model
+  // without when clauses numbers its conditions as before).
+  for (const WhenClause& w : result.context.when_clauses) expressions.push_back(w.condition);
   result.relations = collect_relations(expressions);
   for (const ReductionRound& round : rounds_) result.differentiations += !round.nonsingular;
   if (!result.A.empty()) {

@@ -79,6 +79,9 @@ struct ModelContext {
   std::vector<Equation> initial_equations;
   /// The orders of the interp tables' breakpoints, indices into `parameters` (model.h).
   std::vector<ParameterOrder> parameter_orders;
+  /// The when clauses (docs/language.md): their values in the model's symbols, their conditions
+  /// in the states' (x' of x'' is the velocity x_dot). Passed through the stages untouched.
+  std::vector<WhenClause> when_clauses;
 
   /// A fresh symbol named `base`, or `base_2`, ... if that name is taken.
   GiNaC::realsymbol fresh_symbol(const std::string& base);

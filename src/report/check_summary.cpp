@@ -100,6 +100,14 @@ std::string format_check_summary(const Model& model, const Classification& c) {
   for (const Equation& e : model.equations) {
     out += fmt::format("  {}: {} = {}\n", e.label, to_dae(e.lhs), to_dae(e.rhs));
   }
+  if (!model.when_clauses.empty()) out += "\nwhen clauses (no equations; resets at events):\n";
+  for (const WhenClause& w : model.when_clauses) {
+    std::string reinits;
+    for (const Reinit& r : w.reinits)
+      reinits +=
+          (reinits.empty() ? "" : "; ") + fmt::format("reinit({}, {})", r.target, to_dae(r.value));
+    out += fmt::format("  {}: {}\n", w.name, reinits);
+  }
   if (!report::table_fits(c.rows.size(), c.columns.size())) {
     return out + fmt::format(
                      "\ndependency table: {} equations × {} unknowns and derivatives, left out "

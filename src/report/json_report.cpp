@@ -331,6 +331,17 @@ std::string json_report(const Model& model, const ReducedSystem& system) {
   std::vector<std::string> relations;
   for (const GiNaC::ex& r : system.relations) relations.push_back(to_dae(r));
   doc["relations"] = strings(relations);
+  // The when clauses (docs/language.md), only where the model has some: their names (the
+  // condition as written) and reinits, each "target = value".
+  if (!system.context.when_clauses.empty()) {
+    Json clauses = Json::array();
+    for (const WhenClause& w : system.context.when_clauses) {
+      std::vector<std::string> reinits;
+      for (const Reinit& r : w.reinits) reinits.push_back(r.target + " = " + to_dae(r.value));
+      clauses.push_back(Json{{"name", w.name}, {"reinit", strings(reinits)}});
+    }
+    doc["when"] = std::move(clauses);
+  }
   std::string out;
   write(doc, out, 0);
   return out + "\n";

@@ -1,7 +1,8 @@
 // Numerical checks of one generated model, built and run by tests/e2e/generated_code_test.cpp:
 // consistent initialization, rhs against residual, every Jacobian (dense where the model has
-// them, and the sparse ones of docs/generated-code.md, their patterns checked as compressed sparse columns)
-// against central finite differences, projection, outputs and the dependent parameters.
+// them, and the sparse ones of docs/generated-code.md, their patterns checked as compressed sparse
+// columns) against central finite differences, projection, outputs, the dependent parameters and
+// the reset map of the when clauses.
 // Compiled with -DMODEL_FILE='"model.cpp"' -DMODEL_NS=ns (and the part files of --split, if any).
 // Usage: check T0 (the time at which the model's start values are meant to be consistent).
 #include MODEL_FILE
@@ -10,6 +11,8 @@
 #include <cstdio>
 #include <cstdlib>
 #include <functional>
+#include <memory>
+#include <type_traits>
 #include <vector>
 
 namespace {
@@ -256,6 +259,47 @@ void check_conditioning(const Model& model, double t, const Vector& x) {
          "algebraic_condition without outputs", a, a);
 }
 
+template <typename Generated, typename = void>
+struct has_when : std::false_type {};
+template <typename Generated>
+struct has_when<Generated, std::void_t<decltype(Generated::num_when_clauses)>> : std::true_type {};
+
+// The when clauses' reset map at (t, x): each clause sets its targets to the values
+// reinit_values gives there and marks them held, and consistent_reinitialization keeps them and
+// lands on the invariants (docs/generated-code.md, "When clauses").
+template <typename Generated>
+void check_when(const Generated& model, double t, const Vector& x) {
+  if constexpr (has_when<Generated>::value) {
+    Vector v(Generated::num_reinits), y = x, z = sized(M);
+    model.reinit_values(t, x.data(), v.data());
+    for (int k = 0; k < Generated::num_when_clauses; ++k) {
+      y = x;
+      std::unique_ptr<bool[]> held(new bool[N + M > 0 ? N + M : 1]());
+      int status = model.reinit(k, t, x.data(), y.data(), z.data(), held.get());
+      expect(status == 0, "reinit status", status, 0);
+      for (int r = 0; r < Generated::num_reinits; ++r) {
+        const int at = Generated::reinit_target[r];
+        if (Generated::reinit_clause[r] != k || at < 0) continue;
+        expect(y[at] == v[r] && held[at], "reinit target", y[at], v[r], r);
+      }
+      status = model.consistent_reinitialization(t, y.data(), z.data(), held.get());
+      expect(status == 0, "consistent_reinitialization status", status, 0);
+      for (int r = 0; r < Generated::num_reinits; ++r) {
+        const int at = Generated::reinit_target[r];
+        if (Generated::reinit_clause[r] == k && at >= 0)
+          expect(std::fabs(y[at] - v[r]) <= 1e-12 * (1 + std::fabs(v[r])), "reinit value kept",
+                 y[at], v[r], r);
+      }
+      expect_on_manifold(model, t, y, "invariant after consistent_reinitialization");
+    }
+    bool none[1] = {false};
+    expect(model.reinit(Generated::num_when_clauses, t, x.data(), y.data(), z.data(), none) == -1,
+           "reinit of no clause", 0, -1);
+  } else {
+    (void)model, (void)t, (void)x;
+  }
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -276,6 +320,7 @@ int main(int argc, char** argv) {
   status = model.project(t, off.data());
   expect(status == 0, "project status", status, 0);
   expect_on_manifold(model, t, off, "invariant after project");
+  check_when(model, t, off);
   std::printf("%d checks, %d failures\n", checks, failures);
   return failures == 0 ? 0 : 1;
 }

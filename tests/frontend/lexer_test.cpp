@@ -97,6 +97,10 @@ const char* kind_name(TokenKind kind) {
       return "KwSum";
     case TokenKind::KwProduct:
       return "KwProduct";
+    case TokenKind::KwWhen:
+      return "KwWhen";
+    case TokenKind::KwReinit:
+      return "KwReinit";
     case TokenKind::LeftBracket:
       return "LeftBracket";
     case TokenKind::RightBracket:
@@ -370,6 +374,8 @@ TEST(Lexer, DescribeNewTokens) {
   EXPECT_EQ(describe(TokenKind::KwLoop), "'loop'");
   EXPECT_EQ(describe(TokenKind::KwElseif), "'elseif'");
   EXPECT_EQ(keyword_kind("product"), TokenKind::KwProduct);
+  EXPECT_EQ(keyword_kind("when"), TokenKind::KwWhen);
+  EXPECT_EQ(keyword_kind("reinit"), TokenKind::KwReinit);
   EXPECT_EQ(keyword_kind("min"), TokenKind::Identifier);  // a function, not a keyword
 }
 

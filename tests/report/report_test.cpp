@@ -442,5 +442,12 @@ TEST(Report, LargeTablesBecomeNotesAndSparseLists) {
   EXPECT_TRUE(json["rounds"][2].contains("pattern_by_row"));
 }
 
+TEST(Report, JsonListsTheWhenClausesAndTheirRelations) {
+  Json doc = parse_json(reduce_file("models/bouncing_ball.dae").json());
+  EXPECT_EQ(Json::parse(R"(["h < 0"])"), doc["relations"]);
+  EXPECT_EQ(Json::parse(R"([{"name": "when h < 0", "reinit": ["v = -e*v"]}])"), doc["when"]);
+  EXPECT_FALSE(parse_json(reduce_file("models/pendulum.dae").json()).contains("when"));
+}
+
 }  // namespace
 }  // namespace daec

@@ -48,8 +48,8 @@ struct usage_error : std::runtime_error {
 inline const char* usage() {
   return "usage: name('rhs', t, x) -> [xdot, z]; 'jacobian', t, x -> sparse d(xdot)/dx; "
          "'invariants', t, x; 'project', t, x; 'consistent_initialization', t, x; 'outputs', "
-         "t, x; 'conditions', t, x -> [value, isterminal, direction]; 'initial_state'; 'names'; "
-         "'parameters'; 'set_parameter', name, value";
+         "t, x; 'conditions', t, x -> [value, isterminal, direction]; 'reinit', t, x, k; "
+         "'initial_state'; 'names'; 'parameters'; 'set_parameter', name, value";
 }
 
 /// An argument of `command` that must be a string (`what` names it in the message).
@@ -248,6 +248,33 @@ inline void call_at_state(const System& model, const std::string& command, int n
   }
 }
 
+/// 'reinit', t, x, k: the state after when clause k (1-based, in source order) at (t, x): its
+/// values from x, then consistent_reinitialization keeping them (docs/octave.md). ode15s knows
+/// nothing of resets: an event function stops it at the instant, and this gives the state to
+/// restart from.
+inline mxArray* reinit(const System& model, const mxArray* prhs[]) {
+  const double t = scalar_argument(prhs[1], "reinit", "t");
+  const std::vector<double> x_before = state_argument(model, prhs[2], "reinit", t);
+  const double k = scalar_argument(prhs[3], "reinit", "k");
+  if (model.num_when_clauses == 0) throw usage_error("reinit: the model has no when clauses");
+  if (!(k >= 1 && k <= model.num_when_clauses && k == std::floor(k)))
+    throw usage_error("reinit: k must number a when clause, 1 to " +
+                      std::to_string(model.num_when_clauses));
+  const int clause = static_cast<int>(k) - 1;
+  std::vector<double> x = x_before, xdot = scratch(model.num_states),
+                      z = scratch(model.num_algebraic);
+  if (model.num_algebraic > 0) (void)model.rhs(t, x.data(), xdot.data(), z.data());
+  std::unique_ptr<bool[]> held(
+      new bool[static_cast<size_t>(std::max(model.num_states + model.num_algebraic, 1))]());
+  const std::string name = text::quoted(model.when_names[clause]);
+  if (model.reinit(clause, t, x_before.data(), x.data(), z.data(), held.get()) != 0)
+    throw model_error(text::call_failure("reinit", t, "the values of " + name + " are not finite"));
+  if (model.consistent_reinitialization(t, x.data(), z.data(), held.get()) != 0)
+    throw model_error(
+        text::call_failure("reinit", t, "no consistent state keeps the values set by " + name));
+  return column(x.data(), model.num_states);
+}
+
 /// Carries out one call on `model`; throws usage_error or model_error.
 inline void call(std::unique_ptr<System>& model, int nlhs, mxArray* plhs[], int nrhs,
                  const mxArray* prhs[]) {
@@ -268,7 +295,10 @@ inline void call(std::unique_ptr<System>& model, int nlhs, mxArray* plhs[], int 
     expect(command, nrhs, 2, nlhs, results);
     return call_at_state(*model, command, nlhs, plhs, prhs);
   }
-  if (command == "initial_state") {
+  if (command == "reinit") {
+    expect(command, nrhs, 3, nlhs, 1);
+    plhs[0] = reinit(*model, prhs);
+  } else if (command == "initial_state") {
     expect(command, nrhs, 0, nlhs, 1);
     std::vector<double> x = scratch(model->num_states);
     model->initial_state(x.data());

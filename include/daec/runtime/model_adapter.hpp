@@ -141,6 +141,31 @@ class ModelAdapter final : public System {
     if constexpr ((traits::num_conditions_v<Model>) > 0)
       std::fill(model_.modes(), model_.modes() + traits::num_conditions_v<Model>, -1.0);
   }
+  void when_conditions(double t, const double* x, double* c) const override {
+    if constexpr ((traits::num_when_clauses_v<Model>) > 0) {
+      model_.when_conditions(t, x, c);
+    } else {
+      (void)t, (void)x, (void)c;
+    }
+  }
+  int reinit(int clause, double t, const double* x_before, double* x, double* z,
+             bool* held) const override {
+    if constexpr ((traits::num_when_clauses_v<Model>) > 0) {
+      return model_.reinit(clause, t, x_before, x, z, held);
+    } else {
+      (void)clause, (void)t, (void)x_before, (void)x, (void)z, (void)held;
+      return -1;
+    }
+  }
+  int consistent_reinitialization(double t, double* x, const double* z,
+                                  const bool* held) const override {
+    if constexpr ((traits::num_when_clauses_v<Model>) > 0) {
+      return model_.consistent_reinitialization(t, x, z, held);
+    } else {
+      (void)t, (void)x, (void)z, (void)held;
+      return 0;
+    }
+  }
 
  private:
   // The System's data: the Model's static tables, and its instance settings.
@@ -178,6 +203,8 @@ class ModelAdapter final : public System {
       num_parameter_orders = Model::num_parameter_orders;
       parameter_orders = Model::parameter_orders;
     }
+    num_when_clauses = traits::num_when_clauses_v<Model>;
+    if constexpr ((traits::num_when_clauses_v<Model>) > 0) when_names = Model::when_names;
     if constexpr (traits::parameter_bindings_v<Model>) {
       parameter_bindings = Model::parameter_bindings;
       parameter_bound = model_.parameter_bound;

@@ -41,7 +41,7 @@ class System {
   // ----- Sizes and names (the Model's static members) -----------------------------------------
   const char* model_name = "";
   int num_states = 0, num_algebraic = 0, num_invariants = 0, num_parameters = 0, num_outputs = 0,
-      num_variables = 0, num_initial_equations = 0, num_conditions = 0;
+      num_variables = 0, num_initial_equations = 0, num_conditions = 0, num_when_clauses = 0;
   const char* const* state_names = nullptr;
   const char* const* algebraic_names = nullptr;
   const char* const* invariant_names = nullptr;
@@ -62,6 +62,7 @@ class System {
   const char* const* algebraic_equation = nullptr;
   const char* const* initial_equation_names = nullptr;
   const char* const* condition_names = nullptr;  // nullptr without conditions
+  const char* const* when_names = nullptr;       // nullptr without when clauses
   /// Parameter i's binding ("1/tau"), "" where its default is a number or the model has none.
   const char* const* parameter_bindings = nullptr;  // nullptr: no dependent parameters
   /// The orders of the interp tables' breakpoints: p[parameter_orders[2k]] <
@@ -132,6 +133,14 @@ class System {
   /// Every relation follows its live value again (each mode -1, the default); nothing without
   /// conditions.
   virtual void release_modes() = 0;
+  // The when clauses (num_when_clauses > 0; docs/generated-code.md, "When clauses"): their
+  // conditions through the modes (1 or 0), the reset map of one clause, and the re-initialization
+  // that keeps what it set. Without clauses: nothing, -1, and consistent_initialization's 0.
+  virtual void when_conditions(double t, const double* x, double* c) const = 0;
+  virtual int reinit(int clause, double t, const double* x_before, double* x, double* z,
+                     bool* held) const = 0;
+  virtual int consistent_reinitialization(double t, double* x, const double* z,
+                                          const bool* held) const = 0;
 };
 
 }  // namespace daec::runtime

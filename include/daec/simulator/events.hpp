@@ -4,8 +4,9 @@
 // values at its end are compared with their modes; where one differs, the earliest change within
 // the step is located on the method's interpolant (the Illinois secant on the switching functions
 // conditions(), bracketed by the relations' own values, to a few units of rounding in t).
-// The run then writes the rows before it, sets the modes there, projects the state onto the
-// constraints (which may have changed with the modes) and restarts the method. Each change of a
+// The run then writes the rows before it, sets the modes there, applies the resets of the when
+// clauses that fire there (when_reset.hpp), projects the state onto the constraints (which may
+// have changed with the modes) and restarts the method. Each change of a
 // condition goes to the run's EventSink (the --events file, or the Python result's events). Models
 // without conditions (num_conditions == 0) have no events and pay nothing. A switching value that
 // is not finite, at a step's end or where the location evaluates it, is no change but a failed step
@@ -25,6 +26,7 @@
 #include <daec/simulator/integrator.hpp>
 #include <daec/simulator/options.hpp>
 #include <daec/simulator/output.hpp>
+#include <daec/simulator/when_reset.hpp>
 
 namespace daec::simulator {
 
@@ -33,6 +35,11 @@ namespace daec::simulator {
 // switch at every rounding unit of t and never get on).
 constexpr int kMaxChatteringEvents = 100;
 constexpr double kChatteringSpacing = 1e-9;
+// Resets of when clauses in a row, each closer to the last than kChatteringSpacing times T - T0,
+// that end the run: their instants accumulate (a bouncing ball with restitution e < 1 comes to
+// rest after infinitely many bounces). Fewer than kMaxChatteringEvents: the flights shrink
+// geometrically, and a hundred more would reach below the rounding of t.
+constexpr int kMaxChatteringResets = 10;
 // Secant iterations allowed to locate one event (it takes a handful).
 constexpr int kMaxRootIterations = 200;
 
@@ -43,6 +50,9 @@ struct Event {
   double t = 0.0;
   std::vector<double> x;
   std::string not_finite;
+  /// The state at the near end of the located bracket: just before the instant, where the
+  /// conditions still had their old values (the values of when clauses are taken from it).
+  std::vector<double> x_before;
 };
 
 /// Receives each change of a condition: the time, the condition's name and its new value.
@@ -85,11 +95,12 @@ class Events {
   /// the first point of the search where something is not finite.
   Event locate(double t_lo, double t_hi, const std::vector<double>& x_hi,
                Integrator& integrator) const {
-    Event hi{t_hi, x_hi, ""};
+    Event hi{t_hi, x_hi, "", {}};
     std::vector<double> x(static_cast<size_t>(n));
     integrator.interpolate(t_lo, x);
+    std::vector<double> x_lo = x;
     std::vector<double> g_lo = switching(t_lo, x), g_hi = switching(t_hi, x_hi);
-    if (std::string why = not_finite(t_lo, x, &g_lo); !why.empty()) return {t_lo, x, why};
+    if (std::string why = not_finite(t_lo, x, &g_lo); !why.empty()) return {t_lo, x, why, {}};
     double lo = t_lo;
     const double tolerance = 100 * DBL_EPSILON * (std::fabs(t_hi) + (t_hi - t_lo));
     int k = mismatch(t_hi, x_hi), kept = 0;  // kept: +1 lo was kept last time, -1 hi
@@ -101,9 +112,9 @@ class Events {
       tau = std::min(std::max(tau, lo + 0.5 * tolerance), hi.t - 0.5 * tolerance);
       integrator.interpolate(tau, x);
       std::vector<double> g = switching(tau, x);
-      if (std::string why = not_finite(tau, x, &g); !why.empty()) return {tau, x, why};
+      if (std::string why = not_finite(tau, x, &g); !why.empty()) return {tau, x, why, {}};
       if (int j = mismatch(tau, x); j >= 0) {
-        hi = {tau, x, ""};
+        hi = {tau, x, "", {}};
         g_hi = g;
         if (j != k) kept = 0;
         k = j;
@@ -112,28 +123,28 @@ class Events {
         kept = 1;
       } else {
         lo = tau;
+        x_lo = x;
         g_lo = g;
         a = g_lo[k];
         b = kept == -1 ? 0.5 * b : g_hi[k];
         kept = -1;
       }
     }
+    hi.x_before = x_lo;
     return hi;
   }
 
-  /// Sets the modes at the event, moves the state onto the constraints of the new branch,
-  /// records the conditions that changed, and stops the run when they chatter.
+  /// Sets the modes at the event, applies the resets of the when clauses that fire, moves the
+  /// state onto the constraints of the new branch, records the conditions that changed, and
+  /// stops the run when they chatter.
   void apply(Event& event, const Integrator& integrator) {
     if (count > 0) {
+      std::unique_ptr<System> old = model_.num_when_clauses > 0 ? model_.copy() : nullptr;
       std::vector<double> before(model_.modes(), model_.modes() + count);
       if (const int status = model_.set_modes(event.t, event.x.data()))
         integrator.fail(event.t, unsettled(status));
-      std::string last;
-      for (int k = 0; k < count; ++k) {
-        if (model_.modes()[k] == before[static_cast<size_t>(k)]) continue;
-        last = model_.condition_names[k];
-        if (sink_) sink_(event.t, last, model_.modes()[k] > 0);
-      }
+      std::string last = report_changes(event.t, before);
+      if (old) reset(*old, event, integrator, last);
       ++events_;
       in_a_row_ = events_ > 1 && event.t - last_t_ <= spacing_ ? in_a_row_ + 1 : 1;
       last_t_ = event.t;
@@ -157,6 +168,40 @@ class Events {
   long count_events() const { return events_; }
 
  private:
+  // Sends each condition whose mode differs from `before` to the sink; the last one's name.
+  std::string report_changes(double t, const std::vector<double>& before) {
+    std::string last;
+    for (int k = 0; k < count; ++k) {
+      if (model_.modes()[k] == before[static_cast<size_t>(k)]) continue;
+      last = model_.condition_names[k];
+      if (sink_) sink_(t, last, model_.modes()[k] > 0);
+    }
+    return last;
+  }
+
+  // The when clauses that fire at the event (when_reset.hpp): the state becomes the reset one,
+  // and the modes are set again there (a reset may change what the relations compare; the
+  // changes go to the sink too). `last` becomes the name of the last clause that fired.
+  void reset(const System& old, Event& event, const Integrator& integrator, std::string& last) {
+    const std::vector<int> fired = fired_clauses(old, model_, event.t, event.x);
+    if (fired.empty()) return;
+    const std::vector<double>& x_before = event.x_before.empty() ? event.x : event.x_before;
+    event.x = reset_state(old, model_, event.t, x_before, fired, integrator);
+    last = model_.when_names[fired.back()];
+    resets_in_a_row_ = resets_ > 0 && event.t - last_reset_ <= spacing_ ? resets_in_a_row_ + 1 : 1;
+    ++resets_;
+    last_reset_ = event.t;
+    if (resets_in_a_row_ >= kMaxChatteringResets)
+      integrator.fail(event.t, "the when clause " + text::quoted(last) + " fired " +
+                                   std::to_string(resets_in_a_row_) +
+                                   " times in a row, each within " + text::format_number(spacing_) +
+                                   " of the last (chattering: its instants accumulate)");
+    std::vector<double> modes(model_.modes(), model_.modes() + count);
+    if (const int status = model_.set_modes(event.t, event.x.data()))
+      integrator.fail(event.t, unsettled(status));
+    (void)report_changes(event.t, modes);
+  }
+
   // Why set_modes failed (a relation that compares algebraic unknowns is settled with them).
   static std::string unsettled(int status) {
     if (status == 3)
@@ -214,6 +259,9 @@ class Events {
   EventSink sink_;
   long events_ = 0;
   int in_a_row_ = 0;
+  long resets_ = 0;
+  int resets_in_a_row_ = 0;
+  double last_reset_ = 0.0;
   double last_t_ = 0.0;
 };
 

@@ -182,6 +182,28 @@ TEST(UnitCheck, OutputsAndParametersAgainstTheirUnits) {
   EXPECT_EQ(std::string::npos, out.find("'e'")) << out;
 }
 
+TEST(UnitCheck, StartValuesAndInitialEquations) {
+  std::string out = run("model m;\n"
+                        "parameter L(unit = \"m\") = 1, c(unit = \"m/s\") = 1;\n"
+                        "variable h(start = 2*L, unit = \"m\"), v(start = L, unit = \"m/s\");\n"
+                        "equation\n"
+                        "  h' = v;\n"
+                        "  v' = 0;\n"
+                        "initial equation\n"
+                        "  h' = L;\n"
+                        "end\n")
+                        ->diagnostics();
+  EXPECT_NE(std::string::npos,
+            out.find("test.dae:3:48: warning: the start value of variable 'v' has unit 'm', but "
+                     "'v' is declared in 'm/s'\n"))
+      << out;
+  EXPECT_NE(std::string::npos,
+            out.find("test.dae:8:6: warning: the two sides of this equation have different "
+                     "units: 'm/s' and 'm'\n"))
+      << out;
+  EXPECT_EQ(std::string::npos, out.find(":3:2")) << out;  // 2*L is in m, as h is
+}
+
 TEST(UnitCheck, InterpTakesTheUnitOfItsTable) {
   // interp(v, XS, YS): v in the unit of XS, the value in the unit of YS. The inference is run on
   // the syntax tree directly (the front end of this branch does not know interp yet).

@@ -101,7 +101,8 @@ UnitSystem& UnitSystem::instance() {
 }
 
 std::optional<Unit> UnitSystem::parse(const std::string& text, std::string& problem) const {
-  ut_unit* unit = ut_parse(system_, text.c_str(), UT_ASCII);
+  // UTF-8 (the model file's encoding) reads ASCII as well as µm, Ω, °C and kg·m²/s².
+  ut_unit* unit = ut_parse(system_, text.c_str(), UT_UTF8);
   if (unit) return Unit(std::shared_ptr<ut_unit>(unit, ut_free), text);
   // udunits2 sets UT_UNKNOWN for an unknown symbol but leaves the status alone on a syntax error.
   if (ut_get_status() == UT_UNKNOWN) {

@@ -31,6 +31,12 @@ TEST(UnitSystem, ParsesSiSymbolsPrefixesProductsQuotientsAndPowers) {
   }
 }
 
+TEST(UnitSystem, ReadsUtf8Symbols) {
+  EXPECT_TRUE(parse("\u00b5m").same_as(parse("um")));
+  EXPECT_TRUE(parse("\u03a9").same_as(parse("Ohm")));
+  EXPECT_TRUE(parse("kg\u00b7m\u00b2/s\u00b2").same_as(parse("J")));
+}
+
 TEST(UnitSystem, KeepsTheUsersSpelling) {
   EXPECT_EQ("kg.m2/s2", parse("kg.m2/s2").spelling());
 }

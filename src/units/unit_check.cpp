@@ -109,6 +109,8 @@ void UnitChecker::check_model() {
   check_statements(syntax_.initial_statements);
 }
 
+// Each kind of statement checks its parts through inference_: a new kind (a `when` clause with
+// `reinit(x, E)`) adds its case here, unit_of each part and check_alike where they must agree.
 void UnitChecker::check_statements(const std::vector<Statement>& statements) {
   for (const Statement& statement : statements) {
     if (!statement.loop) {

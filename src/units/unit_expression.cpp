@@ -6,6 +6,8 @@
 #include <cstdlib>
 #include <set>
 
+#include "units/unit_text.h"
+
 namespace daec {
 
 namespace {
@@ -142,10 +144,10 @@ Quantity UnitInference::derivative_unit(const Expr& e) {
   Quantity q = unit_of(*e.operands[0]);
   if (!q.is_known()) return q.kind == Quantity::Kind::Number ? q : Quantity::unknown();
   Unit u = q.unit->divided_by(units_.second().raised(e.order));
-  const std::string& spelling = q.unit->spelling();
-  if (spelling.find('/') == std::string::npos) {
-    u = u.spelled(spelling + "/s" + (e.order > 1 ? std::to_string(e.order) : ""));
-  }
+  // In the user's words where that stays simple (m: m/s, m/s: m/s2), else the canonical form.
+  std::string spelling = q.unit->spelling();
+  for (int k = 0; k < e.order; ++k) spelling = per_second(spelling);
+  if (spelling.find('(') == std::string::npos) u = u.spelled(spelling);
   return Quantity::known(u);
 }
 

@@ -16,12 +16,39 @@ constexpr size_t kFormatBufferSize = 256;
 /// Relative tolerance when a converter's factor is compared with 1 (`rad` and `1` are alike).
 constexpr double kFactorTolerance = 1e-12;
 
+// "m2.kg.s-2" as a user writes it, "m2.kg/s2": the negative powers after one '/', in parentheses
+// when there are several ("kg/(m.s)"). A factor ("1000 m") or offset ("K @ 273.15") is kept.
+std::string as_quotient(const std::string& product) {
+  if (product.find_first_of(" @") != std::string::npos) return product;
+  std::string numerator, denominator;
+  int denominators = 0;
+  size_t start = 0;
+  while (start <= product.size()) {
+    size_t end = product.find('.', start);
+    if (end == std::string::npos) end = product.size();
+    std::string factor = product.substr(start, end - start);
+    size_t minus = factor.find('-');
+    if (minus == std::string::npos) {
+      numerator += (numerator.empty() ? "" : ".") + factor;
+    } else {
+      std::string power = factor.substr(minus + 1);
+      denominator +=
+          (denominator.empty() ? "" : ".") + factor.substr(0, minus) + (power == "1" ? "" : power);
+      ++denominators;
+    }
+    start = end + 1;
+  }
+  if (denominators == 0) return product;
+  return (numerator.empty() ? "1" : numerator) + "/" +
+         (denominators > 1 ? "(" + denominator + ")" : denominator);
+}
+
 std::string canonical_spelling(const ut_unit* unit) {
   char buffer[kFormatBufferSize];
   // In base units (m2.kg.s-2): the named unit udunits2 would pick may be a surprise (Gy for m2/s2).
   int length = ut_format(unit, buffer, sizeof buffer, UT_ASCII | UT_DEFINITION);
   if (length < 0 || static_cast<size_t>(length) >= sizeof buffer) return "?";
-  return std::string(buffer, static_cast<size_t>(length));
+  return as_quotient(std::string(buffer, static_cast<size_t>(length)));
 }
 
 }  // namespace
@@ -101,7 +128,8 @@ UnitSystem& UnitSystem::instance() {
 }
 
 std::optional<Unit> UnitSystem::parse(const std::string& text, std::string& problem) const {
-  ut_unit* unit = ut_parse(system_, text.c_str(), UT_ASCII);
+  // UTF-8 (the model file's encoding) reads ASCII as well as µm, Ω, °C and kg·m²/s².
+  ut_unit* unit = ut_parse(system_, text.c_str(), UT_UTF8);
   if (unit) return Unit(std::shared_ptr<ut_unit>(unit, ut_free), text);
   // udunits2 sets UT_UNKNOWN for an unknown symbol but leaves the status alone on a syntax error.
   if (ut_get_status() == UT_UNKNOWN) {

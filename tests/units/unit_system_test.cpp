@@ -31,6 +31,12 @@ TEST(UnitSystem, ParsesSiSymbolsPrefixesProductsQuotientsAndPowers) {
   }
 }
 
+TEST(UnitSystem, ReadsUtf8Symbols) {
+  EXPECT_TRUE(parse("\u00b5m").same_as(parse("um")));
+  EXPECT_TRUE(parse("\u03a9").same_as(parse("Ohm")));
+  EXPECT_TRUE(parse("kg\u00b7m\u00b2/s\u00b2").same_as(parse("J")));
+}
+
 TEST(UnitSystem, KeepsTheUsersSpelling) {
   EXPECT_EQ("kg.m2/s2", parse("kg.m2/s2").spelling());
 }
@@ -57,7 +63,11 @@ TEST(UnitSystem, Arithmetic) {
   EXPECT_TRUE(parse("m/s").raised(2).same_as(parse("m2/s2")));
   EXPECT_TRUE(parse("m2").root(2)->same_as(parse("m")));
   EXPECT_FALSE(parse("m").root(2).has_value());
-  EXPECT_EQ("m.s-1", parse("m").divided_by(parse("s")).spelling());
+  EXPECT_EQ("m/s", parse("m").divided_by(parse("s")).spelling());
+  EXPECT_EQ("m2.kg/s2", parse("N").times(parse("m")).spelling());
+  EXPECT_EQ("kg/(m.s2)", parse("N").divided_by(parse("m2")).spelling());
+  EXPECT_EQ("1/s", parse("1").divided_by(parse("s")).spelling());
+  EXPECT_EQ("1000 m", parse("km").times(parse("1")).spelling());
   EXPECT_TRUE(parse("rad").is_dimensionless());
   EXPECT_FALSE(parse("m").is_dimensionless());
 }

@@ -132,8 +132,6 @@ struct Model {
   std::vector<Equation> initial_equations;
   /// The orders the generated set_parameter keeps (each pair once, in order of first use).
   std::vector<ParameterOrder> parameter_orders;
-};
-
   std::vector<WhenClause> when_clauses;  ///< in source order
 
   Model() : time(symbols.get("t")) {}

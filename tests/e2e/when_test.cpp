@@ -2,7 +2,8 @@
 // against exact solutions on every method, from one compiled simulator per model. The bouncing
 // ball's bounce times against their closed form, a relay's triangle wave, the accumulation of
 // bounces ending in the chattering error, and an impacting pendulum whose energy drops by e^2 at
-// each impact while its constraints keep holding.
+// each impact while its constraints keep holding; two clauses at one instant both take their
+// values from the state before it.
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -74,6 +75,8 @@ TEST(When, BouncingBallAndRelayOnEveryMethod) {
     for (const auto& [t, name] : run.fired) {
       if (name == "when h < 0") {
         ball.push_back(t);
+      } else if (name == "when t > 1.5") {
+        EXPECT_NEAR(1.5, t, 1e-12);
       } else {
         relay.push_back(t);
         relay_names.push_back(name);
@@ -86,12 +89,16 @@ TEST(When, BouncingBallAndRelayOnEveryMethod) {
     EXPECT_NEAR(3.0, relay[1], 1e-9);
     EXPECT_EQ("when x > 1", relay_names[0]);
     EXPECT_EQ("when x < -1", relay_names[1]);
-    EXPECT_EQ(12, run.events);  // each reset is one event (its relation turns back at once)
+    // Each reset is one event (the ball's relation turns back at once); the swap is one more.
+    EXPECT_EQ(13, run.events);
     for (size_t row = 0; row < run.csv.rows.size(); ++row) {
       double t = run.csv.at(row, "t");
       double wave = t <= 1 ? t : (t <= 3 ? 2 - t : t - 4);
       EXPECT_NEAR(wave, run.csv.at(row, "x"), 1e-8) << "t = " << t;
       EXPECT_NEAR(ball_height(t, bounces, t1, e, g), run.csv.at(row, "h"), 1e-8) << "t = " << t;
+      if (std::fabs(t - 1.5) < 1e-9) continue;                              // the swap's instant
+      EXPECT_EQ(t < 1.5 ? 1.0 : 2.0, run.csv.at(row, "a")) << "t = " << t;  // swapped, exactly
+      EXPECT_EQ(t < 1.5 ? 2.0 : 1.0, run.csv.at(row, "b")) << "t = " << t;
     }
   }
   // The bounces accumulate at t1 (1 + e)/(1 - e): the chattering guard names the clause.

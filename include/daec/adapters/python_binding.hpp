@@ -718,6 +718,9 @@ void bind_system(py::module_& module, const ModelFactory& make, const char* name
             &System::initial_equation_names, &System::num_initial_equations);
   def_names(cls, "condition_names", "the relations of if, min, max (conditions())", prototype,
             &System::condition_names, &System::num_conditions);
+  def_names(cls, "when_names",
+            "the when clauses, by their conditions (simulate applies their resets)", prototype,
+            &System::when_names, &System::num_when_clauses);
   def_parameters(cls, prototype);
   def_functions(cls);
   def_simulate(cls, module, prototype);

@@ -3,12 +3,15 @@
 #include "codegen/condition_code.h"
 
 #include <algorithm>
+#include <map>
+#include <set>
 
 #include <fmt/format.h>
 
 #include "codegen/code_tables.h"
 #include "codegen/cpp_names.h"
 #include "codegen/function_parts.h"
+#include "model/conditions.h"
 #include "model/expression_printer.h"
 
 namespace daec {
@@ -210,31 +213,71 @@ void add_condition_modes(const ReducedSystem& system, SymbolCode& symbols, bool 
     symbols[system.relations[k]] = kSettledMode + fmt::format("p[{}]", first + k);
 }
 
-std::string condition_name(const ReducedSystem& system, size_t k) {
-  // The first equation of the model's text that holds the relation: the reduced system lists
-  // differential equations before constraints, which is not the order they were written in. The
-  // rows of one equation in a loop share its location; the first of them found is taken.
-  const ex& relation = system.relations[k];
+namespace {
+
+// The equation a relation is named by: its label and location (null: none holds it).
+struct RelationOwner {
   std::string label;
-  const SourceLocation* first = nullptr;
+  const SourceLocation* where = nullptr;
+};
+
+// The first equation of the model's text that holds each relation: the reduced system lists
+// differential equations before constraints, which is not the order they were written in. The
+// rows of one equation in a loop share its location; the first of them found is taken. One pass
+// over each equation's relations, so that a table of n breakpoints costs n, not n squared.
+std::vector<RelationOwner> relation_owners(const ReducedSystem& system) {
+  std::map<ex, size_t, GiNaC::ex_is_less> index;
+  for (size_t k = 0; k < system.relations.size(); ++k) index.emplace(system.relations[k], k);
+  std::vector<RelationOwner> owners(system.relations.size());
   auto consider = [&](const ex& e, const std::string& name, const SourceLocation& where) {
-    if (!e.has(relation)) return;
-    bool earlier =
-        first == nullptr || (where.valid() && (!first->valid() || where.offset < first->offset));
-    if (!earlier) return;
-    label = name;
-    first = &where;
+    std::set<size_t> held;
+    for (auto it = e.preorder_begin(); it != e.preorder_end(); ++it) {
+      if (!is_relation(*it)) continue;
+      auto found = index.find(*it);
+      if (found != index.end()) held.insert(found->second);
+    }
+    for (size_t k : held) {
+      RelationOwner& owner = owners[k];
+      const SourceLocation* first = owner.where;
+      bool earlier =
+          first == nullptr || (where.valid() && (!first->valid() || where.offset < first->offset));
+      if (!earlier) continue;
+      owner.label = name;
+      owner.where = &where;
+    }
   };
   for (const StateEquation& f : system.differential) consider(f.rhs, f.label, f.location);
   for (const Constraint& g : system.constraints) consider(g.residual, g.base_label, g.location);
   for (const Constraint& h : system.invariants) consider(h.residual, h.base_label, h.location);
-  if (label.empty()) {  // a relation of when clauses alone is named by the first of them
+  return owners;
+}
+
+// A relation's name: the label of its first equation, or where no equation holds it (a relation
+// of when clauses alone), the first clause that uses it.
+std::string relation_name(const ReducedSystem& system, const std::string& label,
+                          const ex& relation) {
+  if (label.empty()) {
     for (const WhenClause& w : system.context.when_clauses) {
       if (!w.condition.has(relation)) continue;
       return w.condition.is_equal(relation) ? w.name : w.name + ": " + to_dae(relation);
     }
   }
   return (label.empty() ? "" : label + ": ") + to_dae(relation);
+}
+
+}  // namespace
+
+std::vector<std::string> condition_names(const ReducedSystem& system) {
+  std::vector<RelationOwner> owners = relation_owners(system);
+  std::vector<std::string> names;
+  for (size_t k = 0; k < owners.size(); ++k) {
+    names.push_back(relation_name(system, owners[k].label, system.relations[k]));
+  }
+  return names;
+}
+
+std::string condition_name(const ReducedSystem& system, size_t k) {
+  return condition_names(system)[k];
 }
 
 namespace {
@@ -326,8 +369,9 @@ ConditionCode condition_code(const ReducedSystem& system,
   code.num_conditions = count;
 
   std::string names;
+  std::vector<std::string> condition_texts = condition_names(system);
   for (size_t k = 0; k < count; ++k)
-    names += fmt::format("    \"{}\",\n", cpp_string_contents(condition_name(system, k)));
+    names += fmt::format("    \"{}\",\n", cpp_string_contents(condition_texts[k]));
   code.definitions =
       fmt::format("const char* const Model::condition_names[] = {{\n{}}};\n\n", names) +
       condition_functions(system, plan, settled);

@@ -53,5 +53,7 @@ ConditionCode condition_code(const ReducedSystem& system,
 /// "drive: t < 1": the label of the first equation of the model's text that relation `k` occurs in
 /// (by its place in the file, docs/simulator.md) and the relation as written.
 std::string condition_name(const ReducedSystem& system, size_t k);
+/// Every relation's name, in the order of system.relations (one pass over the equations).
+std::vector<std::string> condition_names(const ReducedSystem& system);
 
 }  // namespace daec

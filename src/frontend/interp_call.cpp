@@ -8,6 +8,7 @@
 
 #include "frontend/expressions.h"
 #include "model/interpolation.h"
+#include "support/text.h"
 
 namespace daec {
 
@@ -51,8 +52,8 @@ std::optional<ExpressionLowering::Value> ExpressionLowering::lower_interp(const 
     return std::nullopt;
   }
   if (xs->size() < 2) {
-    error(expr.location,
-          "'interp': the table '" + xs_name + "' has 1 point; interpolation needs at least 2");
+    error(expr.location, "'interp': the table '" + xs_name + "' has " +
+                             count_of(xs->size(), "point") + "; interpolation needs at least 2");
     return std::nullopt;
   }
   if (!check_breakpoints(expr, *xs)) return std::nullopt;

@@ -1070,3 +1070,34 @@ TEST(StartConditions, OverDeterminedStartsAreNamed) {
 
 }  // namespace
 }  // namespace daec
+
+namespace daec {
+namespace {
+
+// A position prescribed by a table (docs/language.md, "Tables: interp"): the constraint is
+// differentiated once, through the table, and the velocity is the slope of the current segment
+// (0 outside the table).
+TEST(Reduction, PositionFromATableHasIndexTwoAndTheSlopeAsVelocity) {
+  Reduced r = reduce_text(
+      "model m; parameter ts[3] = {0, 1, 3}, us[3] = {0, 2, 1}; variable x, y;\n"
+      "equation x' = y; path: x = interp(t, ts, us); end");
+  ASSERT_EQ(index_of(r), 2);
+  ASSERT_EQ(names(r.system->algebraic), std::vector<std::string>{"y"});
+  const Constraint* velocity = nullptr;
+  for (const Constraint& g : r.system->constraints)
+    if (g.label == "path'") velocity = &g;
+  ASSERT_NE(velocity, nullptr);
+  GiNaC::exmap values = r.system->context.parameter_values();
+  values[r.system->algebraic[0].symbol] = 0;
+  const double cases[][2] = {{-1, 0}, {0.5, 2}, {2, -0.5}, {4, 0}};  // t, slope
+  for (const auto& c : cases) {
+    values[r.system->context.time] = GiNaC::numeric(c[0]);
+    GiNaC::ex residual = velocity->residual.subs(values).evalf();  // y - slope, at y = 0
+    ASSERT_TRUE(GiNaC::is_a<GiNaC::numeric>(residual)) << residual;
+    EXPECT_DOUBLE_EQ(std::fabs(GiNaC::ex_to<GiNaC::numeric>(residual).to_double()), std::fabs(c[1]))
+        << "t = " << c[0];
+  }
+}
+
+}  // namespace
+}  // namespace daec

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include <daec/runtime/model_adapter.hpp>
+#include <daec/runtime/parameter_orders.hpp>
 
 #include "circle_model.h"
 #include "switch_model.h"
@@ -103,3 +104,34 @@ TEST(ModelAdapter, ForwardsConditionsAndModes) {
 }
 
 }  // namespace
+
+// A model whose parameters must stay in order, w < r, as a generated model with an interp table
+// keeps its breakpoints (docs/generated-code.md, "Tables"): set_parameter refuses with -2.
+struct OrderedModel : circle::Model {
+  static constexpr int num_parameter_orders = 1;
+  static constexpr int parameter_orders[] = {0, 1};
+  int set_parameter(const char* name, double value) {
+    const double saved[] = {p[0], p[1]};
+    const int status = circle::Model::set_parameter(name, value);
+    if (status == 0 && !(p[0] < p[1])) {
+      p[0] = saved[0], p[1] = saved[1];
+      return -2;
+    }
+    return status;
+  }
+};
+
+TEST(ModelAdapter, ParameterOrdersAndWhyAValueIsRefused) {
+  EXPECT_EQ(static_cast<const System&>(ModelAdapter<circle::Model>{}).num_parameter_orders, 0);
+  ModelAdapter<OrderedModel> adapter;
+  const System& system = adapter;
+  ASSERT_EQ(system.num_parameter_orders, 1);
+  EXPECT_EQ(system.parameter_orders[1], 1);
+  // Defaults w = 2, r = 1.5 are out of order on purpose: the refusal compares what would be.
+  ASSERT_EQ(adapter.set_parameter("w", 1.0), 0);
+  EXPECT_EQ(adapter.set_parameter("r", 0.5), -2);
+  EXPECT_EQ(system.p[1], 1.5);
+  EXPECT_EQ(daec::runtime::broken_order_message(system, 1, 0.5),
+            "parameter 'r' = 0.5 would break the order of an interp table: w = 1 is not below r = "
+            "0.5 (breakpoints must increase strictly)");
+}

@@ -8,8 +8,8 @@
 # checked), in a few processes (GoogleTest shards) rather than one per test: a sanitized process
 # takes half a second to start and to check for leaks at exit, which over 700 tests was most of
 # the run. It leaves to the Release pass the end-to-end tests that compile a whole simulator or
-# module per test (Simulator, Accuracy, Events, When, Parameters, PythonModule, the oracle slice, the installed
-# package, the largest generated models): under the sanitizers each such compile takes tens of
+# module per test (Simulator, Accuracy, Events, When, Hybrid, Tables, Parameters, PythonModule, the
+# oracle slice, the installed package, the largest generated models): under the sanitizers each such compile takes tens of
 # seconds, and they exercise the runtime that daec_runtime_tests checks there.
 # FULL_SANITIZER=1 runs every test under the sanitizers too, one process each (slow).
 set -euo pipefail
@@ -35,7 +35,7 @@ if [[ "${FULL_SANITIZER:-0}" == 1 ]]; then
 fi
 
 # Left to the Release pass (see above).
-release_only='Simulator.*:Accuracy.*:Events.*:When.*:Parameters.*:Models/Oracle.*:PythonModule.*'
+release_only='Simulator.*:Accuracy.*:Events.*:When.*:Hybrid.*:Tables.*:Parameters.*:Models/Oracle.*:PythonModule.*'
 release_only+=':GeneratedCode.PendulumChainsBySparseJacobians'
 release_only+=':GeneratedCode.ReactionDiffusionWithoutDenseJacobians:GeneratedCode.PartsAndPartFiles'
 release_only+=':GeneratedCode.WarningFreeAtO2WithEmptyTables'  # a warning check at -O2, no run

@@ -687,8 +687,9 @@ constexpr const char* kModelDoc =
     "algebraic_names (Z), invariant_names (the hidden constraints), parameter_names,\n"
     "parameter_bindings ('1/tau', '' for none), output_names, variable_names (the declared\n"
     "variables: simulate's first columns), condition_names (the relations of if, min, max),\n"
-    "initial_equation_names; the sizes num_states, num_algebraic, num_invariants,\n"
-    "num_conditions; methods (simulate's methods: name -> description) and default_method.\n\n"
+    "when_names (the when clauses, whose resets simulate applies), initial_equation_names;\n"
+    "the sizes num_states, num_algebraic, num_invariants, num_conditions; methods (simulate's\n"
+    "methods: name -> description) and default_method.\n\n"
     "Per instance: parameters, set_parameter; the generated functions at (t, X): rhs,\n"
     "rhs_jacobian, algebraic, invariants, outputs, conditions, project,\n"
     "consistent_initialization; simulate(), daec's simulator in process.";

@@ -185,6 +185,57 @@ for kind in (tank_py.SimulationResult, tank_py.SimulationError):
 print("ok")
 )py";
 
+// The hybrid constructs through the module (docs/python.md, "When clauses and tables"): the
+// resets of models/bouncing_ball.dae against the closed-form bounce times, and the breakpoint
+// order of models/table_circuit.dae's interp table in the simulator's words. Run by kPython with
+// the modules' directory.
+const char* const kHybridCheck = R"py(import sys
+sys.path.insert(0, sys.argv[1])
+import numpy as np
+import ball_py, table_py
+
+# simulate applies the reinit of `when h < 0`: the bounces at t1 = sqrt(2 h0 / g), then flights
+# of 2 e^k t1 (models/bouncing_ball.dae), each an event `true` and then `false` at its time.
+m = ball_py.Model()
+assert m.when_names == ["when h < 0"] and m.condition_names == ["when h < 0"], m.when_names
+t = np.linspace(0.0, 2.5, 251)
+r = m.simulate(t, rtol=1e-10, atol=1e-10)
+assert [(name, value) for _, name, value in r.events] == [("when h < 0", True), ("when h < 0", False)] * 4, r.events
+assert all(r.events[k][0] == r.events[k + 1][0] for k in range(0, 8, 2)), r.events
+bounces = np.array([time for time, name, value in r.events if value])
+e, g = 0.8, 9.81
+t1 = np.sqrt(2 * 1.0 / g)
+exact = t1 * (1 + 2 * np.cumsum([0.0, e, e**2, e**3]))
+assert np.abs(bounces - exact).max() < 1e-8, bounces - exact
+assert r["h"].min() >= -1e-9, r["h"].min()
+v_end = e**4 * g * t1 - g * (2.5 - exact[-1])  # rising after the fourth bounce
+assert abs(r["v"][-1] - v_end) < 1e-8, (r["v"][-1], v_end)
+assert r.statistics["events"] == 4, r.statistics  # the stops: one per bounce
+
+# A breakpoint moved past its neighbour: ValueError in the simulator's words (its --set says
+# them after "--set ts[3]: "), and the parameters as they were.
+m = table_py.Model()
+before = m.parameters.copy()
+words = ("parameter 'ts[3]' = 4 would break the order of an interp table: ts[3] = 4 is not "
+         "below ts[4] = 4 (breakpoints must increase strictly)")
+swapped = before.copy()
+swapped[3], swapped[4] = 1.5, 4.0  # ts[2] = 1.5 is set first, then ts[3] is refused
+for change, message in [(lambda: m.set_parameter("ts[3]", 4.0), words),
+                        (lambda: setattr(m, "parameters", {"ts[2]": 1.5, "ts[3]": 4.0}), words),
+                        (lambda: setattr(m, "parameters", swapped), words),
+                        (lambda: m.simulate([0.0, 1.0], set={"ts[3]": 4.0}), "set['ts[3]']: " + words)]:
+    try:
+        change()
+    except ValueError as failure:
+        assert str(failure) == message, str(failure)
+    else:
+        raise AssertionError("the order was broken")
+    assert np.array_equal(m.parameters, before), m.parameters
+m.parameters = {"ts[5]": 6.0, "ts[4]": 5.0, "ts[3]": 4.0}  # upper ones first: increasing throughout
+assert m.parameters[2:7].tolist() == [0.0, 1.0, 4.0, 5.0, 6.0], m.parameters
+print("ok")
+)py";
+
 bool contains(const std::string& text, const std::string& part) {
   return text.find(part) != std::string::npos;
 }
@@ -211,6 +262,22 @@ TEST(PythonModule, SimulateIsTheSimulatorAndTheExampleRuns) {
   EXPECT_TRUE(contains(read_file(source_dir() + "/docs/python.md"), example.out))
       << "docs/python.md does not show this output of docs/example/tank_python.py:\n"
       << example.out;
+}
+
+// Two quick modules (the compiled binding, as daec_add_python_module builds them).
+TEST(PythonModule, WhenResetsAndInterpTables) {
+  const std::string dir = make_scratch_dir("python_hybrid");
+  for (const char* name : {"ball_py", "table_py"}) {
+    const std::string model = std::string(name) == "ball_py" ? "bouncing_ball" : "table_circuit";
+    const Build module =
+        build_python_module_compiled(source_dir() + "/models/" + model + ".dae", name, dir);
+    ASSERT_TRUE(module.ok) << module.log;
+  }
+  write_file(dir + "/check.py", kHybridCheck);
+  const CommandResult check = run_command(shell_quote(kPython) + " " +
+                                          shell_quote(dir + "/check.py") + " " + shell_quote(dir));
+  EXPECT_EQ(0, check.status) << check.out << check.err;
+  EXPECT_EQ("ok\n", check.out) << check.err;
 }
 
 }  // namespace

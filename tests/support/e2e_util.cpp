@@ -210,19 +210,29 @@ std::optional<SimulatorStats> parse_simulator_stats(const std::string& err) {
   return std::nullopt;
 }
 
+namespace {
+
+/// Python.h's directory and the extension suffix of kPython's modules; false: log says why.
+bool python_paths(std::string& include, std::string& suffix, std::string& log) {
+  const std::string python = shell_quote(kPython);
+  CommandResult paths =
+      run_command(python + " -c \"import sysconfig; print(sysconfig.get_paths()['include']); " +
+                  "print(sysconfig.get_config_var('EXT_SUFFIX'))\"");
+  std::istringstream lines(paths.out);
+  if (paths.status != 0 || !std::getline(lines, include) || !std::getline(lines, suffix)) {
+    log = paths.err;
+    return false;
+  }
+  return true;
+}
+
+}  // namespace
+
 Build build_python_module(const std::string& model, const std::string& module,
                           const std::string& dir) {
   Build build;
-  std::string python = shell_quote(kPython);
-  CommandResult include =
-      run_command(python + " -c \"import sysconfig; print(sysconfig.get_paths()['include'])\"");
-  CommandResult suffix = run_command(
-      python + " -c \"import sysconfig; print(sysconfig.get_config_var('EXT_SUFFIX'))\"");
-  if (include.status != 0 || suffix.status != 0) {
-    build.log = include.err + suffix.err;
-    return build;
-  }
-  auto first_line = [](const std::string& text) { return text.substr(0, text.find('\n')); };
+  std::string include, suffix;
+  if (!python_paths(include, suffix, build.log)) return build;
   std::string cpp = dir + "/" + module + ".cpp";
   CommandResult generated =
       run_daec(shell_quote(model) + " --python-module " + module + " -o " + shell_quote(cpp));
@@ -230,17 +240,52 @@ Build build_python_module(const std::string& model, const std::string& module,
     build.log = generated.err;
     return build;
   }
-  build.executable = dir + "/" + module + first_line(suffix.out);
+  build.executable = dir + "/" + module + suffix;
   // Model.simulate runs the simulator's code: the module links what a simulator links. -O0: the
   // checks run for milliseconds, and the compile of pybind11 and the simulator takes a third
   // less than with -O1.
-  CommandResult built = run_command(
-      "g++ -std=c++17 -Wall -Wextra -Werror -O0 -shared -fPIC -fvisibility=hidden -I" +
-      shell_quote(first_line(include.out)) + " " + kSimulatorIncludes + " " + shell_quote(cpp) +
-      " -o " + shell_quote(build.executable) + " " + kSimulatorLibraries);
+  CommandResult built =
+      run_command("g++ -std=c++17 -Wall -Wextra -Werror -O0 -shared -fPIC -fvisibility=hidden -I" +
+                  shell_quote(include) + " " + kSimulatorIncludes + " " + shell_quote(cpp) +
+                  " -o " + shell_quote(build.executable) + " " + kSimulatorLibraries);
   build.ok = built.status == 0;
   build.log = built.err;
   return build;
+}
+
+Build build_python_module_compiled(const std::string& model, const std::string& module,
+                                   const std::string& dir) {
+  Build build;
+#ifndef DAEC_PYTHON_RUNTIME_LIBRARY
+  (void)model, (void)module, (void)dir;
+  build.log = "this build has no daec_python_runtime (pybind11 not found, or sanitizers)";
+  return build;
+#else
+  std::string include, suffix;
+  if (!python_paths(include, suffix, build.log)) return build;
+  const std::string cpp = dir + "/" + module + "_model.cpp", header = dir + "/" + module + ".h";
+  CommandResult generated = run_daec(shell_quote(model) + " --namespace " + module + " -o " +
+                                     shell_quote(cpp) + " --header " + shell_quote(header));
+  if (generated.status != 0) {
+    build.log = generated.err;
+    return build;
+  }
+  // The entry point daec_add_python_module writes (cmake/DaecFunctions.cmake).
+  const std::string main = dir + "/" + module + "_module.cpp";
+  write_file(main, "#include \"" + header + "\"\n\n#include <daec/adapters/python_module.hpp>\n\n" +
+                       "DAEC_PYTHON_MODULE(" + module + ", ::" + module + "::Model)\n");
+  build.executable = dir + "/" + module + suffix;
+  CommandResult built = run_command(
+      "g++ -std=c++17 -Wall -Wextra -Werror -O0 -shared -fPIC -fvisibility=hidden "
+      "-fvisibility-inlines-hidden -I" +
+      shell_quote(include) + " -I" + shell_quote(DAEC_RUNTIME_INCLUDE_DIR) + " " +
+      kSimulatorIncludes + " " + shell_quote(cpp) + " " + shell_quote(main) + " -o " +
+      shell_quote(build.executable) + " " + shell_quote(DAEC_PYTHON_RUNTIME_LIBRARY) + " " +
+      kSimulatorLibraries);
+  build.ok = built.status == 0;
+  build.log = built.err;
+  return build;
+#endif
 }
 
 }  // namespace daec::test

@@ -377,12 +377,8 @@ inline void set_parameter(Instance& self, const std::string& name, double value)
   self.model = std::move(changed);
 }
 
-/// m.parameters = values. A dict {name: value} sets those parameters, in its order, after
-/// checking every name. An array of length num_parameters sets, in order, each entry that
-/// differs from the current value: an entry left as it was does not cut a binding, so
-/// `p = m.parameters; p[0] = 1; m.parameters = p` changes the first parameter and whatever
-/// follows it.
-inline void assign_parameters(Instance& self, const py::object& values) {
+/// The entries of m.parameters = values, one by one (assign_parameters).
+inline void assign_parameters_in_order(Instance& self, const py::object& values) {
   const int P = self.model->num_parameters;
   if (py::isinstance<py::dict>(values)) {
     std::vector<std::pair<std::string, double>> settings;
@@ -407,6 +403,21 @@ inline void assign_parameters(Instance& self, const py::object& values) {
     const double value = given[i], old = before[static_cast<size_t>(i)];
     if (value == old || (std::isnan(value) && std::isnan(old))) continue;
     set_parameter(self, self.model->parameter_names[i], value);
+  }
+}
+
+/// m.parameters = values. A dict {name: value} sets those parameters, in its order, after
+/// checking every name. An array of length num_parameters sets, in order, each entry that
+/// differs from the current value: an entry left as it was does not cut a binding, so
+/// `p = m.parameters; p[0] = 1; m.parameters = p` changes the first parameter and whatever
+/// follows it. All or nothing: a value refused leaves every parameter as it was.
+inline void assign_parameters(Instance& self, const py::object& values) {
+  std::unique_ptr<System> before = self.model->copy();
+  try {
+    assign_parameters_in_order(self, values);
+  } catch (...) {
+    self.model = std::move(before);
+    throw;
   }
 }
 
@@ -676,8 +687,9 @@ constexpr const char* kModelDoc =
     "algebraic_names (Z), invariant_names (the hidden constraints), parameter_names,\n"
     "parameter_bindings ('1/tau', '' for none), output_names, variable_names (the declared\n"
     "variables: simulate's first columns), condition_names (the relations of if, min, max),\n"
-    "initial_equation_names; the sizes num_states, num_algebraic, num_invariants,\n"
-    "num_conditions; methods (simulate's methods: name -> description) and default_method.\n\n"
+    "when_names (the when clauses, whose resets simulate applies), initial_equation_names;\n"
+    "the sizes num_states, num_algebraic, num_invariants, num_conditions; methods (simulate's\n"
+    "methods: name -> description) and default_method.\n\n"
     "Per instance: parameters, set_parameter; the generated functions at (t, X): rhs,\n"
     "rhs_jacobian, algebraic, invariants, outputs, conditions, project,\n"
     "consistent_initialization; simulate(), daec's simulator in process.";

@@ -287,6 +287,17 @@ inline py::object frame_of(const py::module_& pandas, const SimulationResult& re
   return frame;
 }
 
+/// A usage error of the simulator in simulate's words: the command line's "--set NAME: ..." (a
+/// value that breaks an interp table's order, docs/language.md "Tables: interp") is the argument
+/// set['NAME'] here, as simulate's other errors of set say.
+inline std::string argument_words(const std::string& message) {
+  const std::string option = "--set ";
+  const size_t colon = message.find(": ");
+  if (message.compare(0, option.size(), option) != 0 || colon == std::string::npos) return message;
+  return "set['" + message.substr(option.size(), colon - option.size()) + "']" +
+         message.substr(colon);
+}
+
 /// Model.simulate on `model` (copied: the run's settings and modes do not stay).
 inline py::object simulate(const runtime::System& model, const SimulateCall& call,
                            const py::object& error_type) {
@@ -307,7 +318,7 @@ inline py::object simulate(const runtime::System& model, const SimulateCall& cal
     py::gil_scoped_release unlocked;  // the run calls no Python
     summary = simulator::run_simulation(*copy, options, output);
   } catch (const simulator::Failure& failure) {
-    if (failure.status == 2) throw py::value_error(failure.message);
+    if (failure.status == 2) throw py::value_error(argument_words(failure.message));
     raise_failure(error_type, failure.message, failure.notes, make_result(*copy, output, nullptr));
   } catch (const model_error& failure) {
     raise_failure(error_type, failure.what(), {}, make_result(*copy, output, nullptr));

@@ -119,6 +119,19 @@ TEST(UnitCheck, PowersAndRoots) {
       warnings_of(model_with("  h' = 2^t*v;")));
 }
 
+// udunits2 holds an exponent in 16 bits: ((h^100)^100)^100 would wrap around to m16960. The
+// unit is not computed, and the message says so, once.
+TEST(UnitCheck, ExponentsBeyondWhatUdunitsHoldsAreNotChecked) {
+  EXPECT_EQ(
+      "test.dae:8:21: warning: the unit of this power, 'm10000' to the power 100, has an "
+      "exponent beyond 32767, more than daec can compute: it is not checked\n",
+      warnings_of(model_with("  h' = ((h^100)^100)^100;")));
+  EXPECT_EQ(
+      "test.dae:8:31: warning: the unit of this product, 'm20000' times 'm20000', has an "
+      "exponent beyond 32767, more than daec can compute: it is not checked\n",
+      warnings_of(model_with("  h' = (h^100)^100*(h^100)^100*((h^100)^100*(h^100)^100);")));
+}
+
 TEST(UnitCheck, IfBranchesAndComparisons) {
   EXPECT_EQ("", warnings_of(model_with("  h' = if h > 0 and t < 1 then v else -v;")));
   EXPECT_EQ(
@@ -236,6 +249,51 @@ TEST(UnitCheck, InterpTakesTheUnitOfItsTable) {
       "3:34: the first argument of 'interp' and its breakpoints have different units: 'm' and "
       "'s'\n",
       reports);
+}
+
+// A when clause (line 13): its relations compare alike sides, and reinit(x, E) gives E the unit of
+// x.
+TEST(UnitCheck, WhenClauses) {
+  const std::string when = "  when h < 0 and t > 1 then\n    reinit(v, -0.8*v);\n  end when;\n";
+  EXPECT_EQ("", warnings_of(model_with("  h' = v;") + when));
+  EXPECT_EQ(
+      "test.dae:13:10: warning: the two sides of this comparison have different units: 'm' and "
+      "'s'\n"
+      "test.dae:14:15: warning: the value of reinit(v, ...) has unit 'm', but v is in 'm/s'\n",
+      warnings_of(model_with("  h' = v;") +
+                  "  when h < t then\n    reinit(v, -0.8*h);\n  end when;\n"));
+  EXPECT_EQ(
+      "test.dae:14:15: warning: the value of reinit(h, ...) has unit 'km', but h is in 'm' (the "
+      "same dimension, but 1 km = 1000 m: a conversion factor is missing)\n",
+      warnings_of(model_with("  h' = v;") + "  when h < 0 then\n    reinit(h, L);\n  end when;\n"));
+}
+
+// reinit(x', E) of a variable whose x'' appears: E in the unit of x per second; a clause in a
+// loop is checked once.
+TEST(UnitCheck, WhenClausesOnVelocitiesAndInLoops) {
+  const std::string head =
+      "model m;\nparameter e(unit = \"1\") = 0.5, w(unit = \"1/s\") = 2;\n"
+      "variable x(start = 1, unit = \"m\"), s[2](unit = \"m\");\nequation\n"
+      "  x'' = -w^2*x;\n  for i in 1:2 loop\n    s[i]' = w*s[i];\n  end for;\n";
+  EXPECT_EQ("", run(head + "  when x < 0 then\n    reinit(x', -e*x');\n  end when;\n"
+                           "  for i in 1:2 loop\n    when s[i] > 1 then\n      reinit(s[i], 0);\n"
+                           "    end when;\n  end for;\nend\n")
+                    ->diagnostics());
+  EXPECT_EQ(
+      "test.dae:10:16: warning: the value of reinit(x', ...) has unit 'm', but x' is in 'm/s'\n"
+      "    reinit(x', -e*x);\n"
+      "               ^\n"
+      "test.dae:13:15: warning: the two sides of this comparison have different units: 'm' and "
+      "'1/s'\n"
+      "    when s[i] > w then\n"
+      "              ^\n"
+      "test.dae:14:20: warning: the value of reinit(s, ...) has unit 'm/s', but s is in 'm'\n"
+      "      reinit(s[i], s[i]*w);\n"
+      "                   ^\n",
+      run(head + "  when x < 0 then\n    reinit(x', -e*x);\n  end when;\n"
+                 "  for i in 1:2 loop\n    when s[i] > w then\n      reinit(s[i], s[i]*w);\n"
+                 "    end when;\n  end for;\nend\n")
+          ->diagnostics());
 }
 
 TEST(UnitCheck, ErrorModeMakesMismatchesErrors) {

@@ -173,7 +173,8 @@ Quantity UnitInference::sum_unit(const Expr& e) {
   return unknown ? Quantity::unknown() : Quantity::number();
 }
 
-// Units multiply and divide; a number factor is a pure number.
+// Units multiply and divide; a number factor is a pure number. After an exponent too large to
+// compute, the remaining factors are still checked inside, but the product has no unit.
 Quantity UnitInference::product_unit(const Expr& e) {
   std::optional<Unit> result;
   bool unknown = false;
@@ -184,13 +185,15 @@ Quantity UnitInference::product_unit(const Expr& e) {
       unknown = true;
       continue;
     }
+    if (unknown) continue;
     bool divide = i < e.inverted.size() && e.inverted[i];
     if (result &&
         !fits(static_cast<long long>(result->largest_exponent()) + q.unit->largest_exponent(),
               "this product, '" + result->spelling() + (divide ? "' divided by '" : "' times '") +
                   q.unit->spelling() + "',",
               operand_location(e, i))) {
-      return Quantity::unknown();
+      unknown = true;
+      continue;
     }
     if (!result) {
       result = divide ? units_.one().divided_by(*q.unit) : *q.unit;

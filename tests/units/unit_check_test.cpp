@@ -130,6 +130,12 @@ TEST(UnitCheck, ExponentsBeyondWhatUdunitsHoldsAreNotChecked) {
       "test.dae:8:31: warning: the unit of this product, 'm20000' times 'm20000', has an "
       "exponent beyond 32767, more than daec can compute: it is not checked\n",
       warnings_of(model_with("  h' = (h^100)^100*(h^100)^100*((h^100)^100*(h^100)^100);")));
+  // The factors after it are still checked inside.
+  EXPECT_EQ(
+      "test.dae:8:31: warning: the unit of this product, 'm20000' times 'm20000', has an "
+      "exponent beyond 32767, more than daec can compute: it is not checked\n"
+      "test.dae:8:62: warning: the argument of 'sin' must be dimensionless, but its unit is 'm'\n",
+      warnings_of(model_with("  h' = (h^100)^100*(h^100)^100*((h^100)^100*(h^100)^100)*sin(h);")));
 }
 
 TEST(UnitCheck, IfBranchesAndComparisons) {

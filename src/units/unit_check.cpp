@@ -39,6 +39,7 @@ class UnitChecker {
   std::optional<double> constant(const std::string& name) const;
   void report(const SourceLocation& where, const std::string& message);
   void check_statements(const std::vector<Statement>& statements);
+  void check_when(const WhenDecl& when);
   void check_equation(const EquationDecl& equation);
   void check_value(const Expr& value, const std::string& name, const std::string& what);
 
@@ -109,10 +110,14 @@ void UnitChecker::check_model() {
   check_statements(syntax_.initial_statements);
 }
 
-// Each kind of statement checks its parts through inference_: a new kind (a `when` clause with
-// `reinit(x, E)`) adds its case here, unit_of each part and check_alike where they must agree.
+// Each kind of statement checks its parts through inference_: unit_of each part and check_alike
+// where they must agree.
 void UnitChecker::check_statements(const std::vector<Statement>& statements) {
   for (const Statement& statement : statements) {
+    if (statement.when) {
+      check_when(*statement.when);
+      continue;
+    }
     if (!statement.loop) {
       check_equation(syntax_.equations[statement.equation]);
       continue;
@@ -123,6 +128,22 @@ void UnitChecker::check_statements(const std::vector<Statement>& statements) {
     inference_.bind(loop.variable.name);
     check_statements(loop.body);
     inference_.unbind();
+  }
+}
+
+// The condition's relations compare alike sides (relation_unit); each reinit(x, E) gives E the
+// unit of x, and reinit(x', E) that of x per second (docs/language.md, "Units").
+void UnitChecker::check_when(const WhenDecl& when) {
+  inference_.unit_of(*when.condition);
+  for (const ReinitDecl& reinit : when.reinits) {
+    Quantity target = inference_.per_second(inference_.unit_of(*reinit.target), reinit.order);
+    Quantity value = inference_.unit_of(*reinit.value);
+    if (!target.is_known() || !value.is_known() || value.unit->same_as(*target.unit)) continue;
+    std::string written = reinit.target->text + std::string(reinit.order, '\'');
+    report(start_of(*reinit.value), "the value of reinit(" + written + ", ...) has unit '" +
+                                        value.unit->spelling() + "', but " + written + " is in '" +
+                                        target.unit->spelling() + "'" +
+                                        factor_note(*value.unit, *target.unit));
   }
 }
 

@@ -141,12 +141,15 @@ Quantity UnitInference::name_unit(const std::string& name) {
 
 // x' has the unit of x per second, x'' per second squared.
 Quantity UnitInference::derivative_unit(const Expr& e) {
-  Quantity q = unit_of(*e.operands[0]);
+  return per_second(unit_of(*e.operands[0]), e.order);
+}
+
+Quantity UnitInference::per_second(const Quantity& q, int order) const {
   if (!q.is_known()) return q.kind == Quantity::Kind::Number ? q : Quantity::unknown();
-  Unit u = q.unit->divided_by(units_.second().raised(e.order));
+  Unit u = q.unit->divided_by(units_.second().raised(order));
   // In the user's words where that stays simple (m: m/s, m/s: m/s2), else the canonical form.
   std::string spelling = q.unit->spelling();
-  for (int k = 0; k < e.order; ++k) spelling = per_second(spelling);
+  for (int k = 0; k < order; ++k) spelling = daec::per_second(spelling);
   if (spelling.find('(') == std::string::npos) u = u.spelled(spelling);
   return Quantity::known(u);
 }
@@ -170,7 +173,8 @@ Quantity UnitInference::sum_unit(const Expr& e) {
   return unknown ? Quantity::unknown() : Quantity::number();
 }
 
-// Units multiply and divide; a number factor is a pure number.
+// Units multiply and divide; a number factor is a pure number. After an exponent too large to
+// compute, the remaining factors are still checked inside, but the product has no unit.
 Quantity UnitInference::product_unit(const Expr& e) {
   std::optional<Unit> result;
   bool unknown = false;
@@ -181,7 +185,16 @@ Quantity UnitInference::product_unit(const Expr& e) {
       unknown = true;
       continue;
     }
+    if (unknown) continue;
     bool divide = i < e.inverted.size() && e.inverted[i];
+    if (result &&
+        !fits(static_cast<long long>(result->largest_exponent()) + q.unit->largest_exponent(),
+              "this product, '" + result->spelling() + (divide ? "' divided by '" : "' times '") +
+                  q.unit->spelling() + "',",
+              operand_location(e, i))) {
+      unknown = true;
+      continue;
+    }
     if (!result) {
       result = divide ? units_.one().divided_by(*q.unit) : *q.unit;
     } else {
@@ -212,7 +225,23 @@ Quantity UnitInference::power_unit(const Expr& base, const Expr& exponent,
   }
   std::optional<std::pair<int, int>> fraction = as_fraction(*value);
   if (!fraction) return Quantity::unknown();
+  if (!fits(static_cast<long long>(b.unit->largest_exponent()) * std::abs(fraction->first),
+            "this power, '" + b.unit->spelling() + "' to the power " +
+                std::to_string(fraction->first) + ",",
+            where)) {
+    return Quantity::unknown();
+  }
   return root_unit(Quantity::known(b.unit->raised(fraction->first)), fraction->second, where);
+}
+
+// Whether an exponent of `largest` stays within what udunits2 holds (Unit::kMaxExponent); if not,
+// reports that the unit of `what` cannot be computed, which leaves it unchecked.
+bool UnitInference::fits(long long largest, const std::string& what, const SourceLocation& where) {
+  if (largest <= Unit::kMaxExponent) return true;
+  report_(where, "the unit of " + what + " has an exponent beyond " +
+                     std::to_string(Unit::kMaxExponent) +
+                     ", more than daec can compute: it is not checked");
+  return false;
 }
 
 Quantity UnitInference::root_unit(const Quantity& q, int n, const SourceLocation& where) {
@@ -328,6 +357,12 @@ Quantity UnitInference::reduction_unit(const Expr& e) {
   std::optional<double> last = constant_value(*e.operands[2]);
   if (!first || !last || std::fabs(*last - *first + 1) > kMaxUnitPower) return Quantity::unknown();
   int count = static_cast<int>(std::max(0.0, *last - *first + 1));
+  if (!fits(static_cast<long long>(body.unit->largest_exponent()) * count,
+            "this product, '" + body.unit->spelling() + "' to the power " + std::to_string(count) +
+                ",",
+            e.location)) {
+    return Quantity::unknown();
+  }
   return Quantity::known(body.unit->raised(count));
 }
 

@@ -55,6 +55,9 @@ class UnitInference {
   /// at `where` naming both units. Numbers and unknown units are alike with everything.
   bool check_alike(const Quantity& a, const Quantity& b, const SourceLocation& where,
                    const std::string& what);
+  /// The unit of the `order`-th time derivative of a quantity `q`: per second, per second
+  /// squared, ... (a number stays a number, an unknown unit unknown).
+  Quantity per_second(const Quantity& q, int order) const;
   /// Names bound by an enclosing loop: plain numbers.
   void bind(const std::string& name) { iterators_.push_back(name); }
   void unbind() { iterators_.pop_back(); }
@@ -73,6 +76,7 @@ class UnitInference {
   Quantity relation_unit(const Expr& e);
   Quantity reduction_unit(const Expr& e);
   Quantity root_unit(const Quantity& q, int n, const SourceLocation& where);
+  bool fits(long long largest, const std::string& what, const SourceLocation& where);
   bool check_dimensionless(const Quantity& q, const SourceLocation& where, const std::string& what);
   std::optional<double> constant_value(const Expr& e);
 

@@ -3,7 +3,9 @@
 
 #include <udunits2.h>
 
+#include <algorithm>
 #include <cmath>
+#include <cstdlib>
 #include <stdexcept>
 
 namespace daec {
@@ -51,7 +53,42 @@ std::string canonical_spelling(const ut_unit* unit) {
   return as_quotient(std::string(buffer, static_cast<size_t>(length)));
 }
 
+// ut_accept_visitor callbacks: the largest |exponent| of a base unit, into *(int*)arg. A scaled,
+// shifted, time-stamp or logarithmic unit has those of the unit it is built on.
+ut_status visit_basic(const ut_unit*, void* arg) {
+  int& largest = *static_cast<int*>(arg);
+  largest = std::max(largest, 1);
+  return UT_SUCCESS;
+}
+ut_status visit_product(const ut_unit*, int count, const ut_unit* const*, const int* powers,
+                        void* arg) {
+  int& largest = *static_cast<int*>(arg);
+  for (int i = 0; i < count; ++i) largest = std::max(largest, std::abs(powers[i]));
+  return UT_SUCCESS;
+}
+ut_status visit_underlying(const ut_unit* underlying, void* arg);
+ut_status visit_galilean(const ut_unit*, double, const ut_unit* underlying, double, void* arg) {
+  return visit_underlying(underlying, arg);
+}
+ut_status visit_timestamp(const ut_unit*, const ut_unit* time_unit, double, void* arg) {
+  return visit_underlying(time_unit, arg);
+}
+ut_status visit_logarithmic(const ut_unit*, double, const ut_unit* reference, void* arg) {
+  return visit_underlying(reference, arg);
+}
+const ut_visitor kExponentVisitor = {visit_basic, visit_product, visit_galilean, visit_timestamp,
+                                     visit_logarithmic};
+ut_status visit_underlying(const ut_unit* underlying, void* arg) {
+  return ut_accept_visitor(underlying, &kExponentVisitor, arg);
+}
+
 }  // namespace
+
+int Unit::largest_exponent() const {
+  int largest = 0;
+  ut_accept_visitor(unit_.get(), &kExponentVisitor, &largest);
+  return largest;
+}
 
 Unit::Unit(std::shared_ptr<ut_unit> unit, std::string spelling)
     : unit_(std::move(unit)), spelling_(std::move(spelling)) {}

@@ -27,6 +27,12 @@ class Unit {
   /// 1000) and no offset; nullopt otherwise.
   std::optional<double> factor_to(const Unit& other) const;
 
+  /// udunits2 keeps the exponent of each base unit in a 16-bit integer: one beyond this wraps
+  /// around silently (m^1000000 would be m16960), so the arithmetic below must not reach it.
+  static constexpr int kMaxExponent = 32767;
+  /// The largest |exponent| of a base unit in this unit (m2.kg.s-3: 3; a pure number: 0).
+  int largest_exponent() const;
+
   Unit times(const Unit& other) const;
   Unit divided_by(const Unit& other) const;
   /// This unit to the integer power `n`.

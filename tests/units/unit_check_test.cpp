@@ -119,6 +119,25 @@ TEST(UnitCheck, PowersAndRoots) {
       warnings_of(model_with("  h' = 2^t*v;")));
 }
 
+// udunits2 holds an exponent in 16 bits: ((h^100)^100)^100 would wrap around to m16960. The
+// unit is not computed, and the message says so, once.
+TEST(UnitCheck, ExponentsBeyondWhatUdunitsHoldsAreNotChecked) {
+  EXPECT_EQ(
+      "test.dae:8:21: warning: the unit of this power, 'm10000' to the power 100, has an "
+      "exponent beyond 32767, more than daec can compute: it is not checked\n",
+      warnings_of(model_with("  h' = ((h^100)^100)^100;")));
+  EXPECT_EQ(
+      "test.dae:8:31: warning: the unit of this product, 'm20000' times 'm20000', has an "
+      "exponent beyond 32767, more than daec can compute: it is not checked\n",
+      warnings_of(model_with("  h' = (h^100)^100*(h^100)^100*((h^100)^100*(h^100)^100);")));
+  // The factors after it are still checked inside.
+  EXPECT_EQ(
+      "test.dae:8:31: warning: the unit of this product, 'm20000' times 'm20000', has an "
+      "exponent beyond 32767, more than daec can compute: it is not checked\n"
+      "test.dae:8:62: warning: the argument of 'sin' must be dimensionless, but its unit is 'm'\n",
+      warnings_of(model_with("  h' = (h^100)^100*(h^100)^100*((h^100)^100*(h^100)^100)*sin(h);")));
+}
+
 TEST(UnitCheck, IfBranchesAndComparisons) {
   EXPECT_EQ("", warnings_of(model_with("  h' = if h > 0 and t < 1 then v else -v;")));
   EXPECT_EQ(
@@ -238,6 +257,51 @@ TEST(UnitCheck, InterpTakesTheUnitOfItsTable) {
       reports);
 }
 
+// A when clause (line 13): its relations compare alike sides, and reinit(x, E) gives E the unit of
+// x.
+TEST(UnitCheck, WhenClauses) {
+  const std::string when = "  when h < 0 and t > 1 then\n    reinit(v, -0.8*v);\n  end when;\n";
+  EXPECT_EQ("", warnings_of(model_with("  h' = v;") + when));
+  EXPECT_EQ(
+      "test.dae:13:10: warning: the two sides of this comparison have different units: 'm' and "
+      "'s'\n"
+      "test.dae:14:15: warning: the value of reinit(v, ...) has unit 'm', but v is in 'm/s'\n",
+      warnings_of(model_with("  h' = v;") +
+                  "  when h < t then\n    reinit(v, -0.8*h);\n  end when;\n"));
+  EXPECT_EQ(
+      "test.dae:14:15: warning: the value of reinit(h, ...) has unit 'km', but h is in 'm' (the "
+      "same dimension, but 1 km = 1000 m: a conversion factor is missing)\n",
+      warnings_of(model_with("  h' = v;") + "  when h < 0 then\n    reinit(h, L);\n  end when;\n"));
+}
+
+// reinit(x', E) of a variable whose x'' appears: E in the unit of x per second; a clause in a
+// loop is checked once.
+TEST(UnitCheck, WhenClausesOnVelocitiesAndInLoops) {
+  const std::string head =
+      "model m;\nparameter e(unit = \"1\") = 0.5, w(unit = \"1/s\") = 2;\n"
+      "variable x(start = 1, unit = \"m\"), s[2](unit = \"m\");\nequation\n"
+      "  x'' = -w^2*x;\n  for i in 1:2 loop\n    s[i]' = w*s[i];\n  end for;\n";
+  EXPECT_EQ("", run(head + "  when x < 0 then\n    reinit(x', -e*x');\n  end when;\n"
+                           "  for i in 1:2 loop\n    when s[i] > 1 then\n      reinit(s[i], 0);\n"
+                           "    end when;\n  end for;\nend\n")
+                    ->diagnostics());
+  EXPECT_EQ(
+      "test.dae:10:16: warning: the value of reinit(x', ...) has unit 'm', but x' is in 'm/s'\n"
+      "    reinit(x', -e*x);\n"
+      "               ^\n"
+      "test.dae:13:15: warning: the two sides of this comparison have different units: 'm' and "
+      "'1/s'\n"
+      "    when s[i] > w then\n"
+      "              ^\n"
+      "test.dae:14:20: warning: the value of reinit(s, ...) has unit 'm/s', but s is in 'm'\n"
+      "      reinit(s[i], s[i]*w);\n"
+      "                   ^\n",
+      run(head + "  when x < 0 then\n    reinit(x', -e*x);\n  end when;\n"
+                 "  for i in 1:2 loop\n    when s[i] > w then\n      reinit(s[i], s[i]*w);\n"
+                 "    end when;\n  end for;\nend\n")
+          ->diagnostics());
+}
+
 TEST(UnitCheck, ErrorModeMakesMismatchesErrors) {
   daec::FlattenOptions options;
   options.units = daec::UnitCheckMode::Error;
@@ -265,17 +329,34 @@ TEST(UnitCheck, ModelWithoutUnitsIsNotChecked) {
   EXPECT_EQ("", run("model m;\nvariable x;\nequation\n  x' = sin(t) + t;\nend\n")->diagnostics());
 }
 
-// What `daec --units=error` runs: every bundled model checks clean.
+// Whether a parameter, variable or output of `model` declares a unit: a model without any is
+// not checked at all (docs/language.md, "Units").
+bool declares_a_unit(const daec::Model& model) {
+  for (const daec::Parameter& p : model.parameters) {
+    if (!p.unit.empty()) return true;
+  }
+  for (const daec::Variable& v : model.variables) {
+    if (!v.unit.empty()) return true;
+  }
+  for (const daec::Output& o : model.outputs) {
+    if (!o.unit.empty()) return true;
+  }
+  return false;
+}
+
+// What `daec --units=error` runs: every bundled model declares its units (none passes by being
+// skipped) and checks clean.
 TEST(UnitCheck, BundledModelsCheckCleanAsErrors) {
   daec::FlattenOptions options;
   options.units = daec::UnitCheckMode::Error;
   std::vector<std::string> names = daec::test::bundled_model_files();
-  EXPECT_GE(names.size(), 14u);
+  EXPECT_GE(names.size(), 17u);
   for (const std::string& name : names) {
     std::string path = "models/" + name;
     auto result = run(daec::test::read_source_file(path), path, options);
-    EXPECT_TRUE(result->model.has_value()) << result->diagnostics();
-    EXPECT_EQ("", result->diagnostics());
+    ASSERT_TRUE(result->model.has_value()) << path << "\n" << result->diagnostics();
+    EXPECT_EQ("", result->diagnostics()) << path;
+    EXPECT_TRUE(declares_a_unit(*result->model)) << path << " declares no unit";
   }
 }
 

@@ -31,6 +31,15 @@ TEST(UnitSystem, ParsesSiSymbolsPrefixesProductsQuotientsAndPowers) {
   }
 }
 
+// The exponents udunits2 holds in 16 bits: the dimensional check stays below Unit::kMaxExponent.
+TEST(UnitSystem, LargestExponent) {
+  EXPECT_EQ(0, parse("1").largest_exponent());
+  EXPECT_EQ(1, parse("km").largest_exponent());
+  EXPECT_EQ(3, parse("kg.m2/s3").largest_exponent());
+  EXPECT_EQ(2, parse("degC/s2").largest_exponent());
+  EXPECT_EQ(10000, parse("m").raised(100).raised(100).largest_exponent());
+}
+
 TEST(UnitSystem, ReadsUtf8Symbols) {
   EXPECT_TRUE(parse("\u00b5m").same_as(parse("um")));
   EXPECT_TRUE(parse("\u03a9").same_as(parse("Ohm")));

@@ -159,11 +159,13 @@ mxArray* corrected(const System& model, double t, const std::vector<double>& x, 
   return column(result.data(), model.num_states);
 }
 
-/// names(): a struct of column cell arrays, one field a kind of name.
+/// names(): a struct of column cell arrays, one field a kind of name, and the units of the
+/// declared kinds beside them ('' where none, and everywhere for a model without unit tables).
 inline mxArray* names(const System& model) {
-  const char* fields[] = {"states",     "algebraic",  "parameters", "outputs",
-                          "invariants", "conditions", "variables"};
-  mxArray* result = mxCreateStructMatrix(1, 1, 7, fields);
+  const char* fields[] = {"states",          "algebraic",       "parameters",   "outputs",
+                          "invariants",      "conditions",      "variables",    "state_units",
+                          "algebraic_units", "parameter_units", "output_units", "variable_units"};
+  mxArray* result = mxCreateStructMatrix(1, 1, 12, fields);
   mxSetField(result, 0, "states", name_cells(model.state_names, model.num_states));
   mxSetField(result, 0, "algebraic", name_cells(model.algebraic_names, model.num_algebraic));
   mxSetField(result, 0, "parameters", name_cells(model.parameter_names, model.num_parameters));
@@ -171,6 +173,11 @@ inline mxArray* names(const System& model) {
   mxSetField(result, 0, "invariants", name_cells(model.invariant_names, model.num_invariants));
   mxSetField(result, 0, "conditions", name_cells(model.condition_names, model.num_conditions));
   mxSetField(result, 0, "variables", name_cells(model.variable_names, model.num_variables));
+  mxSetField(result, 0, "state_units", name_cells(model.state_units, model.num_states));
+  mxSetField(result, 0, "algebraic_units", name_cells(model.algebraic_units, model.num_algebraic));
+  mxSetField(result, 0, "parameter_units", name_cells(model.parameter_units, model.num_parameters));
+  mxSetField(result, 0, "output_units", name_cells(model.output_units, model.num_outputs));
+  mxSetField(result, 0, "variable_units", name_cells(model.variable_units, model.num_variables));
   return result;
 }
 

@@ -433,6 +433,22 @@ inline void def_names(py::class_<Instance>& cls, const char* property, const cha
       doc);
 }
 
+// A class attribute of units, one per name of `count` ("" where none): a model without unit
+// tables (a hand-written one) has "" everywhere, so that the lists always match the names.
+inline void def_units(py::class_<Instance>& cls, const char* property, const char* doc,
+                      const std::shared_ptr<const System>& prototype,
+                      const char* const* System::*units_of, int System::*count) {
+  cls.def_property_readonly_static(
+      property,
+      [prototype, units_of, count](py::object) {
+        const int n = (*prototype).*count;
+        const char* const* units = (*prototype).*units_of;
+        return units != nullptr ? names(units, n)
+                                : std::vector<std::string>(static_cast<size_t>(std::max(n, 0)));
+      },
+      doc);
+}
+
 // The docstrings of the members that take a state: one state, or (where it says so) k states side
 // by side as the columns of an (n, k) array, which solve_ivp(..., vectorized=True) passes.
 constexpr const char* kRhsDoc =
@@ -688,8 +704,9 @@ constexpr const char* kModelDoc =
     "parameter_bindings ('1/tau', '' for none), output_names, variable_names (the declared\n"
     "variables: simulate's first columns), condition_names (the relations of if, min, max),\n"
     "when_names (the when clauses, whose resets simulate applies), initial_equation_names;\n"
-    "the sizes num_states, num_algebraic, num_invariants, num_conditions; methods (simulate's\n"
-    "methods: name -> description) and default_method.\n\n"
+    "their units state_units, algebraic_units, parameter_units, output_units, variable_units\n"
+    "('' where none); the sizes num_states, num_algebraic, num_invariants, num_conditions;\n"
+    "methods (simulate's methods: name -> description) and default_method.\n\n"
     "Per instance: parameters, set_parameter; the generated functions at (t, X): rhs,\n"
     "rhs_jacobian, algebraic, invariants, outputs, conditions, project,\n"
     "consistent_initialization; simulate(), daec's simulator in process.";
@@ -733,6 +750,16 @@ void bind_system(py::module_& module, const ModelFactory& make, const char* name
   def_names(cls, "when_names",
             "the when clauses, by their conditions (simulate applies their resets)", prototype,
             &System::when_names, &System::num_when_clauses);
+  def_units(cls, "state_units", "the units of the states ('' where none)", prototype,
+            &System::state_units, &System::num_states);
+  def_units(cls, "algebraic_units", "the units of the algebraic unknowns ('' where none)",
+            prototype, &System::algebraic_units, &System::num_algebraic);
+  def_units(cls, "parameter_units", "the units of the parameters ('' where none)", prototype,
+            &System::parameter_units, &System::num_parameters);
+  def_units(cls, "output_units", "the units of the outputs ('' where none)", prototype,
+            &System::output_units, &System::num_outputs);
+  def_units(cls, "variable_units", "the units of the declared variables ('' where none)", prototype,
+            &System::variable_units, &System::num_variables);
   def_parameters(cls, prototype);
   def_functions(cls);
   def_simulate(cls, module, prototype);

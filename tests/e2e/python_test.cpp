@@ -198,6 +198,11 @@ import ball_py, table_py
 # of 2 e^k t1 (models/bouncing_ball.dae), each an event `true` and then `false` at its time.
 m = ball_py.Model()
 assert m.when_names == ["when h < 0"] and m.condition_names == ["when h < 0"], m.when_names
+# The units of the model file, beside the names (derivatives per second).
+assert m.state_names == ["h", "v"] and m.state_units == ["m", "m/s"], m.state_units
+assert m.variable_units == ["m", "m/s"] and m.output_units == ["J/kg"], m.output_units
+assert m.parameter_names == ["e", "g"] and m.parameter_units == ["1", "m/s2"], m.parameter_units
+assert m.algebraic_units == ["m/s2"] * len(m.algebraic_names), m.algebraic_units
 t = np.linspace(0.0, 2.5, 251)
 r = m.simulate(t, rtol=1e-10, atol=1e-10)
 assert [(name, value) for _, name, value in r.events] == [("when h < 0", True), ("when h < 0", False)] * 4, r.events

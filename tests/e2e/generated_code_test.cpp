@@ -78,7 +78,7 @@ constexpr const char* kWarningOptimization = "-O2";
 TEST_P(BundledModel, CompilesWarningFreeAndChecksOut) {
   const std::string stem = GetParam();
   std::string dir = make_scratch_dir("generated_" + stem);
-  for (const char* compiler : {"g++", "clang++"}) {
+  for (const std::string& compiler : generated_code_compilers()) {
     std::string checker = build_checker(source_dir() + "/models/" + stem + ".dae", dir, stem,
                                         compiler, "", 0, kWarningOptimization);
     expect_checks_pass(checker, start_time(stem));
@@ -109,7 +109,7 @@ TEST(GeneratedCode, WarningFreeAtO2WithEmptyTables) {
     CommandResult generated =
         run_daec(shell_quote(model) + " -o " + shell_quote(cpp) + " " + arguments);
     ASSERT_EQ(0, generated.status) << generated.err;
-    for (const char* compiler : {"g++", "clang++"}) {
+    for (const std::string& compiler : generated_code_compilers()) {
       CommandResult built = compile_cpp({cpp}, dir + "/model.o", {compiler, false, "-O2 -c", ""});
       EXPECT_EQ(0, built.status) << model << "\n" << built.err;
     }
@@ -140,7 +140,7 @@ TEST(GeneratedCode, IndexKChains) {
 // the C++ compiles warning-free and every Jacobian matches finite differences.
 TEST(GeneratedCode, ConditionsAndArrays) {
   std::string dir = make_scratch_dir("generated_conditions");
-  for (const char* compiler : {"g++", "clang++"}) {
+  for (const std::string& compiler : generated_code_compilers()) {
     expect_checks_pass(
         build_checker(source_dir() + "/tests/data/conditions.dae", dir, "conditions", compiler));
   }
@@ -155,7 +155,7 @@ TEST(GeneratedCode, PartsAndPartFiles) {
   // three files compiled beside the model. Same checks, both compilers.
   for (const char* stem : {"coupled_pendulums", "example_12_1"}) {
     std::string dir = make_scratch_dir(std::string("generated_parts_") + stem);
-    for (const char* compiler : {"g++", "clang++"}) {
+    for (const std::string& compiler : generated_code_compilers()) {
       std::string checker = build_checker(source_dir() + "/models/" + stem + ".dae", dir, stem,
                                           compiler, "--split 3 --part-cost 4", 3);
       expect_checks_pass(checker, start_time(stem));
@@ -201,7 +201,7 @@ TEST(GeneratedCode, KeywordsAndHostileDescriptions) {
   // Names that are C++ keywords, descriptions with */, quotes, backslashes: nothing leaks.
   std::string dir = make_scratch_dir("generated_hostile");
   std::string model = source_dir() + "/tests/data/hostile_names.dae";
-  for (const char* compiler : {"g++", "clang++"}) {
+  for (const std::string& compiler : generated_code_compilers()) {
     expect_checks_pass(build_checker(model, dir, "class_model", compiler));
   }
   std::string code = read_file(dir + "/model.cpp");
@@ -235,7 +235,7 @@ TEST(GeneratedCode, RowExchangesWhenTheDiagonalVanishes) {
     model.replace(at, from.size(), to);
   }
   write_file(dir + "/hanging.dae", model);
-  for (const char* compiler : {"g++", "clang++"}) {
+  for (const std::string& compiler : generated_code_compilers()) {
     expect_checks_pass(build_checker(dir + "/hanging.dae", dir, "pendulum", compiler));
   }
   EXPECT_NE(std::string::npos, read_file(dir + "/model.cpp").find("switch (q)"));
@@ -369,7 +369,7 @@ TEST(GeneratedCode, HeaderAndSourceLinkAsALibrary) {
              "  std::printf(\"%d %s %d\\n\", status, b.model_name, b.num_states);\n"
              "  return 0;\n"
              "}\n");
-  for (const char* compiler : {"g++", "clang++"}) {
+  for (const std::string& compiler : generated_code_compilers()) {
     CompileOptions options;
     options.compiler = compiler;
     options.extra_flags = "-I" + shell_quote(dir);

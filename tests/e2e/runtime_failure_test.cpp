@@ -96,7 +96,7 @@ TEST(RuntimeFailure, ReturnCodesOfTheGeneratedCode) {
         run_daec(shell_quote(model_path(stem)) + " -o " + shell_quote(dir + "/" + stem + ".cpp"));
     ASSERT_EQ(generated.status, 0) << generated.err;
   }
-  for (const char* compiler : {"g++", "clang++"}) {
+  for (const std::string& compiler : generated_code_compilers()) {
     CompileOptions options;
     options.compiler = compiler;
     options.extra_flags = "-I " + shell_quote(dir);

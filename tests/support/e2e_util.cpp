@@ -53,6 +53,14 @@ std::string strict_flags() {
 #endif
 }
 
+std::vector<std::string> generated_code_compilers() {
+#ifdef DAEC_SANITIZE_GENERATED
+  return {"g++"};
+#else
+  return {"g++", "clang++"};
+#endif
+}
+
 CommandResult compile_cpp(const std::vector<std::string>& sources, const std::string& executable,
                           const CompileOptions& options) {
   std::string command = options.compiler + " " + strict_flags();

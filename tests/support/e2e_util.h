@@ -39,6 +39,11 @@ struct CompileOptions {
 /// in the sanitizer build.
 std::string strict_flags();
 
+/// The compilers the generated code is checked with: g++ and clang++ (warnings differ); in the
+/// sanitizer build g++ alone, as what it adds there is the sanitizers' check of the code, which
+/// one compiler's build gives.
+std::vector<std::string> generated_code_compilers();
+
 /// Compiles and links `sources` into `executable`. status 0 on success; `out` + `err` hold the
 /// compiler's log (the command line is prepended to `err`, for failure messages).
 CommandResult compile_cpp(const std::vector<std::string>& sources, const std::string& executable,

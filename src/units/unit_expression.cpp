@@ -283,21 +283,24 @@ Quantity UnitInference::dimensionless_call(const Expr& e) {
 
 // min, max, atan2: arguments [first, last) alike; the call has their unit.
 Quantity UnitInference::alike_call(const Expr& e, size_t first, size_t last) {
-  std::optional<Quantity> known;
-  bool unknown = false, mismatch = false;
-  for (size_t i = first; i < last; ++i) {
-    Quantity q = unit_of(*e.operands[i]);
-    if (!q.is_known()) {
-      unknown = unknown || q.kind != Quantity::Kind::Number;
-      continue;
-    }
-    if (!known) {
-      known = q;
-    } else if (!check_alike(*known, q, start_of(*e.operands[i]),
-                            "the arguments of '" + e.text + "'")) {
-      mismatch = true;
-    }
+  Alike alike;
+  for (size_t i = first; i < last; ++i)
+    add_alike(alike, unit_of(*e.operands[i]), *e.operands[i], "the arguments of '" + e.text + "'");
+  return alike.result();
+}
+
+void UnitInference::add_alike(Alike& alike, const Quantity& q, const Expr& operand,
+                              const std::string& what) {
+  if (!q.is_known()) {
+    alike.unknown = alike.unknown || q.kind != Quantity::Kind::Number;
+  } else if (!alike.known) {
+    alike.known = q;
+  } else if (!check_alike(*alike.known, q, start_of(operand), what)) {
+    alike.mismatch = true;
   }
+}
+
+Quantity UnitInference::Alike::result() const {
   if (mismatch) return Quantity::unknown();
   if (known) return *known;
   return unknown ? Quantity::unknown() : Quantity::number();
@@ -315,26 +318,13 @@ Quantity UnitInference::interp_unit(const Expr& e) {
 
 // if C1 then E1 elseif C2 then E2 else E3: the values alike.
 Quantity UnitInference::if_unit(const Expr& e) {
-  std::optional<Quantity> known;
-  bool unknown = false, mismatch = false;
+  Alike alike;
   for (size_t i = 0; i < e.operands.size(); ++i) {
     bool is_condition = i % 2 == 0 && i + 1 < e.operands.size();
     Quantity q = unit_of(*e.operands[i]);
-    if (is_condition) continue;
-    if (!q.is_known()) {
-      unknown = unknown || q.kind != Quantity::Kind::Number;
-      continue;
-    }
-    if (!known) {
-      known = q;
-    } else if (!check_alike(*known, q, start_of(*e.operands[i]),
-                            "the branches of this if-expression")) {
-      mismatch = true;
-    }
+    if (!is_condition) add_alike(alike, q, *e.operands[i], "the branches of this if-expression");
   }
-  if (mismatch) return Quantity::unknown();
-  if (known) return *known;
-  return unknown ? Quantity::unknown() : Quantity::number();
+  return alike.result();
 }
 
 Quantity UnitInference::relation_unit(const Expr& e) {

@@ -71,6 +71,14 @@ class UnitInference {
   Quantity call_unit(const Expr& e);
   Quantity dimensionless_call(const Expr& e);
   Quantity alike_call(const Expr& e, size_t first, size_t last);
+  /// The values that must share one unit (the arguments of min, the branches of an if), met one
+  /// at a time: their common unit, unknown after a mismatch or an unknown value.
+  struct Alike {
+    std::optional<Quantity> known;
+    bool unknown = false, mismatch = false;
+    Quantity result() const;
+  };
+  void add_alike(Alike& alike, const Quantity& q, const Expr& operand, const std::string& what);
   Quantity interp_unit(const Expr& e);
   Quantity if_unit(const Expr& e);
   Quantity relation_unit(const Expr& e);

@@ -36,13 +36,9 @@ EventRun run_with_events(const Build& build, const std::string& dir, const std::
   EXPECT_EQ(0, run.status) << method << "\n" << run.err;
   if (run.status != 0) return result;
   result.csv = parse_csv(run.out);
-  // t,condition,value: the time, the condition by name, its value from there on.
-  std::string text = read_file(events), header = "t,condition,value\n";
-  EXPECT_EQ(0u, text.find(header)) << text;
-  for (size_t start = header.size(); start < text.size(); start = text.find('\n', start) + 1) {
-    size_t comma = text.find(',', start);
-    result.event_times.push_back(std::stod(text.substr(start, comma - start)));
-    std::string rest = text.substr(comma, text.find('\n', start) - comma);
+  for (const EventLine& event : parse_events(read_file(events))) {
+    result.event_times.push_back(event.t);
+    std::string rest = "," + event.condition + (event.value ? ",true" : ",false");
     EXPECT_TRUE(rest == ",growth: x < 1,false" || rest == ",eq3: y < 1/2,false" ||
                 rest == ",diode: vd > 7/10,true" || rest == ",diode: vd > 7/10,false")
         << rest;

@@ -61,16 +61,11 @@ TEST(Hybrid, WallPendulumFollowsItsReferenceOnTheDefaultMethod) {
   EXPECT_LE(stats->events, 8) << run.err;
   EXPECT_LT(stats->largest_absolute_invariant_residual, 1e-8) << run.err;
 
-  // t,condition,value: the impacts are where the clause's relation becomes true.
+  // The impacts are where the clause's relation becomes true.
   std::vector<double> impacts;
-  std::istringstream lines(read_file(events));
-  std::string line;
-  std::getline(lines, line);
-  EXPECT_EQ("t,condition,value", line);
-  while (std::getline(lines, line)) {
-    EXPECT_NE(std::string::npos, line.find(",when x < -d,")) << line;
-    if (line.size() > 5 && line.compare(line.size() - 5, 5, ",true") == 0)
-      impacts.push_back(std::stod(line.substr(0, line.find(','))));
+  for (const EventLine& event : parse_events(read_file(events))) {
+    EXPECT_EQ("when x < -d", event.condition);
+    if (event.value) impacts.push_back(event.t);
   }
   ASSERT_EQ(4u, impacts.size()) << read_file(events);
   for (size_t k = 0; k < 4; ++k)

@@ -34,15 +34,8 @@ WhenRun run_when(const Build& build, const std::string& dir, const std::string& 
   EXPECT_EQ(0, run.status) << method << "\n" << run.err;
   if (run.status != 0) return result;
   result.csv = parse_csv(run.out);
-  std::string text = read_file(events), header = "t,condition,value\n";
-  EXPECT_EQ(0u, text.find(header)) << text;
-  for (size_t start = header.size(); start < text.size(); start = text.find('\n', start) + 1) {
-    size_t comma = text.find(',', start), end = text.find('\n', start);
-    std::string rest = text.substr(comma + 1, end - comma - 1);
-    if (rest.size() > 5 && rest.substr(rest.size() - 5) == ",true")
-      result.fired.emplace_back(std::stod(text.substr(start, comma - start)),
-                                rest.substr(0, rest.size() - 5));
-  }
+  for (const EventLine& event : parse_events(read_file(events)))
+    if (event.value) result.fired.emplace_back(event.t, event.condition);
   auto stats = parse_simulator_stats(run.err);
   EXPECT_TRUE(stats) << run.err;
   if (stats) result.events = stats->events;

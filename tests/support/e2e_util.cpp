@@ -195,6 +195,22 @@ Csv parse_csv(const std::string& text) {
   return csv;
 }
 
+std::vector<EventLine> parse_events(const std::string& text) {
+  std::istringstream in(text);
+  std::string line;
+  if (!std::getline(in, line) || line != "t,condition,value")
+    throw std::runtime_error("events file without the header t,condition,value: '" + line + "'");
+  std::vector<EventLine> events;
+  for (size_t line_number = 2; std::getline(in, line); ++line_number) {
+    std::vector<std::string> fields = split_fields(line);
+    if (fields.size() != 3 || (fields[2] != "true" && fields[2] != "false"))
+      throw std::runtime_error("events line " + std::to_string(line_number) +
+                               " is not t,condition,true|false: '" + line + "'");
+    events.push_back({parse_field(fields[0], line_number), fields[1], fields[2] == "true"});
+  }
+  return events;
+}
+
 std::optional<SimulatorStats> parse_simulator_stats(const std::string& err) {
   std::istringstream in(err);
   std::string line;

@@ -93,6 +93,17 @@ std::vector<std::string> split_fields(const std::string& line);
 /// e.g. "nan" or "1.5x".
 Csv parse_csv(const std::string& text);
 
+/// One line of a simulator's --events file: the time, the condition by name, its value from then.
+struct EventLine {
+  double t = 0.0;
+  std::string condition;
+  bool value = false;
+};
+
+/// Parses the text of an --events file (header t,condition,value, then a line per change).
+/// Throws std::runtime_error (saying where) on another header or a malformed line.
+std::vector<EventLine> parse_events(const std::string& text);
+
 /// The interpreter with NumPy (Debian's; another python3 may come first on PATH).
 inline constexpr const char* kPython = "/usr/bin/python3";
 

@@ -8,9 +8,10 @@
 # checked), in a few processes (GoogleTest shards) rather than one per test: a sanitized process
 # takes half a second to start and to check for leaks at exit, which over 700 tests was most of
 # the run. It leaves to the Release pass the end-to-end tests that compile a whole simulator or
-# module per test (Simulator, Accuracy, Events, When, Hybrid, Tables, Parameters, PythonModule, the
-# oracle slice, the installed package, the largest generated models): under the sanitizers each such compile takes tens of
-# seconds, and they exercise the runtime that daec_runtime_tests checks there.
+# module per test (Simulator, Accuracy, Events, When, Hybrid, Tables, Parameters, PythonModule,
+# Ordering, the oracle slice, the installed package, the largest generated models): under the
+# sanitizers each such compile takes tens of seconds, and they exercise the runtime that
+# daec_runtime_tests checks there. The sanitized build leaves out the files of those suites.
 # FULL_SANITIZER=1 runs every test under the sanitizers too, one process each (slow).
 set -euo pipefail
 
@@ -25,8 +26,11 @@ ctest --test-dir build -j "$jobs" --timeout 600
 
 echo "== AddressSanitizer + UndefinedBehaviorSanitizer build =="
 # Line tables only (-g1): all the sanitizers' reports use, and a fifth less compile time than -g.
+# Without the release-only suites (below) unless every test is to run under the sanitizers.
+release_only_tests=OFF
+if [[ "${FULL_SANITIZER:-0}" == 1 ]]; then release_only_tests=ON; fi
 BUILD_DIR=build-asan CMAKE_ARGS="-DDAEC_WERROR=ON -DDAEC_SANITIZE=ON -DCMAKE_BUILD_TYPE=Debug \
-  -DCMAKE_CXX_FLAGS_DEBUG=-g1" scripts/setup.sh
+  -DCMAKE_CXX_FLAGS_DEBUG=-g1 -DDAEC_RELEASE_ONLY_TESTS=$release_only_tests" scripts/setup.sh
 export LSAN_OPTIONS=suppressions=$PWD/tests/lsan.supp:print_suppressions=0
 export ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1
 if [[ "${FULL_SANITIZER:-0}" == 1 ]]; then
@@ -35,7 +39,9 @@ if [[ "${FULL_SANITIZER:-0}" == 1 ]]; then
 fi
 
 # Left to the Release pass (see above).
-release_only='Simulator.*:Accuracy.*:Events.*:When.*:Hybrid.*:Tables.*:Parameters.*:Models/Oracle.*:PythonModule.*'
+# The suites of DAEC_RELEASE_ONLY_TEST_SOURCES (tests/CMakeLists.txt), then single tests of others.
+release_only='Simulator.*:Accuracy.*:Events.*:When.*:Hybrid.*:Tables.*:Parameters.*:PythonModule.*'
+release_only+=':Ordering.*:Models/Oracle.*'
 release_only+=':GeneratedCode.PendulumChainsBySparseJacobians'
 release_only+=':GeneratedCode.ReactionDiffusionWithoutDenseJacobians:GeneratedCode.PartsAndPartFiles'
 release_only+=':GeneratedCode.WarningFreeAtO2WithEmptyTables'  # a warning check at -O2, no run

@@ -144,7 +144,7 @@ TEST(Parameters, SimulatorSetFollowsAndOverridesBindings) {
 
 TEST(Parameters, PythonModuleSetsByArrayAndDict) {
   std::string dir = make_scratch_dir("parameters_python");
-  Build module = build_python_module(source_dir() + "/" + kModel, "decay_py", dir);
+  Build module = build_python_module_compiled(source_dir() + "/" + kModel, "decay_py", dir);
   ASSERT_TRUE(module.ok) << module.log;
   std::string python = shell_quote(kPython);
   write_file(dir + "/check.py", R"py(import sys

@@ -524,7 +524,8 @@ TEST(Simulator, StartConditionsAreKeptExactly) {
 TEST(Simulator, PythonConsistentInitializationTakesFix) {
   std::string dir = make_scratch_dir("PythonConsistentInitializationTakesFix");
   Build module =
-      build_python_module(source_dir() + "/tests/data/start_conditions.dae", "start_py", dir);
+      build_python_module_compiled(source_dir() + "/tests/data/start_conditions.dae", "start_py",
+                                   dir);
   ASSERT_TRUE(module.ok) << module.log;
   write_file(dir + "/check.py", R"(import sys
 sys.path.insert(0, sys.argv[1])

@@ -180,12 +180,12 @@ TEST_F(Limits, BatchAppliesTheTimeLimitToEachModel) {
 
 TEST_F(Limits, SizeLimitStopsAnExplosionEarly) {
   // Without a limit this model runs for minutes and takes gigabytes (each round multiplies the
-  // distinct subexpressions of c's derivative by about 2.5); a limit stops it in seconds.
+  // distinct subexpressions of c's derivative by about 2.5); a limit stops it in a second.
   write("boom.dae", exploding_chain(12));
-  CommandResult r = daec("boom.dae -o boom.cpp --max-expression-size 3000");
+  CommandResult r = daec("boom.dae -o boom.cpp --max-expression-size 1500");
   EXPECT_EQ(1, r.status);
-  EXPECT_EQ(size_limit_error(16, "differentiating constraint " + quoted_c(7) + " in round 8",
-                             "4,066", "3,000"),
+  EXPECT_EQ(size_limit_error(16, "differentiating constraint " + quoted_c(6) + " in round 7",
+                             "1,527", "1,500"),
             r.err);
   EXPECT_EQ(std::vector<std::string>{"boom.dae"}, files());
 }

@@ -82,6 +82,16 @@ ut_status visit_underlying(const ut_unit* underlying, void* arg) {
   return ut_accept_visitor(underlying, &kExponentVisitor, arg);
 }
 
+// Every ')' closes an earlier '(' and every '(' is closed.
+bool balanced_parentheses(const std::string& text) {
+  int depth = 0;
+  for (char c : text) {
+    depth += c == '(' ? 1 : c == ')' ? -1 : 0;
+    if (depth < 0) return false;
+  }
+  return depth == 0;
+}
+
 }  // namespace
 
 int Unit::largest_exponent() const {
@@ -166,10 +176,12 @@ UnitSystem& UnitSystem::instance() {
 
 std::optional<Unit> UnitSystem::parse(const std::string& text, std::string& problem) const {
   // UTF-8 (the model file's encoding) reads ASCII as well as µm, Ω, °C and kg·m²/s².
-  ut_unit* unit = ut_parse(system_, text.c_str(), UT_UTF8);
+  // udunits2 stops reading at an unmatched ')' and accepts what came before ("m)" as m):
+  // parentheses are checked here.
+  ut_unit* unit = balanced_parentheses(text) ? ut_parse(system_, text.c_str(), UT_UTF8) : nullptr;
   if (unit) return Unit(std::shared_ptr<ut_unit>(unit, ut_free), text);
   // udunits2 sets UT_UNKNOWN for an unknown symbol but leaves the status alone on a syntax error.
-  if (ut_get_status() == UT_UNKNOWN) {
+  if (balanced_parentheses(text) && ut_get_status() == UT_UNKNOWN) {
     problem = "unknown unit '" + text +
               "' (expected SI symbols with prefixes, products, quotients and powers: 'kg.m2/s2', "
               "'N.m', 'mol/L')";

@@ -25,8 +25,8 @@ std::string problem_of(const std::string& text) {
 
 TEST(UnitSystem, ParsesSiSymbolsPrefixesProductsQuotientsAndPowers) {
   for (const char* text :
-       {"m",   "km", "kg.m2/s2", "N.m", "mol/L", "K",     "rad", "m/s2", "V",  "A",
-        "Ohm", "F",  "H",        "W",   "J",     "kg/m3", "1/s", "mm",   "us", "1"}) {
+       {"m", "km", "kg.m2/s2", "N.m", "mol/L", "K",   "rad", "m/s2", "V", "A",        "Ohm",
+        "F", "H",  "W",        "J",   "kg/m3", "1/s", "mm",  "us",   "1", "kg/(m.s2)"}) {
     parse(text);
   }
 }
@@ -90,6 +90,12 @@ TEST(UnitSystem, UnknownAndInvalidUnits) {
       "invalid unit 'm//s' (write a product of SI symbols with '.', a quotient with '/' and "
       "powers as digits: 'kg.m2/s2')",
       problem_of("m//s"));
+  // udunits2 alone reads "m)" as m.
+  EXPECT_EQ(
+      "invalid unit 'm/s)' (write a product of SI symbols with '.', a quotient with '/' and "
+      "powers as digits: 'kg.m2/s2')",
+      problem_of("m/s)"));
+  EXPECT_NE("", problem_of("(m/s"));
 }
 
 }  // namespace

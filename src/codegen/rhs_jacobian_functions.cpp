@@ -111,7 +111,7 @@ const char* const kAddColumnWithZ =
     "  }\n"
     "}\n";
 
-// A row or block more columns than this write links none of them (locality_order.h).
+// A row or block that more columns than this share links none of them (locality_order.h).
 constexpr size_t kColumnHubLimit = 64;
 
 // A column reads and writes a few blocks of A (their factors, solve operations, dz and dF/dZ)

@@ -3,11 +3,13 @@
 // of rhs_jacobian (dense) and rhs_jacobian_values (sparse) on top of them.
 #include "codegen/function_families.h"
 
+#include <algorithm>
 #include <array>
 
 #include <fmt/format.h>
 
 #include "codegen/code_tables.h"
+#include "codegen/locality_order.h"
 
 namespace daec::function_code {
 
@@ -29,14 +31,20 @@ struct BlockedEntries {
   std::vector<ex> value;
 };
 
+// The block of A each position (in A's block triangular order) belongs to.
+std::vector<int> block_of_positions(const BlockTriangularForm& blocks, size_t m) {
+  std::vector<int> block_of(m);
+  for (int b = 0; b < blocks.block_count(); ++b) {
+    for (int i = blocks.block_start[b]; i < blocks.block_start[b + 1]; ++i) block_of[i] = b;
+  }
+  return block_of;
+}
+
 BlockedEntries dF_dZ_by_block(const Generator& gen) {
   const BlockTriangularForm& blocks = gen.plan->blocks;
   std::vector<std::vector<std::array<int, 2>>> groups(blocks.block_count());
   std::vector<std::vector<ex>> values(blocks.block_count());
-  std::vector<int> block_of(gen.m);
-  for (int b = 0; b < blocks.block_count(); ++b) {
-    for (int i = blocks.block_start[b]; i < blocks.block_start[b + 1]; ++i) block_of[i] = b;
-  }
+  std::vector<int> block_of = block_of_positions(blocks, gen.m);
   for (size_t i = 0; i < gen.n; ++i) {
     for (const MatrixEntry& e : gen.dF_dZ.row(i)) {
       int pos = gen.position[e.column];
@@ -94,9 +102,69 @@ const char* const kAddColumnWithZ =
     "void add_rhs_jacobian_column(int j, const double* a, const int* pivot, const double* fx,\n"
     "                             const double* gx, const double* fz, double* dz, double* w) {\n"
     "%s"
-    "  if constexpr (kGxEntries > 0 && kReachRuns > 0) {\n"
+    "  if constexpr (kGxEntries > 0 && kReachEntries > 0) {\n"
     "    if (kGxStart[j] == kGxStart[j + 1]) return;  // Z does not depend on x[j]\n"
     "    for (int k = kGxStart[j]; k < kGxStart[j + 1]; ++k) dz[kGxPosition[k]] = gx[k];\n"
+    "%s"
+    "  } else {  // Z depends on no state\n"
+    "    (void)a, (void)pivot, (void)gx, (void)fz, (void)dz, (void)&solve_block;\n"
+    "  }\n"
+    "}\n";
+
+// A row or block that more columns than this share links none of them (locality_order.h).
+constexpr size_t kColumnHubLimit = 64;
+
+// A column reads and writes a few blocks of A (their factors, solve operations, dz and dF/dZ)
+// and a few rows of w. Visited in the states' numbering, which is the model's declaration order,
+// consecutive columns of a shuffled model touch blocks far apart, and each block is fetched
+// again for every column that reaches it: the column loop of a shuffled reaction-diffusion model
+// cost 1.6 times that of the same model written as arrays (docs/generated-code.md, "Large
+// models"). The columns are visited in locality order instead (locality_order.h): columns are
+// neighbours when dF/dX writes a common row or -dg/dX a common block, so the blocks one column
+// brings in are still at hand for the next. Each column is computed alone (w and dz are zero
+// before and after it), so the order changes no value.
+std::vector<int> column_order(const Generator& gen, const ColumnEntries& fx,
+                              const ColumnEntries* gx) {
+  std::vector<int> block_of;
+  if (gx) block_of = block_of_positions(gen.plan->blocks, gen.m);
+  std::vector<std::vector<int>> uses(gen.n);
+  for (size_t j = 0; j < gen.n; ++j) {
+    for (int k = fx.start[j]; k < fx.start[j + 1]; ++k) uses[j].push_back(fx.row[k]);
+    if (!gx) continue;
+    for (int k = gx->start[j]; k < gx->start[j + 1]; ++k)
+      uses[j].push_back(static_cast<int>(gen.n) + block_of[gx->row[k]]);
+    std::sort(uses[j].begin(), uses[j].end());
+    uses[j].erase(std::unique(uses[j].begin(), uses[j].end()), uses[j].end());
+  }
+  std::vector<int> order;
+  for (size_t j : locality_order(uses, kColumnHubLimit)) order.push_back(static_cast<int>(j));
+  return order;
+}
+
+std::string column_order_table(const Generator& gen, const ColumnEntries& fx,
+                               const ColumnEntries* gx) {
+  return "// The order in which the columns are computed: neighbours together, whatever the\n"
+         "// order of the declarations\n" +
+         constant_table("kColumnOrder", column_order(gen, fx, gx));
+}
+
+std::string replace_first(std::string text, const std::string& what, const std::string& with) {
+  return text.replace(text.find(what), what.size(), with);
+}
+
+// The blocks each state reaches, in the loops of add_rhs_jacobian_column: kReach lists them one
+// by one when the reach is exact, as runs [begin, end) of consecutive blocks otherwise (each
+// state's run is every block from its first on, too many to list).
+const char* const kEachReachedBlock =
+    "    for (int e = kReachStart[j]; e < kReachStart[j + 1]; ++e)\n"
+    "      solve_block(kReach[e], a, pivot, dz);\n"
+    "    for (int e = kReachStart[j]; e < kReachStart[j + 1]; ++e) {\n"
+    "      const int b = kReach[e];\n"
+    "      for (int k = kFzBlockStart[b]; k < kFzBlockStart[b + 1]; ++k)\n"
+    "        w[kFzRow[k]] += fz[k] * dz[kFzPosition[k]];\n"
+    "      for (int i = kBlockStart[b]; i < kBlockStart[b + 1]; ++i) dz[i] = 0.0;\n"
+    "    }\n";
+const char* const kEachReachedRun =
     "    for (int e = kReachStart[j]; e < kReachStart[j + 1]; ++e) {\n"
     "      for (int b = kReach[e][0]; b < kReach[e][1]; ++b) solve_block(b, a, pivot, dz);\n"
     "    }\n"
@@ -106,14 +174,37 @@ const char* const kAddColumnWithZ =
     "          w[kFzRow[k]] += fz[k] * dz[kFzPosition[k]];\n"
     "        for (int i = kBlockStart[b]; i < kBlockStart[b + 1]; ++i) dz[i] = 0.0;\n"
     "      }\n"
-    "    }\n"
-    "  } else {  // Z depends on no state\n"
-    "    (void)a, (void)pivot, (void)gx, (void)fz, (void)dz, (void)&solve_block;\n"
-    "  }\n"
-    "}\n";
+    "    }\n";
 
-std::string replace_first(std::string text, const std::string& what, const std::string& with) {
-  return text.replace(text.find(what), what.size(), with);
+// The tables of the blocks each state reaches (kReachStart, kReach, kReachEntries) and the loops
+// that visit them. Listed one by one, the blocks cost one step each whatever their numbering;
+// as runs, a state of a shuffled model whose three blocks are not consecutive costs three runs
+// where the same state written as arrays costs one: a shuffled reaction-diffusion model spent
+// 1.8 times the instructions of the array model in these loops (docs/generated-code.md, "Large
+// models").
+std::string reach_tables(const AlgebraicReach& reach, const char*& loops) {
+  std::vector<int> reach_start{0};
+  std::string table;
+  if (reach.exact) {
+    std::vector<int> blocks;
+    for (const auto& column : reach.runs) {
+      for (const auto& [begin, end] : column)
+        for (int b = begin; b < end; ++b) blocks.push_back(b);
+      reach_start.push_back(static_cast<int>(blocks.size()));
+    }
+    table = constant_table("kReach", blocks);
+    loops = kEachReachedBlock;
+  } else {
+    std::vector<std::array<int, 2>> runs;
+    for (const auto& column : reach.runs) {
+      for (const auto& [begin, end] : column) runs.push_back({begin, end});
+      reach_start.push_back(static_cast<int>(runs.size()));
+    }
+    table = constant_rows("kReach", runs);
+    loops = kEachReachedRun;
+  }
+  return constant_table("kReachStart", reach_start) + table +
+         fmt::format("constexpr int kReachEntries = {};\n", reach_start.back());
 }
 
 }  // namespace
@@ -127,6 +218,7 @@ std::string rhs_jacobian_support(Generator& gen, const AlgebraicReach* reach) {
   std::vector<CodeParameter> parameters{kP, kT, kX, out("fx")};
   std::string functions;
   if (gen.m == 0) {
+    tables += column_order_table(gen, fx, nullptr);
     functions = std::string("// Adds column j of d(X')/dX = dF/dX to w.\n") +
                 "void add_rhs_jacobian_column(int j, const double* fx, double* w) {\n" +
                 kAddFxColumn + "}\n";
@@ -136,30 +228,25 @@ std::string rhs_jacobian_support(Generator& gen, const AlgebraicReach* reach) {
     for (const Assignment& a : array_assignments("gx", gx.value)) list.push_back(a);
     for (const Assignment& a : array_assignments("fz", fz.value)) list.push_back(a);
     parameters = {kP, kT, kX, in("r"), out("fx"), out("gx"), out("fz")};
-    std::vector<int> reach_start{0};
-    std::vector<std::array<int, 2>> runs;
-    for (const auto& column : reach->runs) {
-      for (const auto& [begin, end] : column) runs.push_back({begin, end});
-      reach_start.push_back(static_cast<int>(runs.size()));
-    }
+    const char* reach_loops = nullptr;
+    std::string reach_table = reach_tables(*reach, reach_loops);
     SolveOperations solve = solve_operations(*gen.plan);
     tables += "// -dg/dX by columns, rows by position in A's block triangular form\n" +
               constant_table("kGxStart", gx.start) + constant_table("kGxPosition", gx.row) +
               "// dF/dZ: (row of F, position of the unknown), grouped by block\n" +
               constant_table("kFzRow", fz.row) + constant_table("kFzPosition", fz.position) +
               constant_table("kFzBlockStart", fz.block_start) +
-              "// The positions of each block; the runs of blocks each state reaches\n" +
-              constant_table("kBlockStart", gen.plan->blocks.block_start) +
-              constant_table("kReachStart", reach_start) + constant_rows("kReach", runs) +
+              "// The positions of each block; the blocks each state reaches\n" +
+              constant_table("kBlockStart", gen.plan->blocks.block_start) + reach_table +
               "// solve_A by operations {i, e, j}: r[i] -= a[e] * r[j] (e >= 0),\n"
               "// swap r[i] and r[pivot[i]] (e == -1), r[i] *= a[-2 - e] (e <= -2)\n" +
               constant_table("kSolveOpStart", solve.block_start) +
               constant_rows("kSolveOp", solve.ops) +
-              fmt::format(
-                  "constexpr int kGxEntries = {};\nconstexpr int kReachRuns = {};\n"
-                  "constexpr int kSolveOps = {};\n",
-                  gx.row.size(), runs.size(), solve.ops.size());
-    functions = kSolveBlock + replace_first(kAddColumnWithZ, "%s", kAddFxColumn);
+              fmt::format("constexpr int kGxEntries = {};\nconstexpr int kSolveOps = {};\n",
+                          gx.row.size(), solve.ops.size()) +
+              column_order_table(gen, fx, &gx);
+    functions = kSolveBlock + replace_first(replace_first(kAddColumnWithZ, "%s", kAddFxColumn),
+                                            "%s", reach_loops);
   }
   std::string entries = gen.parts.body(
       {"rhs_jacobian_entries", parameters, assignment_statements(gen.symbols(true), list)});
@@ -206,8 +293,9 @@ std::string rhs_jacobian_body(const Generator& gen, bool dense) {
               "      values[e] = w[rhs_jacobian_rowval[e]];\n"
               "      w[rhs_jacobian_rowval[e]] = 0.0;\n"
               "    }\n";
-  code +=
-      fmt::format("  for (int j = 0; j < {}; ++j) {{\n    {};\n{}  }}\n", gen.n, add_column, move);
+  code += fmt::format(
+      "  for (int c = 0; c < {}; ++c) {{\n    const int j = kColumnOrder[c];\n    {};\n{}  }}\n",
+      gen.n, add_column, move);
   code += dense ? fmt::format("  return all_finite(J, {}) ? 0 : 2;\n", gen.n * gen.n)
                 : "  return all_finite(values, rhs_jacobian_nnz) ? 0 : 2;\n";
   return body(code, {"t", "x", dense ? "J" : "values"});

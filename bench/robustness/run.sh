@@ -39,13 +39,14 @@ fi
 
 cmake --build "$build" --target daec daec_runtime -j "$JOBS" >/dev/null
 started=$(date -u '+%Y-%m-%d %H:%M UTC')
-/usr/bin/python3 "$here/runner.py" --root "$root" --build "$build" --out "$OUT"
+# The commit at the start: what the simulators are built from.
 commit=$(git -C "$root" rev-parse --short HEAD)
 # Uncommitted changes other than the benchmark's own outputs make the results unreproducible.
 if [[ -n $(git -C "$root" status --porcelain --untracked-files=no -- . \
     ':!bench/robustness/RESULTS.md' ':!bench/robustness/results.tsv' 2>/dev/null) ]]; then
   commit="$commit (with uncommitted changes)"
 fi
+/usr/bin/python3 "$here/runner.py" --root "$root" --build "$build" --out "$OUT"
 {
   echo "# command=$command"
   echo "# date=$started"

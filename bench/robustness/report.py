@@ -159,7 +159,11 @@ def main():
         grid_order = {g: i for i, g in enumerate(grids)}
         for row in sorted(failed, key=lambda r: (r["case"], order[r["method"]],
                                                  tol_order[r["tol"]], grid_order[r["grid"]])):
-            ends = {r["t_reached"] for r in rows if r["case"] == row["case"] and r["status"] == "ok"}
+            if "t_end" in row:
+                ends = {row["t_end"]}
+            else:  # results.tsv without the column: the end time of the case's finished runs
+                ends = {r["t_reached"] for r in rows
+                        if r["case"] == row["case"] and r["status"] == "ok"}
             end = f" (of {next(iter(ends))})" if len(ends) == 1 else ""
             cause = row["cause"].replace("|", "\\|")
             put(f"| {row['case']} | {row['method']} | {row['tol']} | {row['grid']} | "

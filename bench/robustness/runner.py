@@ -232,7 +232,7 @@ def run_one(case, executable, method, tol, grid, limit, scratch):
     command = [executable, "--t-start", repr(case.t_start), *grid_args(case, grid),
                "--rtol", tol, "--atol", tol, "--method", method, "--quiet", "--progress",
                "--output", "/dev/null", *case.sim_args]
-    row = {"case": case.name, "method": method, "tol": tol, "grid": grid}
+    row = {"case": case.name, "method": method, "tol": tol, "grid": grid, "t_end": repr(case.t_end)}
     err_path = os.path.join(scratch, f"{os.getpid()}_{abs(hash((case.name, method, tol, grid)))}.err")
     start = time.monotonic()
     timed_out = False
@@ -283,7 +283,8 @@ def run_one(case, executable, method, tol, grid, limit, scratch):
 
 
 BUILD_DIR = None  # daec's build directory, from --build
-COLUMNS = ["case", "method", "tol", "grid", "status", "t_reached", "steps", "seconds", "cause"]
+COLUMNS = ["case", "method", "tol", "grid", "status", "t_reached", "t_end", "steps", "seconds",
+           "cause"]
 
 
 def main():
@@ -334,7 +335,8 @@ def main():
             runs = [(m, tol, g) for m in methods for tol in tols for g in grids]
             if executable is None:
                 case_rows = [dict(case=case.name, method=m, tol=tol, grid=g, status="build error",
-                                  t_reached="-", steps="-", seconds="0", cause=error)
+                                  t_reached="-", t_end=repr(case.t_end), steps="-", seconds="0",
+                                  cause=error)
                              for m, tol, g in runs]
             else:
                 with concurrent.futures.ThreadPoolExecutor(max_workers=jobs) as pool:

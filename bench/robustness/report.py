@@ -152,8 +152,9 @@ def main():
     if not failed:
         put("None.")
     else:
-        put("| model | method | rtol = atol | grid | time reached (of T) | steps | status | cause |")
-        put("| --- | --- | ---: | --- | ---: | ---: | --- | --- |")
+        put("| model | method | rtol = atol | grid | time reached (of T) | steps | status | cause "
+            "| the simulator's note |")
+        put("| --- | --- | ---: | --- | ---: | ---: | --- | --- | --- |")
         order = {m: i for i, m in enumerate(methods)}
         tol_order = {t: i for i, t in enumerate(tols)}
         grid_order = {g: i for i, g in enumerate(grids)}
@@ -166,8 +167,9 @@ def main():
                         if r["case"] == row["case"] and r["status"] == "ok"}
             end = f" (of {next(iter(ends))})" if len(ends) == 1 else ""
             cause = row["cause"].replace("|", "\\|")
+            note = row.get("note", "").replace("|", "\\|")
             put(f"| {row['case']} | {row['method']} | {row['tol']} | {row['grid']} | "
-                f"{row['t_reached']}{end} | {row['steps']} | {row['status']} | {cause} |")
+                f"{row['t_reached']}{end} | {row['steps']} | {row['status']} | {cause} | {note} |")
     put("")
     with open(sys.argv[2], "w") as handle:
         handle.write("\n".join(out))

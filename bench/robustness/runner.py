@@ -6,7 +6,7 @@ linked to the compiled runtime build/runtime/libdaec_runtime.a, as docs/simulato
 compiled runtime" shows and bench/ordering/run.sh does), then runs every selected method x
 tolerance x output grid from that one binary, each under a time limit, and writes results.tsv:
 one row per run with its status, the time reached, the steps and the cause of a failure (the first
-line of the simulator's `sim: error:` message).
+line of the simulator's `sim: error:` message, and the first `sim: note:` line after it).
 
     runner.py --root ROOT [--build BUILD] --out DIR   (run.sh calls it; the selection from the
                                                       environment)
@@ -254,6 +254,10 @@ def run_one(case, executable, method, tol, grid, limit, scratch):
     progress = [m for m in (PROGRESS.search(line) for line in lines) if m]
     stats = [line for line in lines if line.startswith("method ")]
     errors = [line for line in lines if line.startswith("sim: error:")]
+    # The integrator's own words (docs/simulator.md "When a run fails"): the first note after
+    # the error, e.g. "Radau5: step size too small at t = ...: h = ...; last failure: ...".
+    notes = [line[len("sim: note: "):] for line in lines[lines.index(errors[0]) + 1:]
+             if line.startswith("sim: note:")] if errors else []
     steps = "-"
     if stats:
         match = re.search(r"\bsteps (\d+)", stats[-1])
@@ -278,13 +282,13 @@ def run_one(case, executable, method, tol, grid, limit, scratch):
         elif progress:
             reached = progress[-1].group(1)
     row.update(status=status, t_reached=reached, steps=steps, seconds=f"{seconds:.2f}",
-               cause=cause.replace("\t", " "))
+               cause=cause.replace("\t", " "), note=(notes[0] if notes else "").replace("\t", " "))
     return row
 
 
 BUILD_DIR = None  # daec's build directory, from --build
 COLUMNS = ["case", "method", "tol", "grid", "status", "t_reached", "t_end", "steps", "seconds",
-           "cause"]
+           "cause", "note"]
 
 
 def main():
@@ -336,7 +340,7 @@ def main():
             if executable is None:
                 case_rows = [dict(case=case.name, method=m, tol=tol, grid=g, status="build error",
                                   t_reached="-", t_end=repr(case.t_end), steps="-", seconds="0",
-                                  cause=error)
+                                  cause=error, note="")
                              for m, tol, g in runs]
             else:
                 with concurrent.futures.ThreadPoolExecutor(max_workers=jobs) as pool:

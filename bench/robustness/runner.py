@@ -21,6 +21,7 @@ import fnmatch
 import os
 import re
 import shlex
+import signal
 import subprocess
 import sys
 import time
@@ -224,6 +225,22 @@ def grid_args(case, grid):
     raise ValueError(grid)
 
 
+# The simulators running now: each runs in a session of its own (so that a time limit kills it
+# and nothing else), so a signal to the runner must pass them on.
+LIVE = set()
+
+
+def stop(signum, _frame):
+    """Kills the running simulators, then ends the runner by the same signal."""
+    for pid in list(LIVE):
+        try:
+            os.killpg(pid, signal.SIGKILL)
+        except ProcessLookupError:
+            pass
+    signal.signal(signum, signal.SIG_DFL)
+    os.kill(os.getpid(), signum)
+
+
 PROGRESS = re.compile(r"sim: t = (\S+) of \S+ \([^)]*\), (\d+) steps")
 
 
@@ -239,12 +256,14 @@ def run_one(case, executable, method, tol, grid, limit, scratch):
     with open(err_path, "wb") as err:
         process = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=err,
                                    start_new_session=True)
+        LIVE.add(process.pid)
         try:
             code = process.wait(timeout=limit)
         except subprocess.TimeoutExpired:
-            os.killpg(process.pid, 9)  # its own session: this run only
+            os.killpg(process.pid, signal.SIGKILL)  # its own session: this run only
             process.wait()
             code, timed_out = None, True
+        LIVE.discard(process.pid)
     seconds = time.monotonic() - start
     with open(err_path, "rb") as handle:
         handle.seek(max(0, os.path.getsize(err_path) - 65536))
@@ -297,6 +316,8 @@ def main():
     parser.add_argument("--build", help="daec's build directory (default ROOT/build)")
     parser.add_argument("--out", required=True)
     options = parser.parse_args()
+    for signum in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP):
+        signal.signal(signum, stop)
     env = os.environ
     selected = env.get("CASES", "models accuracy events diode oracle").split()
     methods = env.get("METHODS", " ".join(ALL_METHODS)).split()

@@ -107,6 +107,19 @@ TEST(EventsRuntime, ANanAtEveryStepSizeEndsTheRunNamingTheCondition) {
             "most half as long)\n");
 }
 
+// A hundred and fifty relations that each switch once, some 6e-11 s apart: no chattering, which
+// is one condition switching again and again. The guard once counted the switches of all
+// conditions together and stopped this run at the hundredth.
+TEST(EventsRuntime, ManyConditionsSwitchingOnceAtNearlyOneInstantAreNoChattering) {
+  for (const char* method : {"radau5", "radau5-dae", "bdf", "ida"}) {
+    SCOPED_TRACE(method);
+    auto result = daec::test::run<crowd::Model>(
+        {"--t-end", "1", "--method", method, "--output", scratch("crowd.csv")});
+    ASSERT_EQ(result.status, 0) << result.err;
+    EXPECT_NE(result.err.find(", events 150, "), std::string::npos) << result.err;
+  }
+}
+
 TEST(EventsRuntime, ModelsWithoutConditionsHaveNoEvents) {
   std::string events = scratch("circle-events.csv");
   auto result = daec::test::run<circle::Model>({"--t-end", "1", "--events", events});

@@ -6,6 +6,8 @@
 // ahead::Model reads the relation from a quantity that is not a number where a too long step ends.
 #pragma once
 
+#include <string>
+
 #include "circle_model.h"
 
 namespace switching {
@@ -91,3 +93,47 @@ struct NanAfterHalf : Model {
 };
 
 }  // namespace ahead
+
+namespace crowd {
+
+/// The circle model with kRelations relations y < r (1/2 + k kGap), k = 0, 1, ..., which the
+/// point passes one after another, some 6e-11 s apart: each switches once, all at nearly the same
+/// instant, as the diodes of an array may. The speed depends on none of them.
+constexpr int kRelations = 150;
+constexpr double kGap = 1e-10;
+
+/// The relations' names, "k: y < r (1/2 + k kGap)", for System::condition_names.
+struct Names {
+  std::string text[kRelations];
+  const char* pointers[kRelations];
+  Names() {
+    for (int k = 0; k < kRelations; ++k) {
+      text[k] = std::to_string(k) + ": y < r (1/2 + k kGap)";
+      pointers[k] = text[k].c_str();
+    }
+  }
+};
+
+inline const Names& names() {
+  static const Names kNames;
+  return kNames;
+}
+
+struct Model : circle::Model {
+  static constexpr const char* model_name = "crowd";
+  static constexpr int num_conditions = kRelations;
+  static inline const char* const* condition_names = names().pointers;
+  double mode[num_conditions] = {};
+
+  double* modes() { return mode; }
+  const double* modes() const { return mode; }
+  void conditions(double, const double* x, double* g) const {
+    for (int k = 0; k < kRelations; ++k) g[k] = x[1] - p[1] * (0.5 + k * kGap);
+  }
+  int set_modes(double, const double* x) {
+    for (int k = 0; k < kRelations; ++k) mode[k] = x[1] < p[1] * (0.5 + k * kGap);
+    return 0;
+  }
+};
+
+}  // namespace crowd

@@ -30,9 +30,11 @@
 
 namespace daec::simulator {
 
-// Chattering: this many events in a row, each closer to the last than kChatteringSpacing times
-// T - T0, end the run (a sliding mode, x' = if x < 1 then 1 else -1 at x = 1, would otherwise
-// switch at every rounding unit of t and never get on).
+// Chattering: this many switches of one condition in a row, each closer to its last than
+// kChatteringSpacing times T - T0, end the run (a sliding mode, x' = if x < 1 then 1 else -1 at
+// x = 1, would otherwise switch at every rounding unit of t and never get on). Counted per
+// condition: a hundred diodes of an array that each switch once at nearly the same instant are
+// no chattering.
 constexpr int kMaxChatteringEvents = 100;
 constexpr double kChatteringSpacing = 1e-9;
 // Resets of when clauses in a row, each closer to the last than kChatteringSpacing times T - T0,
@@ -67,7 +69,9 @@ class Events {
         count(model.num_conditions),
         model_(model),
         spacing_(kChatteringSpacing * (options.t_end - options.t_start)),
-        sink_(std::move(sink)) {}
+        sink_(std::move(sink)),
+        in_a_row_(static_cast<size_t>(count), 0),
+        last_switch_(static_cast<size_t>(count), 0.0) {}
 
   /// Whether the model has conditions to watch.
   bool watched() const { return count > 0; }
@@ -144,15 +148,9 @@ class Events {
       if (const int status = model_.set_modes(event.t, event.x.data()))
         integrator.fail(event.t, unsettled(status));
       std::string last = report_changes(event.t, before);
+      count_switches(event.t, before, integrator);
       if (old) reset(*old, event, integrator, last);
       ++events_;
-      in_a_row_ = events_ > 1 && event.t - last_t_ <= spacing_ ? in_a_row_ + 1 : 1;
-      last_t_ = event.t;
-      if (in_a_row_ >= kMaxChatteringEvents)
-        integrator.fail(event.t, "the condition " + text::quoted(last) + " switched " +
-                                     std::to_string(in_a_row_) + " times in a row, each within " +
-                                     text::format_number(spacing_) +
-                                     " of the last (chattering: neither branch can be followed)");
       if (model_.num_invariants > 0) {
         std::vector<double> x = event.x;
         if (model_.project(event.t, x.data()) != 0)
@@ -168,6 +166,22 @@ class Events {
   long count_events() const { return events_; }
 
  private:
+  // Counts the switch of each condition whose mode differs from `before`; stops the run when one
+  // has switched kMaxChatteringEvents times in a row, each within spacing_ of its last.
+  void count_switches(double t, const std::vector<double>& before, const Integrator& integrator) {
+    for (int k = 0; k < count; ++k) {
+      const size_t i = static_cast<size_t>(k);
+      if (model_.modes()[k] == before[i]) continue;
+      in_a_row_[i] = in_a_row_[i] > 0 && t - last_switch_[i] <= spacing_ ? in_a_row_[i] + 1 : 1;
+      last_switch_[i] = t;
+      if (in_a_row_[i] >= kMaxChatteringEvents)
+        integrator.fail(t, "the condition " + text::quoted(model_.condition_names[k]) +
+                               " switched " + std::to_string(in_a_row_[i]) +
+                               " times in a row, each within " + text::format_number(spacing_) +
+                               " of the last (chattering: neither branch can be followed)");
+    }
+  }
+
   // Sends each condition whose mode differs from `before` to the sink; the last one's name.
   std::string report_changes(double t, const std::vector<double>& before) {
     std::string last;
@@ -258,11 +272,11 @@ class Events {
   double spacing_;
   EventSink sink_;
   long events_ = 0;
-  int in_a_row_ = 0;
+  std::vector<int> in_a_row_;        // per condition: its switches in a row (count_switches)
+  std::vector<double> last_switch_;  // per condition: the time of its last switch
   long resets_ = 0;
   int resets_in_a_row_ = 0;
   double last_reset_ = 0.0;
-  double last_t_ = 0.0;
 };
 
 }  // namespace daec::simulator

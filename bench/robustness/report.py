@@ -19,6 +19,18 @@ ALL_TOLS = ["1e-4", "1e-6", "1e-8", "1e-10"]
 ALL_GRIDS = ["default", "fine", "end"]
 GRID_TEXT = {"default": "default step (T-T0)/100", "fine": "step (T-T0)/1000",
              "end": "end time only"}
+# Cases that must fail, and the words of the cause they must fail with: the sliding mode of
+# tests/data/events_chatter.dae ends with the chattering error on every method. Such a run counts
+# as a failure only when it does not fail so.
+EXPECTED_FAILURES = {"events/events_chatter": "(chattering: neither branch can be followed)"}
+
+
+def is_failure(row):
+    """Whether a run failed: not ok, or for a case that must fail, not failed as it must."""
+    expected = EXPECTED_FAILURES.get(row["case"])
+    if expected is None:
+        return row["status"] != "ok"
+    return not (row["status"] == "failed" and expected in row.get("cause", ""))
 
 
 def read(path):
@@ -59,7 +71,7 @@ def main():
     groups = collections.Counter(case.split("/")[0] for case in cases)
     complete = (all(groups.get(g, 0) >= n for g, n in ALL.items()) and methods == ALL_METHODS
                 and tols == ALL_TOLS and grids == ALL_GRIDS)
-    failed = [row for row in rows if row["status"] != "ok"]
+    failed = [row for row in rows if is_failure(row)]
 
     put("# Robustness of the simulator: every case, method, tolerance and output grid")
     put("")
@@ -90,6 +102,11 @@ def main():
     put(f"{len(rows)} runs, **{len(failed)} failed** "
         f"({100.0 * len(failed) / max(1, len(rows)):.1f} %).")
     put("")
+    expected = sorted(case for case in EXPECTED_FAILURES if case in cases)
+    if expected:
+        put("Cases that must fail, counted as failed only where they do not fail as they must: "
+            + "; ".join(f"`{case}` (`{EXPECTED_FAILURES[case]}`)" for case in expected) + ".")
+        put("")
 
     put("## Failed runs per method")
     put("")
@@ -97,7 +114,7 @@ def main():
     put("| --- | ---: | ---: | ---: | ---: | ---: | ---: |")
     for method in methods:
         mine = [row for row in rows if row["method"] == method]
-        bad = [row for row in mine if row["status"] != "ok"]
+        bad = [row for row in mine if is_failure(row)]
         errors = sum(row["status"] == "failed" for row in bad)
         timeouts = sum(row["status"] == "time limit" for row in bad)
         put(f"| {method} | {len(mine)} | {len(bad)} | {100.0 * len(bad) / max(1, len(mine)):.1f} % "
@@ -112,7 +129,7 @@ def main():
         for method in methods:
             mine = [row for row in rows
                     if row["method"] == method and row["case"].split("/")[0] == group]
-            cells.append(f"{sum(row['status'] != 'ok' for row in mine)} / {len(mine)}")
+            cells.append(f"{sum(is_failure(row) for row in mine)} / {len(mine)}")
         put(f"| {group} | " + " | ".join(cells) + " |")
     put("")
     put("Per tolerance and grid (failed / runs, all methods):")
@@ -123,7 +140,7 @@ def main():
         cells = []
         for grid in grids:
             mine = [row for row in rows if row["tol"] == tol and row["grid"] == grid]
-            cells.append(f"{sum(row['status'] != 'ok' for row in mine)} / {len(mine)}")
+            cells.append(f"{sum(is_failure(row) for row in mine)} / {len(mine)}")
         put(f"| {tol} | " + " | ".join(cells) + " |")
     put("")
 

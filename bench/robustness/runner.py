@@ -181,8 +181,17 @@ def all_cases(root, out, selected, seeds, generate_limit):
     return cases
 
 
-def build(root, out, case, compile_limit):
-    """The simulator of CASE in its own directory; (executable, None) or (None, error line)."""
+def simulator_flags():
+    """The compiler flags and libraries of a simulator, from daec-config (asked once)."""
+    config = os.path.join(BUILD_DIR, "daec-config")
+    cflags = subprocess.run([config, "--cflags"], capture_output=True, text=True).stdout.split()
+    libs = subprocess.run([config, "--libs"], capture_output=True, text=True).stdout.split()
+    return cflags, libs
+
+
+def build(root, out, case, compile_limit, flags):
+    """The simulator of CASE in its own directory; (executable, None) or (None, error line).
+    FLAGS: (cflags, libs) of simulator_flags()."""
     slug = re.sub(r"[^A-Za-z0-9_.-]", "_", os.path.basename(case.model) + "_" +
                   "_".join(case.daec_args))
     directory = os.path.join(out, "build", slug)
@@ -190,9 +199,7 @@ def build(root, out, case, compile_limit):
     with open(os.path.join(directory, "main.cpp"), "w") as handle:
         handle.write(MAIN_CPP)
     daec = os.path.join(BUILD_DIR, "daec")
-    config = os.path.join(BUILD_DIR, "daec-config")
-    cflags = subprocess.run([config, "--cflags"], capture_output=True, text=True).stdout.split()
-    libs = subprocess.run([config, "--libs"], capture_output=True, text=True).stdout.split()
+    cflags, libs = flags
     steps = [
         ("daec", [daec, case.model, *case.daec_args, "--namespace", "robustness_model",
                   "-o", "model.cpp", "--header", "model.h"]),
@@ -346,13 +353,14 @@ def main():
     results_path = os.path.join(options.out, "results.tsv")
     rows = []
     executables = {}
+    flags = simulator_flags()
     with open(results_path + ".partial", "w") as partial:
         partial.write("\t".join(COLUMNS) + "\n")
         for case in cases:
             key = case.build_key()
             if key not in executables:
                 started = time.monotonic()
-                executables[key] = build(options.root, options.out, case, compile_limit)
+                executables[key] = build(options.root, options.out, case, compile_limit, flags)
                 print(f"runner: built {case.name} in {time.monotonic() - started:.1f} s"
                       + (f": {executables[key][1]}" if executables[key][1] else ""),
                       file=sys.stderr)

@@ -178,10 +178,11 @@ std::optional<Unit> UnitSystem::parse(const std::string& text, std::string& prob
   // UTF-8 (the model file's encoding) reads ASCII as well as µm, Ω, °C and kg·m²/s².
   // udunits2 stops reading at an unmatched ')' and accepts what came before ("m)" as m):
   // parentheses are checked here.
-  ut_unit* unit = balanced_parentheses(text) ? ut_parse(system_, text.c_str(), UT_UTF8) : nullptr;
+  const bool balanced = balanced_parentheses(text);
+  ut_unit* unit = balanced ? ut_parse(system_, text.c_str(), UT_UTF8) : nullptr;
   if (unit) return Unit(std::shared_ptr<ut_unit>(unit, ut_free), text);
   // udunits2 sets UT_UNKNOWN for an unknown symbol but leaves the status alone on a syntax error.
-  if (balanced_parentheses(text) && ut_get_status() == UT_UNKNOWN) {
+  if (balanced && ut_get_status() == UT_UNKNOWN) {
     problem = "unknown unit '" + text +
               "' (expected SI symbols with prefixes, products, quotients and powers: 'kg.m2/s2', "
               "'N.m', 'mol/L')";

@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -137,9 +138,11 @@ TEST(Events, HalfWaveRectifierSwitchesOnAnAlgebraicUnknown) {
   ASSERT_TRUE(build.ok) << build.log;
   const RectifierReference ref = rectifier_reference(3.0, 25000);
   ASSERT_EQ(ref.crossings.size(), 6u);  // on and off near each of the three crests
+  std::map<std::string, long> steps;
   for (const char* method : kMethods) {
     SCOPED_TRACE(method);
     EventRun run = run_with_events(build, dir, method, "--t-end 3 --step 0.25");
+    steps[method] = run.stats.steps;
     ASSERT_EQ(run.event_times.size(), ref.crossings.size());
     EXPECT_EQ(run.stats.events, static_cast<long>(ref.crossings.size()));
     for (size_t e = 0; e < ref.crossings.size(); ++e)
@@ -151,6 +154,9 @@ TEST(Events, HalfWaveRectifierSwitchesOnAnAlgebraicUnknown) {
       EXPECT_NEAR(run.csv.at(row, "vd"), 5 * std::sin(2 * M_PI * ref.t[row]) - ref.v[row], 1e-7);
     }
   }
+  // radau5-dae holds X to the tolerance, as radau5 does, not also vd = 1e6 i (off), which made
+  // it take 311 steps to radau5's 189 (docs/integrators.md, "Error control of an index-1 DAE").
+  EXPECT_LE(steps["radau5-dae"], 1.25 * steps["radau5"]) << steps["radau5"];
 }
 
 TEST(Events, ChatteringStopsWithAClearError) {

@@ -85,6 +85,40 @@ struct PendulumIndex1 {
   }
 };
 
+/// An off diode behind an inductor, the stiff pair of a rectifier cell: the current x through
+/// L x' = V sin(w t) - z with the diode voltage z = K x (1 Mohm off) as an algebraic unknown.
+/// As an ODE (`as_ode`): x' = (V sin(w t) - K x)/L, the same solution. z is a million times x:
+/// its error is x's error times K.
+struct StiffDiodeCell {
+  static constexpr double V = 10.0, w = 2.0 * kPi * 50.0, L = 1e-3, K = 1e6;
+  bool as_ode = false;
+  int size() const { return as_ode ? 1 : 2; }
+  bool is_algebraic(int i) const { return i == 1; }
+  int rhs(double t, const double* y, double* f) {
+    const double z = as_ode ? K * y[0] : y[1];
+    f[0] = (V * std::sin(w * t) - z) / L;
+    if (!as_ode) f[1] = K * y[0] - y[1];
+    return 0;
+  }
+  int jacobian(double, const double*, double* J) {  // column-major
+    if (as_ode) {
+      J[0] = -K / L;
+      return 0;
+    }
+    J[0] = 0.0;
+    J[1] = K;
+    J[2] = -1.0 / L;
+    J[3] = -1.0;
+    return 0;
+  }
+  /// x from x(0) = x0: the forced response plus the transient with rate k = K/L.
+  static double exact(double t, double x0) {
+    const double k = K / L, a = V / L, d = k * k + w * w;
+    return a * (k * std::sin(w * t) - w * std::cos(w * t)) / d +
+           (x0 + a * w / d) * std::exp(-k * t);
+  }
+};
+
 /// Van der Pol in Hairer's singular-perturbation form, epsilon = 1e-6 (very stiff), t in [0, 2].
 struct VanDerPol {
   double epsilon = 1e-6;

@@ -148,6 +148,28 @@ TEST(SimulatorRuntime, FailureNamesTheTimeAndQuantity) {
   EXPECT_FALSE(std::filesystem::exists(csv));
 }
 
+// A method that gave up names the others that run on the model, the most robust first, and
+// looser tolerances where they are tight; a sparse-only model runs every method (on KLU).
+TEST(SimulatorRuntime, AMethodThatGaveUpNamesTheOthers) {
+  const daec::runtime::ModelAdapter<Model> model;
+  sim::Options options;
+  sim::Failure failure{1, "integration failed at t = 1: the step size vanished", {}};
+  sim::advise_other_methods(failure, model, "radau5-dae", options);
+  ASSERT_EQ(failure.notes.size(), 1u);
+  EXPECT_EQ(failure.notes[0],
+            "another method may get past this: --method radau5, --method bdf or --method ida "
+            "(--method list describes them)");
+  const daec::runtime::ModelAdapter<circle::SparseModel> sparse;
+  options.rtol = options.atol = 1e-10;
+  failure.notes.clear();
+  sim::advise_other_methods(failure, sparse, "radau5", options);
+  ASSERT_EQ(failure.notes.size(), 1u);
+  EXPECT_EQ(failure.notes[0],
+            "another method may get past this: --method bdf, --method ida or --method "
+            "radau5-dae (--method list describes them); or looser tolerances than --rtol 1e-10 "
+            "--atol 1e-10");
+}
+
 TEST(SimulatorRuntime, PlotDrawsTheChosenColumnsWithUnits) {
   std::string svg = scratch("circle.svg");
   std::filesystem::remove(svg);

@@ -181,28 +181,34 @@ class Radau5StepControl {
     }
     solver.solve_real(estimate_.data());
     ++stats.linear_solves;
-    double err = error_norm(scale, project_error);
+    double err = error_norm(scale, mass, project_error);
     if (err >= 1.0 && (first_step_ || rejected_)) {
       for (size_t i = 0; i < y.size(); ++i) work_[i] = y[i] + estimate_[i];
       if (rhs(t, work_.data(), f_work_.data())) {
         for (size_t i = 0; i < y.size(); ++i) estimate_[i] = f_work_[i] + mz[i];
         solver.solve_real(estimate_.data());
         ++stats.linear_solves;
-        err = error_norm(scale, project_error);
+        err = error_norm(scale, mass, project_error);
       }
     }
     return err;
   }
 
  private:
-  /// max(||estimate / scale||_rms, kMinErrorNorm), after the estimate's projection.
+  /// max(||estimate / scale||_rms, kMinErrorNorm), after the estimate's projection, over the
+  /// components Radau5Options::algebraic_error selects.
   template <class ProjectError>
-  double error_norm(const std::vector<double>& scale, ProjectError& project_error) {
+  double error_norm(const std::vector<double>& scale, const std::vector<double>& mass,
+                    ProjectError& project_error) {
     if (!project_error(estimate_)) return kFailedErrorNorm;
     double sum = 0.0;
-    for (size_t i = 0; i < scale.size(); ++i)
+    int counted = 0;
+    for (size_t i = 0; i < scale.size(); ++i) {
+      if (!options_.algebraic_error && mass[i] == 0.0) continue;
       sum += (estimate_[i] / scale[i]) * (estimate_[i] / scale[i]);
-    const double err = std::sqrt(sum / static_cast<int>(scale.size()));
+      ++counted;
+    }
+    const double err = counted == 0 ? 0.0 : std::sqrt(sum / counted);
     if (!std::isfinite(err)) return kFailedErrorNorm;
     return std::max(err, kMinErrorNorm);
   }

@@ -42,6 +42,11 @@ struct Radau5Options {
   bool stop_at_output_times = true;
   /// Use the error estimate's projection onto the invariants, if the problem has project_error.
   bool project_error = true;
+  /// The algebraic components (M_ii = 0) enter the error norm, as in RADAU5. false: only the
+  /// differential ones, for a problem whose algebraic components are functions of the
+  /// differential ones at every step end (docs/integrators.md, "Error control of an index-1
+  /// DAE"); their error is then the differential error carried through that function.
+  bool algebraic_error = true;
   /// Tolerance of the root location; 0: 1e-12 * max(1, |t|).
   double root_tolerance = 0.0;
 

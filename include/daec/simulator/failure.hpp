@@ -13,6 +13,9 @@ struct Failure {
   int status;
   std::string message;
   std::vector<std::string> notes;
+  /// The integration method gave up (step size, Newton, error test, step budget), rather than
+  /// the model or its conditions: another method may get past it (failure_advice.hpp).
+  bool method_gave_up = false;
 };
 
 [[noreturn]] inline void usage_error(const std::string& message) {

@@ -52,6 +52,9 @@ class Integrator {
   virtual void limit_step(double h_max) = 0;
   /// Ends the run: integration failed at t for `why`, with the model's last failure in notes.
   [[noreturn]] virtual void fail(double t, const std::string& why) const = 0;
+  /// Whether a failure of the model (rhs, Jacobian, projection) that the integration did not get
+  /// past is recorded: then fail()'s note names it, and it, not the method, stopped the run.
+  virtual bool model_failed() const = 0;
   virtual Statistics statistics() const = 0;
 };
 

@@ -17,6 +17,7 @@
 #include <daec/simulator/consistency.hpp>
 #include <daec/simulator/events.hpp>
 #include <daec/simulator/failure.hpp>
+#include <daec/simulator/failure_advice.hpp>
 #include <daec/simulator/methods.hpp>
 #include <daec/simulator/options.hpp>
 #include <daec/simulator/output.hpp>
@@ -67,7 +68,8 @@ inline Statistics integrate(Integrator& integrator, const System& model, const O
     try {
       reached = integrator.step(target, x);
     } catch (Failure& failure) {
-      singular.explain(failure);
+      // Near a singular reduced system, or where the model failed, the cause is the model.
+      failure.method_gave_up = !singular.explain(failure) && !integrator.model_failed();
       throw;
     }
     if (std::string why = events.not_finite(reached, x); !why.empty()) {
@@ -76,9 +78,15 @@ inline Statistics integrate(Integrator& integrator, const System& model, const O
     }
     if (reached > t) singular.check(t, reached, x, integrator);
     stalled = reached > t ? 0 : stalled + 1;
-    if (stalled > kMaxStalledSteps)
-      integrator.fail(reached, "the step size vanished (" + std::to_string(kMaxStalledSteps) +
-                                   " steps did not advance t)");
+    if (stalled > kMaxStalledSteps) {
+      try {
+        integrator.fail(reached, "the step size vanished (" + std::to_string(kMaxStalledSteps) +
+                                     " steps did not advance t)");
+      } catch (Failure& failure) {
+        failure.method_gave_up = !integrator.model_failed();
+        throw;
+      }
+    }
     if (events.watched() && events.changed(reached, x)) {
       Event event = events.locate(t, reached, x, integrator);
       if (!event.not_finite.empty()) {
@@ -182,7 +190,8 @@ inline RunSummary run_simulation(System& model, const Options& options, RunOutpu
         if (progress.due()) progress.show(times[k], 0);
       }
     }
-  } catch (const Failure&) {
+  } catch (Failure& failure) {
+    if (failure.method_gave_up) advise_other_methods(failure, model, summary.method, options);
     output.failed();
     throw;
   }

@@ -153,12 +153,13 @@ class SingularityMonitor {
   }
 
   /// A failure of the method (its step size vanished, its iterations diverged) near a singular
-  /// point says so: the conditioning at the last step reached.
-  void explain(Failure& failure) const {
-    if (!(last_.largest() >= kSuspectCondition)) return;
+  /// point says so: the conditioning at the last step reached. True if it did.
+  bool explain(Failure& failure) const {
+    if (!(last_.largest() >= kSuspectCondition)) return false;
     failure.notes.push_back(
         "the reduced system is nearly singular where the integration stopped (t = " +
         text::format_number(last_t_) + "): " + singular_matrices(model_, last_, kSuspectCondition));
+    return true;
   }
 
  private:

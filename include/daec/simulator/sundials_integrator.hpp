@@ -84,6 +84,8 @@ class SundialsIntegrator : public Integrator {
     run_error("integration failed at t = " + text::format_number(t) + ": " + why, notes);
   }
 
+  bool model_failed() const final { return !data_.failure.empty(); }
+
   /// The solver's interpolating polynomial, projected. The projection matters: only the step
   /// ends are projected onto the constraint manifold (bdf) or near it (ida), and between them
   /// the polynomial can be far off it -- for a model without free initial data (the index-k

@@ -31,11 +31,12 @@ started=$(date +%s)
 # --- daec, installed where the benchmark's CMake project finds it ------------------------------
 if [ -f "$build/build.ninja" ]; then
   # What the installation holds: daec and the compiled runtimes (the Python one where pybind11 is).
-  targets=(daec daec_runtime)
+  targets="daec daec_runtime"
   if cmake --build "$build" --target help | grep -q '^daec_python_runtime:'; then
-    targets+=(daec_python_runtime)
+    targets="$targets daec_python_runtime"
   fi
-  cmake --build "$build" --target "${targets[@]}" -j "$JOBS" >/dev/null
+  # shellcheck disable=SC2086 # the targets are separate words
+  cmake --build "$build" --target $targets -j "$JOBS" >/dev/null
 else
   (cd "$root" && BUILD_DIR=$BUILD_DIR scripts/setup.sh)
 fi

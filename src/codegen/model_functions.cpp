@@ -99,6 +99,8 @@ FunctionBodies function_bodies(const ReducedSystem& system,
   if (bodies.dense_jacobians)
     bodies.invariants_jacobian = dense_invariants_jacobian(gen, bodies.invariants_pattern);
   bodies.gram_cholesky = gram_cholesky_code(plan_gram_cholesky(bodies.invariants_pattern));
+  generating("the parameter Jacobians");
+  parameter_jacobians(gen, bodies);
   generating("outputs");
   bodies.outputs = outputs(gen);
   generating("when clauses");

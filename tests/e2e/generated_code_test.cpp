@@ -149,6 +149,16 @@ TEST(GeneratedCode, ConditionsAndArrays) {
   EXPECT_NE(std::string::npos, code.find(" ? "));
 }
 
+// Derivatives in the parameters through two levels of bindings, the solve of A Z = b and the
+// invariants (tests/data/parameter_chain.dae): every column against central differences in p,
+// also after set_parameter has cut a binding (check_generated_model.cpp).
+TEST(GeneratedCode, ParameterJacobiansThroughBindings) {
+  std::string dir = make_scratch_dir("generated_parameter_chain");
+  expect_checks_pass(build_checker(source_dir() + "/tests/data/parameter_chain.dae", dir,
+                                   "parameter_chain", "g++"));
+  EXPECT_NE(std::string::npos, read_file(dir + "/model.cpp").find("constexpr int kChain[13]"));
+}
+
 TEST(GeneratedCode, PartsAndPartFiles) {
   // The machinery of large models on small ones: --part-cost 8 cuts every function into parts
   // (temporaries that later parts read go through the spill array), --split 3 puts the parts in

@@ -152,8 +152,8 @@ std::string chained_values(Generator& gen, const std::string& name, const std::s
                                      assignment_statements(gen.symbols(false),
                                                            array_assignments("d", partial.value))});
   return code + fmt::format(
-                    "  chain_columns(p, parameter_bound, k{0}Start, k{0}Row, d, {1}_colptr,\n"
-                    "                {1}_rowval, {2}, values);\n",
+                    "  chain_columns(p, parameter_bound, k{0}Start, k{0}Row, d,\n"
+                    "                {1}_colptr, {1}_rowval, {2}, values);\n",
                     table, name, total.rows);
 }
 
@@ -168,9 +168,9 @@ std::string dense_scatter(const std::string& name, const std::string& call, size
   if (rows * parameters > 0)
     code += fmt::format("  std::fill({0}, {0} + {1}, 0.0);\n", matrix, rows * parameters);
   code += fmt::format(
+      "  const int *colptr = {1}_colptr, *rowval = {1}_rowval;\n"
       "  for (int j = 0; j < {0}; ++j) {{\n"
-      "    for (int e = {1}_colptr[j]; e < {1}_colptr[j + 1]; ++e)\n"
-      "      {2}[{1}_rowval[e] * {0} + j] = values[e];\n"
+      "    for (int e = colptr[j]; e < colptr[j + 1]; ++e) {2}[rowval[e] * {0} + j] = values[e];\n"
       "  }}\n",
       parameters, name, matrix);
   return code + (returns_status ? "  return status;\n" : "");

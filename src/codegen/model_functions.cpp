@@ -83,7 +83,7 @@ FunctionBodies function_bodies(const ReducedSystem& system,
     bodies.residual_jacobian = dense_residual_jacobian(gen, bodies.residual_pattern);
   generating("rhs_jacobian");
   std::optional<AlgebraicReach> reach;
-  if (plan) reach = algebraic_reach(patterns, *plan, 4'000'000);
+  if (plan) reach = algebraic_reach(patterns, *plan, kMaxReachWork);
   size_t rhs_limit =
       std::max<size_t>(kMaxSparseRhsJacobianEntries, bodies.residual_pattern.rowval.size());
   bodies.rhs_pattern =

@@ -23,6 +23,10 @@ inline constexpr size_t kMaxDenseJacobianEntries = 1'000'000;
 /// the residual's iteration matrix (so always for a model without algebraic unknowns).
 inline constexpr size_t kMaxSparseRhsJacobianEntries = 100'000;
 
+/// The most work (blocks reached, over all columns) spent listing the blocks of A that each column
+/// of d(X')/dX or d(X')/dp reaches exactly (jacobian_structure.h, algebraic_reach).
+inline constexpr size_t kMaxReachWork = 4'000'000;
+
 struct FunctionBodies {
   /// Bodies of the Model's member functions. rhs_jacobian_values is empty when the sparse
   /// d(X')/dX is not generated; the three dense Jacobians are empty when they are not.

@@ -216,17 +216,8 @@ ColumnPattern rhs_parameter_pattern(const Generator& gen, const ColumnPattern& r
   SystemPatterns patterns = gen.patterns();
   patterns.F_X = SparsityPattern::from_entries(n, residual.cols(), f_entries);
   patterns.g_X = SparsityPattern::from_entries(static_cast<int>(gen.m), residual.cols(), g_entries);
-  // The work bound of the reach of the states' columns (model_functions.cpp).
-  constexpr size_t kReachLimit = 4'000'000;
-  AlgebraicReach reach = algebraic_reach(patterns, *gen.plan, kReachLimit);
+  AlgebraicReach reach = algebraic_reach(patterns, *gen.plan, kMaxReachWork);
   return *rhs_jacobian_pattern(patterns, &*gen.plan, &reach, SIZE_MAX);
-}
-
-// The positions of the constraints in A's block triangular order.
-std::vector<int> constraint_positions(const Generator& gen) {
-  std::vector<int> position(gen.m);
-  for (size_t i = 0; i < gen.m; ++i) position[gen.plan->blocks.row_order[i]] = static_cast<int>(i);
-  return position;
 }
 
 // The namespace-scope tables of the chains and the functions that use them.

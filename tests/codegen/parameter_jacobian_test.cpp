@@ -54,6 +54,21 @@ end
   EXPECT_TRUE(has(code, "int Model::rhs_parameter_jacobian(double t, const double* x, double* J)"));
 }
 
+// c = b + 1 with b = 2 a: a's chain holds c through b, and the column of a holds c's row although
+// no equation reads a or b.
+TEST(ParameterJacobian, ChainsFollowBindingsOfBindings) {
+  std::string code = generated(R"(model s;
+parameter a = 1, b = 2*a, c = b + 1;
+variable x(start = 1);
+equation
+  x' = -c*x;
+end
+)");
+  EXPECT_TRUE(has(code, "constexpr int kChain[6] = {0, 1, 2, 1, 2, 2};")) << code;
+  EXPECT_TRUE(has(code, "rhs_parameter_jacobian_colptr[] = {0, 1, 2, 3};"));
+  EXPECT_TRUE(has(code, "constexpr int kBindingParameter[2] = {0, 1};"));
+}
+
 // The invariants' columns: rod = x^2 + y^2 - L^2 holds L alone.
 TEST(ParameterJacobian, InvariantsHoldTheParametersOfTheConstraints) {
   std::string code = generated(test::read_source_file("models/pendulum.dae"));

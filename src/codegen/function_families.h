@@ -1,7 +1,8 @@
 // The families of the Model's function bodies (model_functions.h), one file each: the start
 // values and the outputs (value_functions.cpp), rhs with the solve of A Z = b
 // (algebraic_functions.cpp), d(X')/dX (rhs_jacobian_functions.cpp), the residual and its Jacobian
-// (residual_functions.cpp), the invariants and their Jacobian (invariant_functions.cpp); the
+// (residual_functions.cpp), the invariants and their Jacobian (invariant_functions.cpp), the
+// derivatives in the parameters (parameter_jacobian_functions.cpp); the
 // projection's Gram factorisation is gram_cholesky.h's. Internal to codegen: function_bodies calls
 // them in turn.
 #pragma once
@@ -63,5 +64,11 @@ std::string dense_residual_jacobian(const Generator& gen, const ColumnPattern& p
 std::string invariants(Generator& gen);
 std::string invariants_jacobian_values(Generator& gen, ColumnPattern& pattern);
 std::string dense_invariants_jacobian(const Generator& gen, const ColumnPattern& pattern);
+
+// parameter_jacobian_functions.cpp
+/// d(X')/dp, dr/dp and dh/dp: their patterns, member bodies (the dense ones when
+/// bodies.dense_jacobians) and namespace-scope support, into `bodies`; reads the residual's
+/// pattern (bodies.residual_pattern) for dF/dZ.
+void parameter_jacobians(Generator& gen, FunctionBodies& bodies);
 
 }  // namespace daec::function_code

@@ -157,6 +157,12 @@ ColumnEntries by_columns(const ExpressionMatrix& matrix, const std::vector<int>&
   return result;
 }
 
+std::vector<int> constraint_positions(const Generator& gen) {
+  std::vector<int> position(gen.m);
+  for (size_t i = 0; i < gen.m; ++i) position[gen.plan->blocks.row_order[i]] = static_cast<int>(i);
+  return position;
+}
+
 std::vector<Assignment> array_assignments(const char* array, const std::vector<ex>& values) {
   std::vector<Assignment> list;
   for (size_t i = 0; i < values.size(); ++i)

@@ -89,6 +89,9 @@ struct ColumnEntries {
 ColumnEntries by_columns(const ExpressionMatrix& matrix, const std::vector<int>& row_of = {},
                          int sign = 1);
 
+/// The position of each constraint (row of A) in A's block triangular order.
+std::vector<int> constraint_positions(const Generator& gen);
+
 /// `array[i] = values[i]` for each value.
 std::vector<Assignment> array_assignments(const char* array, const std::vector<GiNaC::ex>& values);
 

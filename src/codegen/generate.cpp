@@ -251,6 +251,11 @@ TemplateValues jacobian_declarations(const FunctionBodies& bodies) {
       {"has_sparse_rhs_jacobian", bodies.rhs_pattern ? "true" : "false"},
       {"residual_jacobian_nnz", std::to_string(bodies.residual_pattern.nonzeros())},
       {"invariants_jacobian_nnz", std::to_string(bodies.invariants_pattern.nonzeros())},
+      {"rhs_parameter_jacobian_nnz", std::to_string(bodies.rhs_parameter_pattern.nonzeros())},
+      {"residual_parameter_jacobian_nnz",
+       std::to_string(bodies.residual_parameter_pattern.nonzeros())},
+      {"invariants_parameter_jacobian_nnz",
+       std::to_string(bodies.invariants_parameter_pattern.nonzeros())},
   };
   if (bodies.rhs_pattern)
     values["rhs_jacobian_nnz"] = std::to_string(bodies.rhs_pattern->nonzeros());
@@ -267,6 +272,9 @@ std::string sparse_patterns(const FunctionBodies& bodies) {
   if (bodies.rhs_pattern) add("rhs_jacobian", *bodies.rhs_pattern);
   add("residual_jacobian", bodies.residual_pattern);
   add("invariants_jacobian", bodies.invariants_pattern);
+  add("rhs_parameter_jacobian", bodies.rhs_parameter_pattern);
+  add("residual_parameter_jacobian", bodies.residual_parameter_pattern);
+  add("invariants_parameter_jacobian", bodies.invariants_parameter_pattern);
   return text;
 }
 
@@ -286,6 +294,36 @@ std::string jacobian_members(const FunctionBodies& bodies, const char* which) {
   }
   return member("void Model::invariants_jacobian(double t, const double* x, double* H) const",
                 bodies.invariants_jacobian);
+}
+
+// d(X')/dp, dr/dp and dh/dp, by columns and (where the model has dense Jacobians) dense.
+std::string parameter_jacobian_members(const FunctionBodies& bodies) {
+  std::string text =
+      member(
+          "int Model::rhs_parameter_jacobian_values(double t, const double* x,\n"
+          "                                         double* values) const",
+          bodies.rhs_parameter_jacobian_values) +
+      member(
+          "void Model::residual_parameter_jacobian_values(double t, const double* x,\n"
+          "                                               const double* xdot, const double* z,\n"
+          "                                               double* values) const",
+          bodies.residual_parameter_jacobian_values) +
+      member(
+          "void Model::invariants_parameter_jacobian_values(double t, const double* x,\n"
+          "                                                 double* values) const",
+          bodies.invariants_parameter_jacobian_values);
+  return text +
+         member("int Model::rhs_parameter_jacobian(double t, const double* x, double* J) const",
+                bodies.rhs_parameter_jacobian) +
+         member(
+             "void Model::residual_parameter_jacobian(double t, const double* x,\n"
+             "                                        const double* xdot, const double* z,\n"
+             "                                        double* J) const",
+             bodies.residual_parameter_jacobian) +
+         member(
+             "void Model::invariants_parameter_jacobian(double t, const double* x, double* J) "
+             "const",
+             bodies.invariants_parameter_jacobian);
 }
 
 // Where the parts of long functions go: defined in the main file (inside its anonymous
@@ -410,6 +448,7 @@ GeneratedCode generate_code(const ReducedSystem& s, const CodegenOptions& option
       {"algebraic_condition", algebraic_condition(plan.has_value())},
       {"algebraic_solver", paragraph(algebraic_solver(s, plan, bodies, conditions))},
       {"rhs_jacobian_support", paragraph(bodies.rhs_jacobian_support)},
+      {"parameter_jacobian_support", paragraph(bodies.parameter_jacobian_support)},
       {"gram_cholesky", bodies.gram_cholesky},
       {"initial_equation_names", initializer(
                                      s.context.initial_equations,
@@ -430,6 +469,7 @@ GeneratedCode generate_code(const ReducedSystem& s, const CodegenOptions& option
       {"invariants", bodies.invariants},
       {"invariants_jacobian_values", bodies.invariants_jacobian_values},
       {"invariants_jacobian_member", jacobian_members(bodies, "invariants")},
+      {"parameter_jacobian_members", parameter_jacobian_members(bodies)},
       {"outputs", bodies.outputs},
       {"condition_members", conditions.definitions},
       {"when_members", bodies.when_members},

@@ -134,7 +134,7 @@ std::optional<ColumnPattern> rhs_jacobian_pattern(const SystemPatterns& patterns
   ColumnPattern result;
   result.rows = n;
   std::vector<int> seen(n, -1);
-  for (int j = 0; j < n; ++j) {
+  for (int j = 0; j < F_X.cols(); ++j) {
     std::vector<int> rows;
     auto add = [&](int i) {
       if (seen[i] != j) seen[i] = j, rows.push_back(i);

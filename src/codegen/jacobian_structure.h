@@ -57,7 +57,8 @@ AlgebraicReach algebraic_reach(const SystemPatterns& patterns, const LinearSolve
 
 /// The pattern of d(X')/dX = dF/dX + dF/dZ dZ/dX, or nullopt if it has more than `limit` entries
 /// (it is dense when A couples every unknown, as in a pendulum chain). `plan` and `reach` may be
-/// null for a model without algebraic unknowns.
+/// null for a model without algebraic unknowns. The columns are those of patterns.F_X and
+/// patterns.g_X: with the derivatives in p in their place, the pattern of d(X')/dp.
 std::optional<ColumnPattern> rhs_jacobian_pattern(const SystemPatterns& patterns,
                                                   const LinearSolvePlan* plan,
                                                   const AlgebraicReach* reach, size_t limit);

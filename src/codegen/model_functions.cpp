@@ -83,7 +83,7 @@ FunctionBodies function_bodies(const ReducedSystem& system,
     bodies.residual_jacobian = dense_residual_jacobian(gen, bodies.residual_pattern);
   generating("rhs_jacobian");
   std::optional<AlgebraicReach> reach;
-  if (plan) reach = algebraic_reach(patterns, *plan, 4'000'000);
+  if (plan) reach = algebraic_reach(patterns, *plan, kMaxReachWork);
   size_t rhs_limit =
       std::max<size_t>(kMaxSparseRhsJacobianEntries, bodies.residual_pattern.rowval.size());
   bodies.rhs_pattern =
@@ -99,6 +99,8 @@ FunctionBodies function_bodies(const ReducedSystem& system,
   if (bodies.dense_jacobians)
     bodies.invariants_jacobian = dense_invariants_jacobian(gen, bodies.invariants_pattern);
   bodies.gram_cholesky = gram_cholesky_code(plan_gram_cholesky(bodies.invariants_pattern));
+  generating("the parameter Jacobians");
+  parameter_jacobians(gen, bodies);
   generating("outputs");
   bodies.outputs = outputs(gen);
   generating("when clauses");

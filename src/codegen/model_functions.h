@@ -23,6 +23,10 @@ inline constexpr size_t kMaxDenseJacobianEntries = 1'000'000;
 /// the residual's iteration matrix (so always for a model without algebraic unknowns).
 inline constexpr size_t kMaxSparseRhsJacobianEntries = 100'000;
 
+/// The most work (blocks reached, over all columns) spent listing the blocks of A that each column
+/// of d(X')/dX or d(X')/dp reaches exactly (jacobian_structure.h, algebraic_reach).
+inline constexpr size_t kMaxReachWork = 4'000'000;
+
 struct FunctionBodies {
   /// Bodies of the Model's member functions. rhs_jacobian_values is empty when the sparse
   /// d(X')/dX is not generated; the three dense Jacobians are empty when they are not.
@@ -37,6 +41,13 @@ struct FunctionBodies {
   /// projection's Gram factorisation (gram_cholesky.h).
   std::string evaluate_algebraic, factor, solve, row_start, unknown_at, pivot_tables;
   std::string rhs_jacobian_support, gram_cholesky;
+  /// d(X')/dp, dr/dp and dh/dp (docs/generated-code.md, "Parameter Jacobians"): the bodies of
+  /// NAME_values (always) and of the dense NAME (with the other dense Jacobians), their patterns,
+  /// and their namespace-scope tables and helpers (empty where no entry can be nonzero).
+  std::string rhs_parameter_jacobian, rhs_parameter_jacobian_values, residual_parameter_jacobian,
+      residual_parameter_jacobian_values, invariants_parameter_jacobian,
+      invariants_parameter_jacobian_values, parameter_jacobian_support;
+  ColumnPattern rhs_parameter_pattern, residual_parameter_pattern, invariants_parameter_pattern;
   /// The patterns of the sparse Jacobians (docs/generated-code.md).
   std::optional<ColumnPattern> rhs_pattern;
   ColumnPattern residual_pattern, invariants_pattern;

@@ -17,13 +17,6 @@ using GiNaC::ex;
 
 namespace {
 
-// The positions (in A's block triangular order) of the constraints.
-std::vector<int> constraint_positions(const Generator& gen) {
-  std::vector<int> position(gen.m);
-  for (size_t i = 0; i < gen.m; ++i) position[gen.plan->blocks.row_order[i]] = static_cast<int>(i);
-  return position;
-}
-
 // The entries of dF/dZ grouped by the block of A their unknown is solved in: (row of F,
 // position of the unknown) and the value, with the start of each block's group.
 struct BlockedEntries {

@@ -1,8 +1,8 @@
 // Numerical checks of one generated model, built and run by tests/e2e/generated_code_test.cpp:
 // consistent initialization, rhs against residual, every Jacobian (dense where the model has
 // them, and the sparse ones of docs/generated-code.md, their patterns checked as compressed sparse
-// columns) against central finite differences, projection, outputs, the dependent parameters and
-// the reset map of the when clauses.
+// columns) against central finite differences, the derivatives in the parameters likewise,
+// projection, outputs, the dependent parameters and the reset map of the when clauses.
 // Compiled with -DMODEL_FILE='"model.cpp"' -DMODEL_NS=ns (and the part files of --split, if any).
 // Usage: check T0 (the time at which the model's start values are meant to be consistent).
 #include MODEL_FILE
@@ -182,6 +182,157 @@ void check_sparse(const Model& model, double t, const Vector& x, const Vector& x
                Model::invariants_jacobian_colptr, Model::invariants_jacobian_rowval, H, K, N);
 }
 
+template <typename Generated, typename = void>
+struct has_conditions : std::false_type {};
+template <typename Generated>
+struct has_conditions<Generated, std::void_t<decltype(Generated::num_conditions)>>
+    : std::true_type {};
+
+// Holds every relation at its value at (t, x), where the model has relations.
+template <typename Generated>
+void freeze_modes(Generated& model, double t, const Vector& x) {
+  if constexpr (has_conditions<Generated>::value) {
+    model.set_modes(t, x.data());
+  } else {
+    (void)model, (void)t, (void)x;
+  }
+}
+
+// `model` with p[j] = value moved as set_parameter moves it: its own binding cut, the parameters
+// bound to it following (the modes, stored after the parameters, kept).
+Model with_parameter(const Model& model, int j, double value) {
+  Model moved = model;
+  moved.parameter_bound[j] = false;
+  moved.p[j] = value;
+  moved.update_dependent_parameters();
+  return moved;
+}
+
+// Central differences in each parameter of f (rows outputs of a model) against the dense J
+// (rows x P); the step is relative to the parameter, which may be as small as a capacitance.
+void check_parameter_columns(const char* what, const Model& model,
+                             const std::function<Vector(const Model&)>& f, const Vector& J,
+                             int rows) {
+  constexpr int P = Model::num_parameters;
+  for (int j = 0; j < P; ++j) {
+    const double h = 1e-6 * (model.p[j] != 0.0 ? std::fabs(model.p[j]) : 1.0);
+    Vector fu = f(with_parameter(model, j, model.p[j] + h)),
+           fd = f(with_parameter(model, j, model.p[j] - h));
+    for (int i = 0; i < rows; ++i) {
+      const double numeric = (fu[i] - fd[i]) / (2 * h), analytic = J[i * P + j];
+      expect(std::fabs(numeric - analytic) <= 1e-5 * (1.0 + std::fabs(numeric)), what, analytic,
+             numeric, i, j);
+    }
+  }
+}
+
+// A CSC matrix (rows x P) scattered to a dense one; the dense form, where the model has it, must
+// equal it exactly.
+Vector scattered(const int* colptr, const int* rowval, const Vector& values, int rows) {
+  constexpr int P = Model::num_parameters;
+  Vector dense = sized(rows * P);
+  for (int j = 0; j < P; ++j) {
+    for (int e = colptr[j]; e < colptr[j + 1]; ++e) dense[rowval[e] * P + j] = values[e];
+  }
+  return dense;
+}
+
+void expect_same(const char* what, const Vector& dense, const Vector& sparse) {
+  for (size_t e = 0; e < dense.size(); ++e)
+    expect(dense[e] == sparse[e], what, dense[e], sparse[e], static_cast<int>(e));
+}
+
+// The dense parameter Jacobians equal the CSC ones scattered, where the model has them.
+template <typename Generated>
+void check_dense_parameter_jacobians(const Generated& model, double t, const Vector& x,
+                                     const Vector& xdot, const Vector& z, const Vector& rhs,
+                                     const Vector& residual, const Vector& invariants) {
+  if constexpr (Generated::has_dense_jacobians) {
+    constexpr int P = Generated::num_parameters;
+    Vector J = sized(N * P), R = sized((N + M) * P), H = sized(K * P);
+    expect(model.rhs_parameter_jacobian(t, x.data(), J.data()) == 0,
+           "rhs_parameter_jacobian status", 1, 0);
+    model.residual_parameter_jacobian(t, x.data(), xdot.data(), z.data(), R.data());
+    model.invariants_parameter_jacobian(t, x.data(), H.data());
+    expect_same("rhs_parameter_jacobian dense", J, rhs);
+    expect_same("residual_parameter_jacobian dense", R, residual);
+    expect_same("invariants_parameter_jacobian dense", H, invariants);
+  } else {
+    (void)model, (void)t, (void)x, (void)xdot, (void)z, (void)rhs, (void)residual, (void)invariants;
+  }
+}
+
+// d(xdot)/dp, dr/dp and dh/dp (docs/generated-code.md, "Parameter Jacobians"), by columns and
+// dense, against central differences in p with the modes frozen at (t, x): the derivatives are
+// those of the branch in force.
+void check_parameter_jacobians(const Model& live, double t, const Vector& x, const Vector& xdot,
+                               const Vector& z) {
+  Model model = live;
+  freeze_modes(model, t, x);
+  check_pattern("rhs_parameter_jacobian pattern", Model::rhs_parameter_jacobian_colptr,
+                Model::rhs_parameter_jacobian_rowval, N, Model::num_parameters,
+                Model::rhs_parameter_jacobian_nnz);
+  check_pattern("residual_parameter_jacobian pattern", Model::residual_parameter_jacobian_colptr,
+                Model::residual_parameter_jacobian_rowval, N + M, Model::num_parameters,
+                Model::residual_parameter_jacobian_nnz);
+  check_pattern("invariants_parameter_jacobian pattern",
+                Model::invariants_parameter_jacobian_colptr,
+                Model::invariants_parameter_jacobian_rowval, K, Model::num_parameters,
+                Model::invariants_parameter_jacobian_nnz);
+  Vector values = sized(Model::rhs_parameter_jacobian_nnz);
+  expect(model.rhs_parameter_jacobian_values(t, x.data(), values.data()) == 0,
+         "rhs_parameter_jacobian_values status", 1, 0);
+  Vector rhs = scattered(Model::rhs_parameter_jacobian_colptr, Model::rhs_parameter_jacobian_rowval,
+                         values, N);
+  check_parameter_columns(
+      "rhs_parameter_jacobian_values", model,
+      [&](const Model& m) {
+        Vector f = sized(N);
+        m.rhs(t, x.data(), f.data(), nullptr);
+        return f;
+      },
+      rhs, N);
+  values = sized(Model::residual_parameter_jacobian_nnz);
+  model.residual_parameter_jacobian_values(t, x.data(), xdot.data(), z.data(), values.data());
+  Vector residual = scattered(Model::residual_parameter_jacobian_colptr,
+                              Model::residual_parameter_jacobian_rowval, values, N + M);
+  check_parameter_columns(
+      "residual_parameter_jacobian_values", model,
+      [&](const Model& m) {
+        Vector r = sized(N + M);
+        m.residual(t, x.data(), xdot.data(), z.data(), r.data());
+        return r;
+      },
+      residual, N + M);
+  values = sized(Model::invariants_parameter_jacobian_nnz);
+  model.invariants_parameter_jacobian_values(t, x.data(), values.data());
+  Vector invariants = scattered(Model::invariants_parameter_jacobian_colptr,
+                                Model::invariants_parameter_jacobian_rowval, values, K);
+  check_parameter_columns(
+      "invariants_parameter_jacobian_values", model,
+      [&](const Model& m) {
+        Vector h = sized(K);
+        m.invariants(t, x.data(), h.data());
+        return h;
+      },
+      invariants, K);
+  check_dense_parameter_jacobians(model, t, x, xdot, z, rhs, residual, invariants);
+}
+
+// The parameter Jacobians again after set_parameter has cut the binding of the first bound
+// parameter: its column is then its own, and the columns of what it was bound to lose it.
+void check_cut_binding(const Model& model, double t, const Vector& x) {
+  for (int i = 0; i < Model::num_parameters; ++i) {
+    if (!model.parameter_bound[i]) continue;
+    Model cut = model;
+    cut.set_parameter(i, model.p[i]);
+    Vector xdot = sized(N), z = sized(M);
+    if (cut.rhs(t, x.data(), xdot.data(), z.data()) == 0)
+      check_parameter_jacobians(cut, t, x, xdot, z);
+    return;
+  }
+}
+
 void check_point(const Model& model, double t, const Vector& x) {
   Vector xdot = sized(N), z = sized(M);
   int status = model.rhs(t, x.data(), xdot.data(), z.data());
@@ -196,6 +347,7 @@ void check_point(const Model& model, double t, const Vector& x) {
   check_dense(model, t, x, xdot, z);
   check_sparse_rhs(model, t, x);
   check_sparse(model, t, x, xdot, z);
+  check_parameter_jacobians(model, t, x, xdot, z);
   Vector y = sized(Model::num_outputs);
   model.outputs(t, x.data(), y.data());
   for (int q = 0; q < Model::num_outputs; ++q) expect(std::isfinite(y[q]), "output", y[q], 0, q);
@@ -313,6 +465,7 @@ int main(int argc, char** argv) {
   expect_on_manifold(model, t, x, "invariant after consistent_initialization");
   check_point(model, t, x);
   check_conditioning(model, t, x);
+  check_cut_binding(model, t, x);
   // Off the manifold too: rhs and the Jacobians are defined for any state where A is regular.
   Vector off = x;
   for (int i = 0; i < N; ++i) off[i] += 0.01 * std::sin(1.0 + i);

@@ -149,6 +149,16 @@ TEST(GeneratedCode, ConditionsAndArrays) {
   EXPECT_NE(std::string::npos, code.find(" ? "));
 }
 
+// Derivatives in the parameters through two levels of bindings, the solve of A Z = b and the
+// invariants (tests/data/parameter_chain.dae): every column against central differences in p,
+// also after set_parameter has cut a binding (check_generated_model.cpp).
+TEST(GeneratedCode, ParameterJacobiansThroughBindings) {
+  std::string dir = make_scratch_dir("generated_parameter_chain");
+  expect_checks_pass(build_checker(source_dir() + "/tests/data/parameter_chain.dae", dir,
+                                   "parameter_chain", "g++"));
+  EXPECT_NE(std::string::npos, read_file(dir + "/model.cpp").find("constexpr int kChain[13]"));
+}
+
 TEST(GeneratedCode, PartsAndPartFiles) {
   // The machinery of large models on small ones: --part-cost 8 cuts every function into parts
   // (temporaries that later parts read go through the spill array), --split 3 puts the parts in
@@ -251,15 +261,17 @@ TEST(GeneratedCode, SingularMatrixIsReportedNotNaN) {
              "#include <cstdio>\n"
              "int main() {\n"
              "  pendulum::Model model;\n"
-             "  double x[4] = {0, 0, 0, 0}, xdot[4] = {7, 7, 7, 7}, J[16];\n"
+             "  double x[4] = {0, 0, 0, 0}, xdot[4] = {7, 7, 7, 7}, J[16], values[4];\n"
              "  int status = model.rhs(0.0, x, xdot, nullptr);\n"
              "  int jacobian = model.rhs_jacobian(0.0, x, J);\n"
-             "  std::printf(\"%d %d\\n\", status, jacobian);\n"
+             "  int in_p = model.rhs_parameter_jacobian(0.0, x, J);\n"
+             "  int by_columns = model.rhs_parameter_jacobian_values(0.0, x, values);\n"
+             "  std::printf(\"%d %d %d %d\\n\", status, jacobian, in_p, by_columns);\n"
              "  return 0;\n"
              "}\n");
   CommandResult built = compile_cpp({dir + "/main.cpp"}, dir + "/singular");
   ASSERT_EQ(0, built.status) << built.err;
-  EXPECT_EQ("1 1\n", run_program(dir + "/singular").out);
+  EXPECT_EQ("1 1 1 1\n", run_program(dir + "/singular").out);
 }
 
 // A relation that compares an algebraic unknown: its mode is settled with Z (rhs with the mode

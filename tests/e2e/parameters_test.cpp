@@ -1,6 +1,7 @@
 // Dependent parameters end to end (tests/data/dependent_parameters.dae: k = 1/tau, and the chain
 // b = 3*a, c = a + b): the generated Model's set_parameter cuts the binding of what it sets and
-// update_dependent_parameters recomputes the rest, the simulator's --set follows the bindings
+// update_dependent_parameters recomputes the rest, its derivatives in p follow the bindings still
+// bound, the simulator's --set follows the bindings
 // whatever the order on the command line, and the Python module's m.parameters takes an array or
 // a dict. One compiled program per test.
 #include <gtest/gtest.h>
@@ -62,6 +63,22 @@ int main() {
   double x = 1.0, xdot = 0.0;
   int status = m.rhs(0.0, &x, &xdot, nullptr);
   std::printf("rhs %d %g\n", status, xdot);
+  // d(xdot)/dp of x' = -k x: the column of tau holds dk/dtau while k follows tau.
+  double J[5], values[2];
+  status = m.rhs_parameter_jacobian(0.0, &x, J);
+  std::printf("dxdot/dp %d %g %g %g %g %g\n", status, J[0], J[1], J[2], J[3], J[4]);
+  m.rhs_parameter_jacobian_values(0.0, &x, values);
+  std::printf("by columns %d: %d %d %d %d %d %d | %d %d | %g %g\n",
+              dependent_parameters::Model::rhs_parameter_jacobian_nnz,
+              m.rhs_parameter_jacobian_colptr[0], m.rhs_parameter_jacobian_colptr[1],
+              m.rhs_parameter_jacobian_colptr[2], m.rhs_parameter_jacobian_colptr[3],
+              m.rhs_parameter_jacobian_colptr[4], m.rhs_parameter_jacobian_colptr[5],
+              m.rhs_parameter_jacobian_rowval[0], m.rhs_parameter_jacobian_rowval[1], values[0],
+              values[1]);
+  dependent_parameters::Model cut = m;
+  cut.set_parameter("k", 0.125);  // the same value, the binding cut: tau no longer moves k
+  cut.rhs_parameter_jacobian(0.0, &x, J);
+  std::printf("k set %g %g %g %g %g\n", J[0], J[1], J[2], J[3], J[4]);
   std::printf("refused %d %d %d %d\n", m.set_parameter(-1, 1.0), m.set_parameter(5, 1.0),
               m.set_parameter("tau2", 1.0), m.set_parameter(nullptr, 1.0));
   show("after", m);
@@ -80,6 +97,9 @@ int main() {
             "a=5: 4 0.25 5 10 15 | 0 1 0 0 1\n"
             "p[0]=8: 8 0.125 5 10 15 | 0 1 0 0 1\n"
             "rhs 0 -0.125\n"
+            "dxdot/dp 0 0.015625 -1 0 0 0\n"  // d(-k x)/dtau = x/tau^2 at tau = 8
+            "by columns 2: 0 1 2 2 2 2 | 0 0 | 0.015625 -1\n"
+            "k set 0 -1 0 0 0\n"
             "refused -1 -1 -1 -1\n"
             "after: 8 0.125 5 10 15 | 0 1 0 0 1\n");
 }

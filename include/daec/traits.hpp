@@ -105,8 +105,18 @@ struct has_condition_checks<Model, std::void_t<decltype(&Model::algebraic_condit
                                                decltype(&Model::invariants_condition)>>
     : std::true_type {};
 
+/// Whether the model has the parameter Jacobians (rhs_, residual_, invariants_parameter_jacobian
+/// in CSC; docs/generated-code.md, "Parameter Jacobians"): every model daec generates has them.
+template <typename Model, typename = void>
+struct has_parameter_jacobians : std::false_type {};
+template <typename Model>
+struct has_parameter_jacobians<Model, std::void_t<decltype(Model::rhs_parameter_jacobian_nnz)>>
+    : std::true_type {};
+
 template <typename Model>
 constexpr bool dense_jacobians_v = has_dense_jacobians<Model>::value;
+template <typename Model>
+constexpr bool parameter_jacobians_v = has_parameter_jacobians<Model>::value;
 template <typename Model>
 constexpr bool condition_checks_v = has_condition_checks<Model>::value;
 template <typename Model>

@@ -236,6 +236,14 @@ assert np.allclose(r["x"], np.exp(-2 * r.t), rtol=1e-7) and np.all(r["k_now"] ==
 r = n.simulate(np.linspace(0.0, 1.0, 11), set={"tau": 4.0})
 assert np.allclose(r["x"], np.exp(-0.25 * r.t), rtol=1e-7) and np.all(r["k_now"] == 0.25), r.y
 assert r.names == ["x", "k_now", "b_now", "c_now"] and n.parameters[1] == 2, r.names
+# d(x')/dp of x' = -k x through k = 1/tau (bound): d/dtau = x/tau^2, d/dk = -x; dense and sparse.
+J = n.rhs_parameter_jacobian(0.0, [3.0])
+assert J.shape == (1, 5) and J.tolist() == [[12.0, -3.0, 0.0, 0.0, 0.0]], J
+S = n.rhs_parameter_jacobian(0.0, [3.0], sparse=True)
+assert S.shape == (1, 5) and S.toarray().tolist() == J.tolist(), S
+n.set_parameter("k", 2.0)  # the binding cut: tau no longer moves x'
+assert n.rhs_parameter_jacobian(0.0, [3.0]).tolist() == [[0.0, -3.0, 0.0, 0.0, 0.0]]
+assert n.invariants_parameter_jacobian(0.0, [3.0]).shape == (0, 5)
 print("ok")
 )py");
   CommandResult run =

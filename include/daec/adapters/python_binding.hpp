@@ -175,6 +175,59 @@ inline py::object rhs_jacobian(const Instance& self, double t, const Array& x, b
   return new_matrix(n, n, J);
 }
 
+/// A parameter Jacobian's CSC values (rows x num_parameters) as a dense array, or with `sparse`
+/// a scipy.sparse.csc_matrix.
+inline py::object parameter_matrix(const System& model, int rows, const int* colptr,
+                                   const int* rowval, int nnz, const std::vector<double>& values,
+                                   bool sparse) {
+  const int columns = model.num_parameters;
+  if (sparse) return csc_matrix(rows, columns, colptr, rowval, nnz, values);
+  std::vector<double> dense(static_cast<size_t>(std::max(rows * columns, 1)), 0.0);
+  for (int j = 0; j < columns; ++j)
+    for (int e = colptr[j]; e < colptr[j + 1]; ++e)
+      dense[static_cast<size_t>(rowval[e]) * columns + j] = values[static_cast<size_t>(e)];
+  return new_matrix(rows, columns, dense);
+}
+
+inline void need_parameter_jacobians(const System& model) {
+  if (!model.has_parameter_jacobians)
+    throw py::value_error(
+        "this model has no parameter Jacobians (every model daec generates has them: "
+        "docs/generated-code.md, \"Parameter Jacobians\")");
+}
+
+inline py::object rhs_parameter_jacobian(const Instance& self, double t, const Array& x,
+                                         bool sparse) {
+  const System& model = *self.model;
+  need_parameter_jacobians(model);
+  const double* xs = state(model, x, "rhs_parameter_jacobian", t);
+  const int nnz = model.rhs_parameter_jacobian_nnz;
+  std::vector<double> values = scratch(nnz);
+  if (model.rhs_parameter_jacobian_values(t, xs, values.data()) != 0 ||
+      text::first_not_finite(values.data(), nnz) >= 0) {
+    std::string why = text::rhs_failure(model, t, xs);
+    throw model_error(text::call_failure("rhs_parameter_jacobian", t,
+                                         why.empty() ? "an entry is not finite" : why));
+  }
+  return parameter_matrix(model, model.num_states, model.rhs_parameter_jacobian_colptr,
+                          model.rhs_parameter_jacobian_rowval, nnz, values, sparse);
+}
+
+inline py::object invariants_parameter_jacobian(const Instance& self, double t, const Array& x,
+                                                bool sparse) {
+  const System& model = *self.model;
+  need_parameter_jacobians(model);
+  const double* xs = state(model, x, "invariants_parameter_jacobian", t);
+  const int nnz = model.invariants_parameter_jacobian_nnz;
+  std::vector<double> values = scratch(nnz);
+  model.invariants_parameter_jacobian_values(t, xs, values.data());
+  if (text::first_not_finite(values.data(), nnz) >= 0)
+    throw model_error(
+        text::call_failure("invariants_parameter_jacobian", t, "an entry is not finite"));
+  return parameter_matrix(model, model.num_invariants, model.invariants_parameter_jacobian_colptr,
+                          model.invariants_parameter_jacobian_rowval, nnz, values, sparse);
+}
+
 inline Array invariants(const Instance& self, double t, const Array& x) {
   const System& model = *self.model;
   return columnwise(model, t, x, "invariants", model.num_invariants,
@@ -494,6 +547,16 @@ inline void def_functions(py::class_<Instance>& cls) {
       .def("invariants", &invariants, py::arg("t"), py::arg("x"), kInvariantsDoc)
       .def("invariants_jacobian", &invariants_jacobian, py::arg("t"), py::arg("x"),
            "invariants_jacobian(t, x) -> dh/dX, a dense (num_invariants, num_states) array")
+      .def("rhs_parameter_jacobian", &rhs_parameter_jacobian, py::arg("t"), py::arg("x"),
+           py::arg("sparse") = false,
+           "rhs_parameter_jacobian(t, x, sparse=False) -> d(X')/dp at one state, through the\n"
+           "algebraic unknowns and the bindings of dependent parameters: a dense\n"
+           "(num_states, num_parameters) array (columns in parameter_names order), or with\n"
+           "sparse=True a scipy.sparse.csc_matrix")
+      .def("invariants_parameter_jacobian", &invariants_parameter_jacobian, py::arg("t"),
+           py::arg("x"), py::arg("sparse") = false,
+           "invariants_parameter_jacobian(t, x, sparse=False) -> dh/dp, a dense\n"
+           "(num_invariants, num_parameters) array, or with sparse=True a csc_matrix")
       .def("algebraic_condition", &algebraic_condition, py::arg("t"), py::arg("x"),
            "algebraic_condition(t, x) -> (condition estimate of A, the unknown of its weakest\n"
            "pivot or None, sign of det A): infinite where the reduced system is singular")
@@ -708,7 +771,8 @@ constexpr const char* kModelDoc =
     "('' where none); the sizes num_states, num_algebraic, num_invariants, num_conditions;\n"
     "methods (simulate's methods: name -> description) and default_method.\n\n"
     "Per instance: parameters, set_parameter; the generated functions at (t, X): rhs,\n"
-    "rhs_jacobian, algebraic, invariants, outputs, conditions, project,\n"
+    "rhs_jacobian, rhs_parameter_jacobian, algebraic, invariants, invariants_parameter_jacobian,\n"
+    "outputs, conditions, project,\n"
     "consistent_initialization; simulate(), daec's simulator in process.";
 
 // Not inline: the one translation unit that includes this header (runtime/python.cpp, or the

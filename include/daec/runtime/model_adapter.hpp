@@ -74,6 +74,30 @@ class ModelAdapter final : public System {
       (void)t, (void)x, (void)xdot, (void)z, (void)alpha, (void)values;
     }
   }
+  int rhs_parameter_jacobian_values(double t, const double* x, double* values) const override {
+    if constexpr (traits::parameter_jacobians_v<Model>) {
+      return model_.rhs_parameter_jacobian_values(t, x, values);
+    } else {
+      (void)t, (void)x, (void)values;
+      return 1;
+    }
+  }
+  void residual_parameter_jacobian_values(double t, const double* x, const double* xdot,
+                                          const double* z, double* values) const override {
+    if constexpr (traits::parameter_jacobians_v<Model>) {
+      model_.residual_parameter_jacobian_values(t, x, xdot, z, values);
+    } else {
+      (void)t, (void)x, (void)xdot, (void)z, (void)values;
+    }
+  }
+  void invariants_parameter_jacobian_values(double t, const double* x,
+                                            double* values) const override {
+    if constexpr (traits::parameter_jacobians_v<Model>) {
+      model_.invariants_parameter_jacobian_values(t, x, values);
+    } else {
+      (void)t, (void)x, (void)values;
+    }
+  }
   void invariants_jacobian_values(double t, const double* x, double* values) const override {
     if constexpr (traits::sparse_invariants_jacobian_v<Model>) {
       model_.invariants_jacobian_values(t, x, values);
@@ -228,6 +252,18 @@ class ModelAdapter final : public System {
       invariants_jacobian_nnz = Model::invariants_jacobian_nnz;
       invariants_jacobian_colptr = Model::invariants_jacobian_colptr;
       invariants_jacobian_rowval = Model::invariants_jacobian_rowval;
+    }
+    has_parameter_jacobians = traits::parameter_jacobians_v<Model>;
+    if constexpr (traits::parameter_jacobians_v<Model>) {
+      rhs_parameter_jacobian_nnz = Model::rhs_parameter_jacobian_nnz;
+      rhs_parameter_jacobian_colptr = Model::rhs_parameter_jacobian_colptr;
+      rhs_parameter_jacobian_rowval = Model::rhs_parameter_jacobian_rowval;
+      residual_parameter_jacobian_nnz = Model::residual_parameter_jacobian_nnz;
+      residual_parameter_jacobian_colptr = Model::residual_parameter_jacobian_colptr;
+      residual_parameter_jacobian_rowval = Model::residual_parameter_jacobian_rowval;
+      invariants_parameter_jacobian_nnz = Model::invariants_parameter_jacobian_nnz;
+      invariants_parameter_jacobian_colptr = Model::invariants_parameter_jacobian_colptr;
+      invariants_parameter_jacobian_rowval = Model::invariants_parameter_jacobian_rowval;
     }
     p = model_.p;
     fixed = model_.fixed;

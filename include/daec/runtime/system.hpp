@@ -81,6 +81,7 @@ class System {
   bool has_sparse_residual_jacobian = false;  // residual_jacobian_values
   bool has_sparse_invariants_jacobian = false;
   bool has_condition_checks = false;  // algebraic_condition, invariants_condition
+  bool has_parameter_jacobians = false;  // the *_parameter_jacobian_values below, in CSC
 
   // ----- Sparsity patterns (CSC, 0-based; nullptr where the model has none) ------------------
   int rhs_jacobian_nnz = 0, residual_jacobian_nnz = 0, invariants_jacobian_nnz = 0;
@@ -90,6 +91,15 @@ class System {
   const int* residual_jacobian_rowval = nullptr;
   const int* invariants_jacobian_colptr = nullptr;
   const int* invariants_jacobian_rowval = nullptr;
+  // d/dp, one column per parameter (has_parameter_jacobians).
+  int rhs_parameter_jacobian_nnz = 0, residual_parameter_jacobian_nnz = 0,
+      invariants_parameter_jacobian_nnz = 0;
+  const int* rhs_parameter_jacobian_colptr = nullptr;
+  const int* rhs_parameter_jacobian_rowval = nullptr;
+  const int* residual_parameter_jacobian_colptr = nullptr;
+  const int* residual_parameter_jacobian_rowval = nullptr;
+  const int* invariants_parameter_jacobian_colptr = nullptr;
+  const int* invariants_parameter_jacobian_rowval = nullptr;
 
   // ----- The instance's settings, in the adapted Model ---------------------------------------
   double* p = nullptr;              // num_parameters values
@@ -113,6 +123,13 @@ class System {
   virtual void residual_jacobian_values(double t, const double* x, const double* xdot,
                                         const double* z, double alpha, double* values) const = 0;
   virtual void invariants_jacobian_values(double t, const double* x, double* values) const = 0;
+  // The parameter Jacobians' CSC values (has_parameter_jacobians): rhs's returns as
+  // rhs_jacobian_values; without them 1, or nothing done.
+  virtual int rhs_parameter_jacobian_values(double t, const double* x, double* values) const = 0;
+  virtual void residual_parameter_jacobian_values(double t, const double* x, const double* xdot,
+                                                  const double* z, double* values) const = 0;
+  virtual void invariants_parameter_jacobian_values(double t, const double* x,
+                                                    double* values) const = 0;
   virtual void residual(double t, const double* x, const double* xdot, const double* z,
                         double* r) const = 0;
   virtual void invariants(double t, const double* x, double* h) const = 0;

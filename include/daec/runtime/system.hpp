@@ -80,7 +80,7 @@ class System {
   bool has_sparse_rhs_jacobian = false;       // rhs_jacobian_values usable
   bool has_sparse_residual_jacobian = false;  // residual_jacobian_values
   bool has_sparse_invariants_jacobian = false;
-  bool has_condition_checks = false;  // algebraic_condition, invariants_condition
+  bool has_condition_checks = false;     // algebraic_condition, invariants_condition
   bool has_parameter_jacobians = false;  // the *_parameter_jacobian_values below, in CSC
 
   // ----- Sparsity patterns (CSC, 0-based; nullptr where the model has none) ------------------

@@ -55,6 +55,12 @@ class Integrator {
   /// Whether a failure of the model (rhs, Jacobian, projection) that the integration did not get
   /// past is recorded: then fail()'s note names it, and it, not the method, stopped the run.
   virtual bool model_failed() const = 0;
+  /// dX/dp at t, the end of the last step or within it (--sensitivities: a column of
+  /// num_states values per parameter); empty where the method integrates none.
+  virtual void sensitivities(double t, std::vector<double>& s) {
+    (void)t;
+    s.clear();
+  }
   virtual Statistics statistics() const = 0;
 };
 

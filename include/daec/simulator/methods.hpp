@@ -14,6 +14,7 @@
 #include <daec/simulator/integrator.hpp>
 #include <daec/simulator/options.hpp>
 #include <daec/simulator/radau.hpp>
+#include <daec/simulator/sensitivities.hpp>
 
 namespace daec::simulator {
 
@@ -117,6 +118,12 @@ inline std::unique_ptr<Integrator> make_integrator(const std::string& method, co
                                                    const std::vector<double>& x0,
                                                    LinearSolver solver) {
   check_method(method);
+  if (std::vector<int> parameters = sensitivity_parameters(model, options); !parameters.empty()) {
+    check_sensitivities(model, method, parameters);
+    using Method = RadauMethod<SensitivityProblem, integrators::DenseLinearSolver>;
+    return std::make_unique<Method>(model, options, x0,
+                                    SensitivityProblem(model, std::move(parameters)));
+  }
   if (method == "ida") return std::make_unique<Ida>(model, options, x0, solver);
   if (method.rfind("radau5", 0) == 0) return make_radau(method, model, options, x0, solver);
   return std::make_unique<CvodeBdf>(model, options, x0, solver);

@@ -73,6 +73,7 @@ struct Options {
   std::string plot;                      // --plot FILE ("" none)
   std::vector<PlotColumn> plot_columns;  // --plot-columns a,b,c or x:y (empty: every column)
   std::string events;                    // --events FILE ("" none): the switches of conditions
+  std::string sensitivities;             // --sensitivities p1,p2|all ("" none)
   bool help = false;
   bool list_methods = false;  // --method list
   bool quiet = false;         // --quiet: no report of the starts consistent initialization moved
@@ -180,9 +181,10 @@ inline std::string column_selector(const std::string& name) {
 
 inline bool takes_value(const std::string& option) {
   static const char* const kValueOptions[] = {
-      "--t-start",      "--t-end",  "--step",   "--rtol",          "--atol",
-      "--set",          "--fix",    "--output", "--linear-solver", "--plot",
-      "--plot-columns", "--method", "--events", "--on-singular",   "--output-times"};
+      "--t-start",       "--t-end",       "--step",         "--rtol",
+      "--atol",          "--set",         "--fix",          "--output",
+      "--linear-solver", "--plot",        "--plot-columns", "--method",
+      "--events",        "--on-singular", "--output-times", "--sensitivities"};
   for (const char* known : kValueOptions)
     if (option == known) return true;
   return false;
@@ -207,6 +209,10 @@ inline void apply_option(Options& options, const std::string& option, const std:
   if (option == "--linear-solver") options.linear_solver = parse_linear_solver(value);
   if (option == "--on-singular") options.on_singular = parse_on_singular(value);
   if (option == "--plot-columns") options.plot_columns = parse_columns(value);
+  if (option == "--sensitivities") {
+    if (value.empty()) usage_error("--sensitivities expects parameter names (p1,p2) or 'all'");
+    options.sensitivities = value;
+  }
   if (option == "--method") {
     if (value.empty()) usage_error("--method expects a method name or 'list'");
     options.list_methods = value == "list";

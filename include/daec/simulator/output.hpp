@@ -93,7 +93,8 @@ inline bool declares_units(const System& model) {
 
 /// The units file: `column,unit`, then each CSV column (t in s) with its unit, "" where none.
 /// The CSV keeps its one header line, so that pd.read_csv(OUT) reads it as before.
-inline std::string units_csv(const System& model) {
+/// `extra`: columns after the model's (the sensitivities), listed with no unit.
+inline std::string units_csv(const System& model, const std::vector<std::string>& extra = {}) {
   std::vector<std::string> columns = csv_columns(model);
   std::string text = "column,unit\nt,s\n";
   for (size_t i = 1; i < columns.size(); ++i) {
@@ -101,13 +102,16 @@ inline std::string units_csv(const System& model) {
     const char* unit = k < variables ? model.variable_units[k] : model.output_units[k - variables];
     text += csv_field(columns[i]) + "," + csv_field(unit) + "\n";
   }
+  for (const std::string& column : extra) text += csv_field(column) + ",\n";
   return text;
 }
 
-inline std::string csv_header(const System& model) {
+/// The header line: the model's columns, then `extra`.
+inline std::string csv_header(const System& model, const std::vector<std::string>& extra = {}) {
   std::string header;
   for (const std::string& column : csv_columns(model))
     header += (header.empty() ? "" : ",") + csv_field(column);
+  for (const std::string& column : extra) header += "," + csv_field(column);
   return header + "\n";
 }
 

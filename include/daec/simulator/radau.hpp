@@ -13,6 +13,7 @@
 #include <limits>
 #include <memory>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include <daec/integrators/klu_lu.hpp>
@@ -58,6 +59,7 @@ class ModelProblemBase {
 /// The reduced ODE X' = F(X, t) as a Radau5 problem.
 class OdeProblem : public ModelProblemBase {
  public:
+  static constexpr bool kSensitivities = false;
   explicit OdeProblem(const System& model) : ModelProblemBase(model), n(model.num_states) {}
   int size() const { return n; }
 
@@ -92,6 +94,8 @@ class OdeProblem : public ModelProblemBase {
     if (model_->rhs_jacobian_values(t, x, values) == 0) return 0;
     return fail("jacobian", t, text::jacobian_failure(*model_, t, x, "", "", 0.0));
   }
+  /// Y at a consistent start: X itself.
+  std::vector<double> start_values(double, const std::vector<double>& x) const { return x; }
   int project(double t, double* x) {
     if (model_->num_invariants == 0) return 0;
     projected_.assign(x, x + n);
@@ -111,6 +115,7 @@ class OdeProblem : public ModelProblemBase {
 /// f = -r(t, Y, Y' = 0) for the generated residual r = [X' - F(X, Z, t); A Z - b].
 class DaeProblem : public ModelProblemBase {
  public:
+  static constexpr bool kSensitivities = false;
   explicit DaeProblem(const System& model)
       : ModelProblemBase(model),
         n(model.num_states),
@@ -164,6 +169,18 @@ class DaeProblem : public ModelProblemBase {
     for (int e = 0; e < model_->residual_jacobian_nnz; ++e) values[e] = -values[e];
     return 0;
   }
+  /// Y at a consistent start: (X, Z) with Z from A(X, t) Z = b(X, t).
+  std::vector<double> start_values(double t, const std::vector<double>& x) const {
+    std::vector<double> y(static_cast<size_t>(size_));
+    std::copy(x.begin(), x.begin() + n, y.begin());
+    std::vector<double> xdot(static_cast<size_t>(std::max(n, 1)));
+    try {
+      checked_rhs(*model_, t, y.data(), xdot.data(), y.data() + n);
+    } catch (const model_error& error) {
+      run_error(error.what());
+    }
+    return y;
+  }
   /// X onto the hidden constraints, then Z solved again from A(X, t) Z = b(X, t).
   int project(double t, double* y) {
     projected_.assign(y, y + n);
@@ -200,20 +217,30 @@ template <typename Problem, typename Solver>
 class RadauMethod final : public Integrator {
  public:
   RadauMethod(const System& model, const Options& options, const std::vector<double>& x0)
+      : RadauMethod(model, options, x0, Problem(model)) {}
+  RadauMethod(const System& model, const Options& options, const std::vector<double>& x0,
+              Problem problem)
       : n(model.num_states),
         model_(model),
-        problem_(model),
+        problem_(std::move(problem)),
         radau_(problem_, radau_options(options)) {
     radau_.set_stop_time(options.t_end);
     std::vector<double> y = start_values(options.t_start, x0);
     integrators::Radau5Result result = radau_.initialize(options.t_start, y.data());
     if (!result.ok()) stop(result);
+    tail_.assign(y.begin() + n, y.end());
+    t_tail_ = options.t_start;
   }
 
   void restart(double t, const std::vector<double>& x) override {
     std::vector<double> y = start_values(t, x);
+    // A step redone from where it began (step_redo.hpp) keeps the sensitivities reached there.
+    if (Problem::kSensitivities && t == t_tail_)
+      std::copy(tail_.begin(), tail_.end(), y.begin() + n);
     integrators::Radau5Result result = radau_.restart(t, y.data());
     if (!result.ok()) stop(result);
+    tail_.assign(y.begin() + n, y.end());
+    t_tail_ = t;
   }
 
   void limit_step(double h_max) override {
@@ -226,6 +253,8 @@ class RadauMethod final : public Integrator {
     if (!result.ok()) stop(result);
     problem_.forget_failures_before(result.t);
     std::copy(radau_.y().begin(), radau_.y().begin() + n, x.begin());
+    tail_.assign(radau_.y().begin() + n, radau_.y().end());
+    t_tail_ = result.t;
     return result.t;
   }
 
@@ -251,6 +280,24 @@ class RadauMethod final : public Integrator {
       run_error("cannot interpolate the solution at t = " + text::format_number(t));
     if (problem_.project(t, y.data()) != 0) radau_.interpolate(t, y.data());
     std::copy(y.begin(), y.begin() + n, x.begin());
+  }
+
+  /// dX/dp at the last step's end t, else on the collocation polynomial, projected, as X is.
+  void sensitivities(double t, std::vector<double>& s) override {
+    if constexpr (Problem::kSensitivities) {
+      if (t == t_tail_) {
+        s = tail_;
+        return;
+      }
+      std::vector<double> y(static_cast<size_t>(problem_.size()));
+      if (!radau_.interpolate(t, y.data()))
+        run_error("cannot interpolate the solution at t = " + text::format_number(t));
+      if (problem_.project(t, y.data()) != 0) radau_.interpolate(t, y.data());
+      s.assign(y.begin() + n, y.end());
+    } else {
+      (void)t;
+      s.clear();
+    }
   }
 
   Statistics statistics() const override {
@@ -284,19 +331,8 @@ class RadauMethod final : public Integrator {
     }
   }
 
-  // Y = X, or (X, Z) with Z from A(X, t) Z = b(X, t).
-  std::vector<double> start_values(double t, const std::vector<double>& x) const {
-    std::vector<double> y(static_cast<size_t>(problem_.size()));
-    std::copy(x.begin(), x.begin() + n, y.begin());
-    if (problem_.size() > n) {
-      std::vector<double> xdot(static_cast<size_t>(std::max(n, 1)));
-      try {
-        checked_rhs(model_, t, y.data(), xdot.data(), y.data() + n);
-      } catch (const model_error& error) {
-        run_error(error.what());
-      }
-    }
-    return y;
+  std::vector<double> start_values(double t, const std::vector<double>& x) {
+    return problem_.start_values(t, std::vector<double>(x.begin(), x.begin() + n));
   }
 
   static integrators::Radau5Options radau_options(const Options& options) {
@@ -316,6 +352,8 @@ class RadauMethod final : public Integrator {
   const System& model_;
   Problem problem_;
   integrators::Radau5<Problem, Solver> radau_;
+  std::vector<double> tail_;  // Y beyond X at t_tail_, the last step's end (or the start)
+  double t_tail_ = 0.0;
 };
 
 /// The Radau method `name` ("radau5" or "radau5-dae") on `model` with `solver`.

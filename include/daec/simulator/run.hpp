@@ -30,6 +30,7 @@
 #include <daec/simulator/output.hpp>
 #include <daec/simulator/plot.hpp>
 #include <daec/simulator/progress.hpp>
+#include <daec/simulator/sensitivities.hpp>
 #include <daec/simulator/settings.hpp>
 #include <daec/simulator/simulation.hpp>
 
@@ -42,7 +43,8 @@ inline void print_help(const System& model) {
       "           [--rtol R] [--atol A] [--set NAME=VALUE]... [--fix NAME=VALUE]...\n"
       "           [--quiet] [--output FILE] [--method NAME]\n"
       "           [--linear-solver dense|klu|auto] [--plot FILE [--plot-columns C]]\n"
-      "           [--events FILE] [--on-singular stop|warn] [--progress|--no-progress]\n\n"
+      "           [--events FILE] [--on-singular stop|warn] [--progress|--no-progress]\n"
+      "           [--sensitivities P1,P2|all]\n\n"
       "  --t-start T0      start time (default %g)\n"
       "  --t-end T         end time, T > T0 (default %g, or the last --output-times)\n"
       "  --step DT         output step (default (T - T0)/%d); the last row is at T;\n"
@@ -72,6 +74,9 @@ inline void print_help(const System& model) {
       "                    x:y,u:v for a phase plot (y against x); names as the CSV\n"
       "                    header prints them, A[1,2] quoted or not\n"
       "  --events FILE     write each change of a condition (t,condition,value) to FILE\n"
+      "  --sensitivities L also integrate dX/dp for the parameters L (p1,p2 or all) and\n"
+      "                    write the columns d(x)/d(p) after the others (--method radau5;\n"
+      "                    no conditions or when clauses)\n"
       "  --on-singular W   at a singular point of the reduced system (A or the constraint\n"
       "                    Jacobian loses rank, the solution may switch branch): stop with\n"
       "                    an error naming the instant (the default) or warn and go on\n"
@@ -247,11 +252,13 @@ class FileOutput : public RunOutput {
       : model_(model), options_(options), plot_(model, options) {}
 
   void begin() override {
+    const std::vector<std::string> sensitivities =
+        sensitivity_columns(model_, sensitivity_parameters(model_, options_));
     csv_ = std::make_unique<CsvOutput>(options_.output);
-    csv_->write(csv_header(model_));
+    csv_->write(csv_header(model_, sensitivities));
     if (options_.output != "-" && declares_units(model_)) {
       units_ = std::make_unique<CsvOutput>(units_path(options_.output), "units file");
-      units_->write(units_csv(model_));
+      units_->write(units_csv(model_, sensitivities));
     }
     if (options_.events.empty()) return;
     events_ = std::make_unique<CsvOutput>(options_.events, "events file");

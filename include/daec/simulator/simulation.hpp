@@ -22,6 +22,7 @@
 #include <daec/simulator/options.hpp>
 #include <daec/simulator/output.hpp>
 #include <daec/simulator/progress.hpp>
+#include <daec/simulator/sensitivities.hpp>
 #include <daec/simulator/settings.hpp>
 #include <daec/simulator/singular.hpp>
 #include <daec/simulator/step_redo.hpp>
@@ -54,7 +55,15 @@ inline Statistics integrate(Integrator& integrator, const System& model, const O
                             Events& events, ProgressLine& progress) {
   const OutputTimes times(options);
   long next = 0;
-  if (times[0] == options.t_start) sink(checked_row(model, times[next++], x));
+  std::vector<double> sensitivities;
+  // The row at `time` of `state`, with dX/dp where the method integrates it (--sensitivities).
+  auto emit = [&](double time, const std::vector<double>& state) {
+    std::vector<double> row = checked_row(model, time, state);
+    integrator.sensitivities(time, sensitivities);
+    append_sensitivities(model, sensitivities, row);
+    sink(row);
+  };
+  if (times[0] == options.t_start) emit(times[next++], x);
   std::vector<double> row_state = buffer(model.num_states);
   double t = options.t_start;
   int stalled = 0;
@@ -95,7 +104,7 @@ inline Statistics integrate(Integrator& integrator, const System& model, const O
       }
       for (; next < times.count() && times[next] < event.t; ++next) {
         integrator.interpolate(times[next], row_state);
-        sink(checked_row(model, times[next], row_state));
+        emit(times[next], row_state);
       }
       events.apply(event, integrator);
       integrator.restart(event.t, event.x);
@@ -113,7 +122,7 @@ inline Statistics integrate(Integrator& integrator, const System& model, const O
       } else {
         integrator.interpolate(times[next], row_state);
       }
-      sink(checked_row(model, times[next], row_state));
+      emit(times[next], row_state);
     }
   }
   Statistics counts = integrator.statistics();
@@ -160,6 +169,7 @@ inline RunSummary run_simulation(System& model, const Options& options, RunOutpu
   RunSummary summary;
   summary.method = options.method.empty() ? default_method(model) : options.method;
   check_method(summary.method);
+  check_sensitivities(model, summary.method, sensitivity_parameters(model, options));
   summary.linear_solver = resolve_linear_solver(model, options, summary.method);
   const RequestedStart start = apply_settings(options, model);
   std::vector<double> x = start.x;

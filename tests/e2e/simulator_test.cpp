@@ -672,6 +672,36 @@ void expect_failure(const Build& build, const std::string& arguments, int status
 // --- Singular points ------------------------------------------------------------------------
 
 /// The instant in "the reduced system is singular at t = T" of `err` (NaN if there is none).
+// --sensitivities through daec's reduction (index 2: dummies, A Z = b, the projection onto the
+// circle): tests/data/rotating_point.dae's x = r cos(w t), y = r sin(w t) and their exact
+// derivatives in w and r, within the figure of merit of spec 5.1 at rtol = atol 1e-6 and 1e-8.
+TEST(Simulator, SensitivitiesOfAnIndexTwoModelAreItsExactDerivatives) {
+  Fixture f = build_or_fail("Sensitivities", "tests/data/rotating_point.dae");
+  ASSERT_TRUE(f.build.ok);
+  const double speed = 2.0, radius = 1.5;  // the model's w and r
+  for (double tol : {1e-6, 1e-8}) {
+    SCOPED_TRACE(tol);
+    const std::string tolerance = tol == 1e-6 ? "1e-6" : "1e-8";
+    SimRun sim = run_ok(f.build, "--sensitivities all --t-end 3 --quiet --rtol " + tolerance +
+                                     " --atol " + tolerance);
+    ASSERT_EQ(sim.csv.header, (std::vector<std::string>{"t", "x", "y", "lam", "d(x)/d(w)",
+                                                        "d(y)/d(w)", "d(x)/d(r)", "d(y)/d(r)"}));
+    const std::pair<const char*, double (*)(double, double, double)> exact[] = {
+        {"d(x)/d(w)", [](double t, double w, double r) { return -r * t * std::sin(w * t); }},
+        {"d(y)/d(w)", [](double t, double w, double r) { return r * t * std::cos(w * t); }},
+        {"d(x)/d(r)", [](double t, double w, double) { return std::cos(w * t); }},
+        {"d(y)/d(r)", [](double t, double w, double) { return std::sin(w * t); }}};
+    double worst = 0.0;
+    for (size_t row = 0; row < sim.csv.rows.size(); ++row)
+      for (const auto& [name, derivative] : exact) {
+        const double value = derivative(sim.csv.at(row, "t"), speed, radius);
+        worst = std::max(worst,
+                         std::fabs(sim.csv.at(row, name) - value) / (tol * std::fabs(value) + tol));
+      }
+    EXPECT_LE(worst, 10.0);
+  }
+}
+
 double singular_instant(const std::string& err, const std::string& lead) {
   const std::string phrase = lead + "the reduced system is singular at t = ";
   const size_t at = err.find(phrase);

@@ -244,6 +244,21 @@ assert S.shape == (1, 5) and S.toarray().tolist() == J.tolist(), S
 n.set_parameter("k", 2.0)  # the binding cut: tau no longer moves x'
 assert n.rhs_parameter_jacobian(0.0, [3.0]).tolist() == [[0.0, -3.0, 0.0, 0.0, 0.0]]
 assert n.invariants_parameter_jacobian(0.0, [3.0]).shape == (0, 5)
+# simulate's sensitivities: x = exp(-k t) with k = 1/tau bound: dx/dk = -t x, dx/dtau = t x/tau^2.
+d = decay_py.Model()
+r = d.simulate(np.linspace(0.0, 1.0, 11), sensitivities=["tau", "k"], rtol=1e-10, atol=1e-12)
+assert r.names == ["x", "k_now", "b_now", "c_now", "d(x)/d(tau)", "d(x)/d(k)"], r.names
+x = np.exp(-0.5 * r.t)
+assert np.allclose(r["d(x)/d(tau)"], r.t * x / 4, rtol=1e-8, atol=1e-12), r["d(x)/d(tau)"]
+assert np.allclose(r["d(x)/d(k)"], -r.t * x, rtol=1e-8, atol=1e-12), r["d(x)/d(k)"]
+for bad, error, words in [(["kappa"], ValueError, "sensitivities: no parameter 'kappa'; the"),
+                          ("tau", TypeError, "a list of parameter names or 'all'")]:
+    try:
+        d.simulate([0.0, 1.0], sensitivities=bad)
+    except error as failure:
+        assert words in str(failure), failure
+    else:
+        raise AssertionError(f"no {error.__name__} for {bad!r}")
 print("ok")
 )py");
   CommandResult run =

@@ -113,9 +113,9 @@ for arguments, error, words in [
         (dict(atol=0.0), ValueError, "atol = 0: it must be positive"),
         (dict(linear_solver="lu"), ValueError, "linear_solver must be 'auto', 'dense' or 'klu', got 'lu'"),
         (dict(on_singular="ignore"), ValueError, "on_singular must be 'stop' or 'warn', got 'ignore'"),
-        (dict(sensitivities=["q"]), NotImplementedError,
-         "simulate(sensitivities=...): the forward sensitivities dX/dp are not implemented yet; "
-         "call simulate without them (docs/python.md, \"Not yet\")")]:
+        (dict(sensitivities=["q"]), ValueError,
+         "sensitivities: the model has conditions or when clauses; sensitivities across their "
+         "switches (whose times move with the parameters) are not computed yet")]:
     try:
         m.simulate(t, **arguments)
     except error as failure:

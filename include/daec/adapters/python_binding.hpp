@@ -611,7 +611,9 @@ constexpr const char* kSimulateDoc =
     "outputs, as the simulator's CSV), names, events, statistics, moved_starts; with\n"
     "as_frame=True a pandas.DataFrame (index t) instead. A failure raises SimulationError (a\n"
     "RuntimeError with the simulator's message); its .result holds the rows before it.\n"
-    "sensitivities: not implemented yet (NotImplementedError).";
+    "sensitivities: a list of parameter names, or 'all': dX/dp is integrated with the states\n"
+    "(method radau5) and y gets the columns 'd(x)/d(p)' after the others (docs/simulator.md,\n"
+    "\"Sensitivities\").";
 
 constexpr const char* kResultDoc =
     "The result of Model.simulate.\n\n"

@@ -83,9 +83,11 @@ inline std::vector<std::string> result_names(const runtime::System& model) {
 
 /// The rows of `output` as (t, y); statistics only for a run that ended (`summary`).
 inline SimulationResult make_result(const runtime::System& model, const ArrayOutput& output,
-                                    const simulator::RunSummary* summary) {
+                                    const simulator::RunSummary* summary,
+                                    const std::vector<std::string>& extra) {
   SimulationResult result;
   result.names = result_names(model);
+  result.names.insert(result.names.end(), extra.begin(), extra.end());
   const auto rows = static_cast<py::ssize_t>(output.count());
   const auto columns = static_cast<py::ssize_t>(result.names.size());
   result.t = Array(rows);
@@ -298,32 +300,65 @@ inline std::string argument_words(const std::string& message) {
          message.substr(colon);
 }
 
+/// sensitivities= as the command line's --sensitivities takes it: "" for None, "all", or the
+/// names of a list or tuple joined by commas; a TypeError for anything else.
+inline std::string sensitivity_text(const py::object& sensitivities) {
+  if (sensitivities.is_none()) return "";
+  if (py::isinstance<py::str>(sensitivities)) {
+    const std::string text = sensitivities.cast<std::string>();
+    if (text == "all") return text;
+    throw py::type_error("simulate(sensitivities=...) takes a list of parameter names or 'all', "
+                         "got the string '" + text + "'");
+  }
+  if (!py::isinstance<py::list>(sensitivities) && !py::isinstance<py::tuple>(sensitivities))
+    throw py::type_error("simulate(sensitivities=...) takes a list of parameter names or 'all'");
+  std::string text;
+  for (const py::handle& name : sensitivities) {
+    if (!py::isinstance<py::str>(name))
+      throw py::type_error("simulate(sensitivities=...): each parameter name must be a str");
+    text += (text.empty() ? "" : ",") + name.cast<std::string>();
+  }
+  if (text.empty()) throw py::value_error("simulate(sensitivities=[]): no parameter named");
+  return text;
+}
+
+/// The simulator's "--sensitivities: ..." in simulate's words.
+inline std::string sensitivity_words(const std::string& message) {
+  const std::string option = "--sensitivities";
+  if (message.compare(0, option.size(), option) != 0) return message;
+  return "sensitivities" + message.substr(option.size());
+}
+
 /// Model.simulate on `model` (copied: the run's settings and modes do not stay).
 inline py::object simulate(const runtime::System& model, const SimulateCall& call,
                            const py::object& error_type) {
-  if (!call.sensitivities.is_none()) {
-    PyErr_SetString(PyExc_NotImplementedError,
-                    "simulate(sensitivities=...): the forward sensitivities dX/dp are not "
-                    "implemented yet; call simulate without them (docs/python.md, \"Not yet\")");
-    throw py::error_already_set();
-  }
   py::module_ pandas;
   if (call.as_frame) pandas = import_pandas();
   const std::unique_ptr<runtime::System> copy = model.copy();
   copy->release_modes();  // the run sets the modes at T0, as the command line's fresh model
-  const simulator::Options options = simulate_options(*copy, call);
+  simulator::Options options = simulate_options(*copy, call);
+  options.sensitivities = sensitivity_text(call.sensitivities);
+  std::vector<std::string> extra;
+  try {
+    extra = simulator::sensitivity_columns(*copy,
+                                           simulator::sensitivity_parameters(*copy, options));
+  } catch (const simulator::Failure& failure) {
+    throw py::value_error(sensitivity_words(failure.message));
+  }
   ArrayOutput output;
   simulator::RunSummary summary;
   try {
     py::gil_scoped_release unlocked;  // the run calls no Python
     summary = simulator::run_simulation(*copy, options, output);
   } catch (const simulator::Failure& failure) {
-    if (failure.status == 2) throw py::value_error(argument_words(failure.message));
-    raise_failure(error_type, failure.message, failure.notes, make_result(*copy, output, nullptr));
+    if (failure.status == 2)
+      throw py::value_error(sensitivity_words(argument_words(failure.message)));
+    raise_failure(error_type, failure.message, failure.notes,
+                  make_result(*copy, output, nullptr, extra));
   } catch (const model_error& failure) {
-    raise_failure(error_type, failure.what(), {}, make_result(*copy, output, nullptr));
+    raise_failure(error_type, failure.what(), {}, make_result(*copy, output, nullptr, extra));
   }
-  SimulationResult result = make_result(*copy, output, &summary);
+  SimulationResult result = make_result(*copy, output, &summary, extra);
   result.success = true;
   for (int i : simulator::moved_starts(*copy, summary.start_given, summary.start_used, options.rtol,
                                        options.atol))

@@ -119,7 +119,7 @@ inline std::unique_ptr<Integrator> make_integrator(const std::string& method, co
                                                    LinearSolver solver) {
   check_method(method);
   if (std::vector<int> parameters = sensitivity_parameters(model, options); !parameters.empty()) {
-    check_sensitivities(model, method, parameters);
+    check_sensitivities(model, options, method, parameters);
     using Method = RadauMethod<SensitivityProblem, integrators::DenseLinearSolver>;
     return std::make_unique<Method>(model, options, x0,
                                     SensitivityProblem(model, std::move(parameters)));

@@ -51,9 +51,13 @@ inline std::vector<int> sensitivity_parameters(const System& model, const Option
 }
 
 /// A usage error where the run cannot integrate the sensitivities it was asked for.
-inline void check_sensitivities(const System& model, const std::string& method,
-                                const std::vector<int>& parameters) {
+inline void check_sensitivities(const System& model, const Options& options,
+                                const std::string& method, const std::vector<int>& parameters) {
   if (parameters.empty()) return;
+  if (options.linear_solver == LinearSolver::klu)
+    usage_error(
+        "--sensitivities: the sensitivities are integrated with the dense linear "
+        "solver; --linear-solver klu does not apply");
   if (method != "radau5")
     usage_error("--sensitivities: the method " + method +
                 " does not integrate sensitivities; --method radau5 does");

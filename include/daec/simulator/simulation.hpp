@@ -169,7 +169,7 @@ inline RunSummary run_simulation(System& model, const Options& options, RunOutpu
   RunSummary summary;
   summary.method = options.method.empty() ? default_method(model) : options.method;
   check_method(summary.method);
-  check_sensitivities(model, summary.method, sensitivity_parameters(model, options));
+  check_sensitivities(model, options, summary.method, sensitivity_parameters(model, options));
   summary.linear_solver = resolve_linear_solver(model, options, summary.method);
   const RequestedStart start = apply_settings(options, model);
   std::vector<double> x = start.x;

@@ -155,17 +155,7 @@ def run_ensemble(model, parameter_sets, t_eval, client=None, processes=None, chu
         raise ValueError(f"chunk_size must be a positive integer or None, got {chunk_size!r}")
     members, pending = _prepare_members(parameter_sets)
     job = (name, directory, np.asarray(t_eval, dtype=float), simulate_arguments)
-    if client is not None:
-        workers = max(1, sum(client.nthreads().values()))
-        chunks = _chunks(pending, chunk_size, workers)
-        outcomes = _run_on_client(client, job, chunks)
-    elif processes == 0:
-        chunks = [pending]
-        outcomes = [_outcome_of(lambda: run_chunk(job, pending))]
-    else:
-        workers = processes or os.cpu_count() or 1
-        chunks = _chunks(pending, chunk_size, workers)
-        outcomes = _run_in_pool(workers, job, chunks)
+    chunks, outcomes = _dispatch(job, pending, client, processes, chunk_size)
     for chunk, (done, error) in zip(chunks, outcomes):
         for position, (index, parameters) in enumerate(chunk):
             if done is not None:
@@ -173,6 +163,19 @@ def run_ensemble(model, parameter_sets, t_eval, client=None, processes=None, chu
             else:
                 members[index] = Member(index, parameters, None, *error)
     return Ensemble(members)
+
+
+def _dispatch(job, pending, client, processes, chunk_size):
+    """The chunks of ``pending`` and, per chunk, (done, error) from wherever they ran."""
+    if client is not None:
+        workers = max(1, sum(client.nthreads().values()))
+        chunks = _chunks(pending, chunk_size, workers)
+        return chunks, _run_on_client(client, job, chunks)
+    if processes == 0:
+        return [pending], [_outcome_of(lambda: run_chunk(job, pending))]
+    workers = processes or os.cpu_count() or 1
+    chunks = _chunks(pending, chunk_size, workers)
+    return chunks, _run_in_pool(workers, job, chunks)
 
 
 def _locate_module(model):

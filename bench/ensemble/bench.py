@@ -1,0 +1,141 @@
+"""The measurements of bench/ensemble/run.sh: daec_ensemble's throughput, serial, on a process
+pool and on a Dask LocalCluster, side by side in one run; prints RESULTS.md.
+
+    /usr/bin/python3 bench/ensemble/bench.py DIR     # DIR holds pendulum_py and daec_ensemble.py
+
+MEMBERS (default 1000) simulations of models/pendulum.dae, g from 5 to 15 m/s2, t from 0 to 2 s
+(41 rows); REPEATS (default 3) runs per row, the least wall time counts. Every run must give the
+serial members bit for bit (numpy.array_equal), or the benchmark stops.
+"""
+import datetime
+import os
+import platform
+import subprocess
+import sys
+import time
+
+sys.path.insert(0, sys.argv[1])
+
+import numpy as np
+from distributed import Client, LocalCluster
+
+import daec_ensemble
+import pendulum_py
+
+MEMBERS = int(os.environ.get("MEMBERS", "1000"))
+REPEATS = int(os.environ.get("REPEATS", "3"))
+T_EVAL = np.linspace(0.0, 2.0, 41)  # two swings of the unit pendulum, 41 output rows
+
+
+def timed(run):
+    """The least wall time of REPEATS calls of run(), and the last call's ensemble."""
+    best, ensemble = float("inf"), None
+    for _ in range(REPEATS):
+        start = time.perf_counter()
+        ensemble = run()
+        best = min(best, time.perf_counter() - start)
+    return best, ensemble
+
+
+def check(reference, ensemble, label):
+    """The same members as the serial run, in input order, every number equal."""
+    assert len(ensemble) == len(reference) and not ensemble.failures, (label, ensemble.summary())
+    for a, b in zip(reference, ensemble):
+        same = a.parameters == b.parameters and np.array_equal(a.result.y, b.result.y)
+        assert same, (label, a.index)
+
+
+def cluster_rows(sets, reference, workers):
+    """The rows of a LocalCluster of `workers` processes, and the seconds it took to start."""
+    start = time.perf_counter()
+    cluster = LocalCluster(n_workers=workers, threads_per_worker=1, processes=True,
+                           host="127.0.0.1", dashboard_address=None)
+    client = Client(cluster)
+    client.wait_for_workers(workers)
+    startup = time.perf_counter() - start
+    rows = []
+    try:
+        for chunk_size, chunks in ((None, "default"), (1, "1 member per task")):
+            label = f"Dask LocalCluster, {workers} worker{'s' * (workers > 1)}"
+            seconds, ensemble = timed(lambda: daec_ensemble.run_ensemble(
+                pendulum_py, sets, T_EVAL, client=client, chunk_size=chunk_size))
+            check(reference, ensemble, label)
+            rows.append((label, chunks, seconds))
+    finally:
+        client.close()
+        cluster.close()
+    return rows, startup
+
+
+def machine():
+    """The processor, the cores and the load when the run started."""
+    model = "unknown"
+    with open("/proc/cpuinfo") as cpuinfo:
+        for line in cpuinfo:
+            if line.startswith("model name"):
+                model = line.split(":", 1)[1].strip()
+                break
+    load = ", ".join(f"{x:.2f}" for x in os.getloadavg())
+    return (f"{model}, {os.cpu_count()} cores (shared; load average {load} at the start), "
+            f"{platform.system()} {platform.release()}, Python {platform.python_version()}")
+
+
+def commit():
+    return subprocess.run(["git", "rev-parse", "--short", "HEAD"], capture_output=True,
+                          text=True).stdout.strip() or "unknown"
+
+
+def main():
+    sets = [{"g": g} for g in np.linspace(5.0, 15.0, MEMBERS)]
+    header = machine()
+    single = pendulum_py.Model().simulate(T_EVAL)
+    rows = []
+    seconds, reference = timed(lambda: daec_ensemble.run_ensemble(pendulum_py, sets, T_EVAL,
+                                                                  processes=0))
+    assert not reference.failures, reference.summary()
+    rows.append(("serial, in this process (processes=0)", "-", seconds))
+    for processes in (1, 2):
+        for chunk_size, chunks in ((None, "default"), (1, "1 member per task")):
+            label = f"process pool, {processes} worker{'s' * (processes > 1)}"
+            seconds, ensemble = timed(lambda: daec_ensemble.run_ensemble(
+                pendulum_py, sets, T_EVAL, processes=processes, chunk_size=chunk_size))
+            check(reference, ensemble, label)
+            rows.append((label, chunks, seconds))
+    startups = {}
+    for workers in (1, 2):
+        cluster, startups[workers] = cluster_rows(sets, reference, workers)
+        rows += cluster
+    report(rows, startups, header, single.statistics["steps"])
+
+
+def report(rows, startups, header, steps):
+    serial = rows[0][2]
+    print("# daec_ensemble throughput\n")
+    print("Written by `bench/ensemble/run.sh` (the measurements: `bench/ensemble/bench.py`); "
+          "see [README.md](README.md).\n")
+    print(f"- command: `bench/ensemble/run.sh` (MEMBERS={MEMBERS}, REPEATS={REPEATS})")
+    print(f"- date: {datetime.datetime.now(datetime.timezone.utc):%Y-%m-%d %H:%M} UTC")
+    print(f"- commit: {commit()}")
+    print(f"- machine: {header}")
+    print(f"- work: {MEMBERS} simulations of `models/pendulum.dae` (g from 5 to 15 m/s2), "
+          f"t from 0 to 2 s, 41 output rows, the default method ({steps} steps at g = 9.81); "
+          "every run gives the serial numbers bit for bit\n")
+    print("Wall time of one `run_ensemble` call, the least of the repeats (a pool is started "
+          "by each call; a cluster is started once, before its rows, and its start is not in "
+          "them):\n")
+    print("| how | chunks | wall time [s] | simulations per second | speed-up over serial |")
+    print("| --- | --- | ---: | ---: | ---: |")
+    for label, chunks, seconds in rows:
+        print(f"| {label} | {chunks} | {seconds:.3f} | {MEMBERS / seconds:,.0f} | "
+              f"{serial / seconds:.2f} |")
+    print()
+    print("Starting the LocalCluster (not in the rows above): "
+          + ", ".join(f"{workers} worker{'s' * (workers > 1)} {seconds:.2f} s"
+                      for workers, seconds in startups.items()) + ".")
+    load = ", ".join(f"{x:.2f}" for x in os.getloadavg())
+    print(f"\nLoad average at the end: {load}. The parallel rows can gain only the cores that "
+          "other processes leave free: with a load above 1 on two cores, 2 workers share them.")
+
+
+if __name__ == "__main__":  # the LocalCluster's worker processes import this file too
+    main()

@@ -27,14 +27,22 @@ REPEATS = int(os.environ.get("REPEATS", "3"))
 T_EVAL = np.linspace(0.0, 2.0, 41)  # two swings of the unit pendulum, 41 output rows
 
 
-def timed(run):
-    """The least wall time of REPEATS calls of run(), and the last call's ensemble."""
-    best, ensemble = float("inf"), None
+def children_cpu():
+    """CPU seconds of this process's finished children (a pool's workers, once it shut down)."""
+    times = os.times()
+    return times.children_user + times.children_system
+
+
+def timed(run, workers_cpu=lambda: 0.0):
+    """Least wall time and least CPU time (here and in the workers) of REPEATS calls of run(),
+    and the last call's ensemble. workers_cpu() is the workers' CPU seconds so far."""
+    wall, cpu, ensemble = float("inf"), float("inf"), None
     for _ in range(REPEATS):
-        start = time.perf_counter()
+        start, here, there = time.perf_counter(), time.process_time(), workers_cpu()
         ensemble = run()
-        best = min(best, time.perf_counter() - start)
-    return best, ensemble
+        wall = min(wall, time.perf_counter() - start)
+        cpu = min(cpu, time.process_time() - here + workers_cpu() - there)
+    return wall, cpu, ensemble
 
 
 def check(reference, ensemble, label):
@@ -43,6 +51,20 @@ def check(reference, ensemble, label):
     for a, b in zip(reference, ensemble):
         same = a.parameters == b.parameters and np.array_equal(a.result.y, b.result.y)
         assert same, (label, a.index)
+
+
+def pool_rows(sets, reference):
+    """The rows of process pools of 1 and 2 workers, default chunks and 1 member per task."""
+    rows = []
+    for processes in (1, 2):
+        for chunk_size, chunks in ((None, "default"), (1, "1 member per task")):
+            label = f"process pool, {processes} worker{'s' * (processes > 1)}"
+            wall, cpu, ensemble = timed(lambda: daec_ensemble.run_ensemble(
+                pendulum_py, sets, T_EVAL, processes=processes, chunk_size=chunk_size),
+                children_cpu)
+            check(reference, ensemble, label)
+            rows.append((label, chunks, wall, cpu))
+    return rows
 
 
 def cluster_rows(sets, reference, workers):
@@ -54,13 +76,16 @@ def cluster_rows(sets, reference, workers):
     client.wait_for_workers(workers)
     startup = time.perf_counter() - start
     rows = []
+
+    def workers_cpu():  # each worker process's own CPU time, event loop and tasks
+        return sum(client.run(time.process_time).values())
     try:
         for chunk_size, chunks in ((None, "default"), (1, "1 member per task")):
             label = f"Dask LocalCluster, {workers} worker{'s' * (workers > 1)}"
-            seconds, ensemble = timed(lambda: daec_ensemble.run_ensemble(
-                pendulum_py, sets, T_EVAL, client=client, chunk_size=chunk_size))
+            wall, cpu, ensemble = timed(lambda: daec_ensemble.run_ensemble(
+                pendulum_py, sets, T_EVAL, client=client, chunk_size=chunk_size), workers_cpu)
             check(reference, ensemble, label)
-            rows.append((label, chunks, seconds))
+            rows.append((label, chunks, wall, cpu))
     finally:
         client.close()
         cluster.close()
@@ -88,28 +113,21 @@ def commit():
 def main():
     sets = [{"g": g} for g in np.linspace(5.0, 15.0, MEMBERS)]
     header = machine()
-    single = pendulum_py.Model().simulate(T_EVAL)
-    rows = []
-    seconds, reference = timed(lambda: daec_ensemble.run_ensemble(pendulum_py, sets, T_EVAL,
-                                                                  processes=0))
+    steps = pendulum_py.Model().simulate(T_EVAL).statistics["steps"]
+    wall, cpu, reference = timed(lambda: daec_ensemble.run_ensemble(pendulum_py, sets, T_EVAL,
+                                                                    processes=0))
     assert not reference.failures, reference.summary()
-    rows.append(("serial, in this process (processes=0)", "-", seconds))
-    for processes in (1, 2):
-        for chunk_size, chunks in ((None, "default"), (1, "1 member per task")):
-            label = f"process pool, {processes} worker{'s' * (processes > 1)}"
-            seconds, ensemble = timed(lambda: daec_ensemble.run_ensemble(
-                pendulum_py, sets, T_EVAL, processes=processes, chunk_size=chunk_size))
-            check(reference, ensemble, label)
-            rows.append((label, chunks, seconds))
+    rows = [("serial, in this process (processes=0)", "-", wall, cpu)]
+    rows += pool_rows(sets, reference)
     startups = {}
     for workers in (1, 2):
         cluster, startups[workers] = cluster_rows(sets, reference, workers)
         rows += cluster
-    report(rows, startups, header, single.statistics["steps"])
+    report(rows, startups, header, steps)
 
 
 def report(rows, startups, header, steps):
-    serial = rows[0][2]
+    serial_wall, serial_cpu = rows[0][2], rows[0][3]
     print("# daec_ensemble throughput\n")
     print("Written by `bench/ensemble/run.sh` (the measurements: `bench/ensemble/bench.py`); "
           "see [README.md](README.md).\n")
@@ -120,21 +138,23 @@ def report(rows, startups, header, steps):
     print(f"- work: {MEMBERS} simulations of `models/pendulum.dae` (g from 5 to 15 m/s2), "
           f"t from 0 to 2 s, 41 output rows, the default method ({steps} steps at g = 9.81); "
           "every run gives the serial numbers bit for bit\n")
-    print("Wall time of one `run_ensemble` call, the least of the repeats (a pool is started "
-          "by each call; a cluster is started once, before its rows, and its start is not in "
-          "them):\n")
-    print("| how | chunks | wall time [s] | simulations per second | speed-up over serial |")
-    print("| --- | --- | ---: | ---: | ---: |")
-    for label, chunks, seconds in rows:
-        print(f"| {label} | {chunks} | {seconds:.3f} | {MEMBERS / seconds:,.0f} | "
-              f"{serial / seconds:.2f} |")
+    print("Per row, one `run_ensemble` call, the least of the repeats: its wall time, and the CPU "
+          "time of the calling process and of the workers together (a pool is started by each "
+          "call, so its start is in its row; a cluster is started once, before its rows). CPU "
+          "per simulation over the serial run's is the ensemble's overhead, whatever the load; "
+          "the wall time gains from the workers only as far as the cores are free.\n")
+    print("| how | chunks | wall time [s] | simulations per second | speed-up over serial "
+          "| CPU [s] | CPU over serial |")
+    print("| --- | --- | ---: | ---: | ---: | ---: | ---: |")
+    for label, chunks, wall, cpu in rows:
+        print(f"| {label} | {chunks} | {wall:.3f} | {MEMBERS / wall:,.0f} | "
+              f"{serial_wall / wall:.2f} | {cpu:.2f} | {cpu / serial_cpu:.2f} |")
     print()
     print("Starting the LocalCluster (not in the rows above): "
           + ", ".join(f"{workers} worker{'s' * (workers > 1)} {seconds:.2f} s"
                       for workers, seconds in startups.items()) + ".")
     load = ", ".join(f"{x:.2f}" for x in os.getloadavg())
-    print(f"\nLoad average at the end: {load}. The parallel rows can gain only the cores that "
-          "other processes leave free: with a load above 1 on two cores, 2 workers share them.")
+    print(f"\nLoad average at the end: {load}.")
 
 
 if __name__ == "__main__":  # the LocalCluster's worker processes import this file too

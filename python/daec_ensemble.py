@@ -23,6 +23,7 @@ import importlib
 import math
 import os
 import sys
+import threading
 from collections.abc import Mapping, Sequence
 
 import numpy as np
@@ -270,15 +271,17 @@ def _describe(failure):
     return message, type(failure).__name__
 
 
-# One Model per worker process and module: simulate(set=...) leaves the model's parameters as
-# they were (docs/python.md), so consecutive members can share it.
-_models = {}
+# One Model per worker thread and module: simulate(set=...) leaves the model's parameters as they
+# were (docs/python.md), so consecutive members can share it; a thread of its own keeps a Dask
+# worker with several threads from running two simulations on one Model at once.
+_local = threading.local()
 
 
 def _model(name, directory):
-    """The worker's Model of module ``name``, imported from ``directory`` the first time."""
+    """This thread's Model of module ``name``, imported from ``directory`` the first time."""
+    models = _local.__dict__.setdefault("models", {})
     key = (name, directory)
-    if key not in _models:
+    if key not in models:
         if directory is not None and directory not in sys.path:
             sys.path.insert(0, directory)
         try:
@@ -287,8 +290,8 @@ def _model(name, directory):
             raise ImportError(f"this worker cannot import the model module {name!r} "
                               f"(from {directory}): {failure}; docs/ensembles.md says how to make "
                               "it importable on every worker") from failure
-        _models[key] = module.Model()
-    return _models[key]
+        models[key] = module.Model()
+    return models[key]
 
 
 def run_chunk(job, chunk):

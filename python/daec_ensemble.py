@@ -44,8 +44,6 @@ class SimulationRecord:
     ``success``, ``message``; ``record["h"]`` is the column named ``h``, as on the original.
     """
 
-    _FIELDS = ("t", "y", "names", "events", "statistics", "moved_starts", "success", "message")
-
     def __init__(self, result):
         self.t = np.array(result.t)
         self.y = np.array(result.y)

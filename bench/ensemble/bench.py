@@ -8,6 +8,7 @@ MEMBERS (default 1000) simulations of models/pendulum.dae, g from 5 to 15 m/s2, 
 serial members bit for bit (numpy.array_equal), or the benchmark stops.
 """
 import datetime
+import functools
 import os
 import platform
 import subprocess
@@ -33,18 +34,6 @@ def children_cpu():
     return times.children_user + times.children_system
 
 
-def timed(run, workers_cpu=lambda: 0.0):
-    """Least wall time and least CPU time (here and in the workers) of REPEATS calls of run(),
-    and the last call's ensemble. workers_cpu() is the workers' CPU seconds so far."""
-    wall, cpu, ensemble = float("inf"), float("inf"), None
-    for _ in range(REPEATS):
-        start, here, there = time.perf_counter(), time.process_time(), workers_cpu()
-        ensemble = run()
-        wall = min(wall, time.perf_counter() - start)
-        cpu = min(cpu, time.process_time() - here + workers_cpu() - there)
-    return wall, cpu, ensemble
-
-
 def check(reference, ensemble, label):
     """The same members as the serial run, in input order, every number equal."""
     assert len(ensemble) == len(reference) and not ensemble.failures, (label, ensemble.summary())
@@ -53,43 +42,55 @@ def check(reference, ensemble, label):
         assert same, (label, a.index)
 
 
-def pool_rows(sets, reference):
-    """The rows of process pools of 1 and 2 workers, default chunks and 1 member per task."""
-    rows = []
-    for processes in (1, 2):
-        for chunk_size, chunks in ((None, "default"), (1, "1 member per task")):
-            label = f"process pool, {processes} worker{'s' * (processes > 1)}"
-            wall, cpu, ensemble = timed(lambda: daec_ensemble.run_ensemble(
-                pendulum_py, sets, T_EVAL, processes=processes, chunk_size=chunk_size),
-                children_cpu)
-            check(reference, ensemble, label)
-            rows.append((label, chunks, wall, cpu))
-    return rows
-
-
-def cluster_rows(sets, reference, workers):
-    """The rows of a LocalCluster of `workers` processes, and the seconds it took to start."""
+def start_cluster(workers):
+    """A LocalCluster of `workers` processes with its client, and the seconds it took to start."""
     start = time.perf_counter()
     cluster = LocalCluster(n_workers=workers, threads_per_worker=1, processes=True,
                            host="127.0.0.1", dashboard_address=None)
     client = Client(cluster)
     client.wait_for_workers(workers)
-    startup = time.perf_counter() - start
-    rows = []
+    return cluster, client, time.perf_counter() - start
 
-    def workers_cpu():  # each worker process's own CPU time, event loop and tasks
-        return sum(client.run(time.process_time).values())
-    try:
-        for chunk_size, chunks in ((None, "default"), (1, "1 member per task")):
-            label = f"Dask LocalCluster, {workers} worker{'s' * (workers > 1)}"
-            wall, cpu, ensemble = timed(lambda: daec_ensemble.run_ensemble(
-                pendulum_py, sets, T_EVAL, client=client, chunk_size=chunk_size), workers_cpu)
+
+def configurations(sets, clients):
+    """(how, chunks, run, workers' CPU so far) of every row, the serial one first."""
+    def pool_cpu():  # a pool's workers, counted once it shut down at the end of its call
+        times = os.times()
+        return times.children_user + times.children_system
+    rows = [("serial, in this process (processes=0)", "-", lambda: daec_ensemble.run_ensemble(
+        pendulum_py, sets, T_EVAL, processes=0), lambda: 0.0)]
+    for chunk_size, chunks in ((None, "default"), (1, "1 member per task")):
+        for processes in (1, 2):
+            rows.append((f"process pool, {processes} worker{'s' * (processes > 1)}", chunks,
+                         functools.partial(daec_ensemble.run_ensemble, pendulum_py, sets, T_EVAL,
+                                           processes=processes, chunk_size=chunk_size),
+                         pool_cpu))
+        for workers, client in clients.items():
+            rows.append((f"Dask LocalCluster, {workers} worker{'s' * (workers > 1)}", chunks,
+                         functools.partial(daec_ensemble.run_ensemble, pendulum_py, sets, T_EVAL,
+                                           client=client, chunk_size=chunk_size),
+                         functools.partial(cluster_cpu, client)))
+    return rows
+
+
+def cluster_cpu(client):
+    """The CPU seconds of the cluster's worker processes so far (their event loops and tasks)."""
+    return sum(client.run(time.process_time).values())
+
+
+def measure(rows):
+    """Least wall and least CPU seconds (caller and workers) per row over REPEATS rounds, each
+    round running every row in turn, so that a change of the machine's load hits all alike."""
+    wall, cpu, reference = [float("inf")] * len(rows), [float("inf")] * len(rows), None
+    for _ in range(REPEATS):
+        for k, (label, _, run, workers_cpu) in enumerate(rows):
+            start, here, there = time.perf_counter(), time.process_time(), workers_cpu()
+            ensemble = run()
+            wall[k] = min(wall[k], time.perf_counter() - start)
+            cpu[k] = min(cpu[k], time.process_time() - here + workers_cpu() - there)
+            reference = reference or ensemble
             check(reference, ensemble, label)
-            rows.append((label, chunks, wall, cpu))
-    finally:
-        client.close()
-        cluster.close()
-    return rows, startup
+    return [(label, chunks, wall[k], cpu[k]) for k, (label, chunks, _, _) in enumerate(rows)]
 
 
 def machine():
@@ -114,15 +115,17 @@ def main():
     sets = [{"g": g} for g in np.linspace(5.0, 15.0, MEMBERS)]
     header = machine()
     steps = pendulum_py.Model().simulate(T_EVAL).statistics["steps"]
-    wall, cpu, reference = timed(lambda: daec_ensemble.run_ensemble(pendulum_py, sets, T_EVAL,
-                                                                    processes=0))
-    assert not reference.failures, reference.summary()
-    rows = [("serial, in this process (processes=0)", "-", wall, cpu)]
-    rows += pool_rows(sets, reference)
-    startups = {}
-    for workers in (1, 2):
-        cluster, startups[workers] = cluster_rows(sets, reference, workers)
-        rows += cluster
+    clusters, clients, startups = [], {}, {}
+    try:
+        for workers in (1, 2):
+            cluster, clients[workers], startups[workers] = start_cluster(workers)
+            clusters.append(cluster)
+        rows = measure(configurations(sets, clients))
+    finally:
+        for client in clients.values():
+            client.close()
+        for cluster in clusters:
+            cluster.close()
     report(rows, startups, header, steps)
 
 
@@ -140,9 +143,10 @@ def report(rows, startups, header, steps):
           "every run gives the serial numbers bit for bit\n")
     print("Per row, one `run_ensemble` call, the least of the repeats: its wall time, and the CPU "
           "time of the calling process and of the workers together (a pool is started by each "
-          "call, so its start is in its row; a cluster is started once, before its rows). CPU "
-          "per simulation over the serial run's is the ensemble's overhead, whatever the load; "
-          "the wall time gains from the workers only as far as the cores are free.\n")
+          "call, so its start is in its row; both clusters are started once, before the rows, "
+          "and stay up throughout). The repeats are rounds of every row in turn, so that a "
+          "change of the shared machine's load hits every row alike; the wall time gains from "
+          "the workers only as far as the cores are free.\n")
     print("| how | chunks | wall time [s] | simulations per second | speed-up over serial "
           "| CPU [s] | CPU over serial |")
     print("| --- | --- | ---: | ---: | ---: | ---: | ---: |")
@@ -150,7 +154,7 @@ def report(rows, startups, header, steps):
         print(f"| {label} | {chunks} | {wall:.3f} | {MEMBERS / wall:,.0f} | "
               f"{serial_wall / wall:.2f} | {cpu:.2f} | {cpu / serial_cpu:.2f} |")
     print()
-    print("Starting the LocalCluster (not in the rows above): "
+    print("Starting the LocalClusters (not in the rows above): "
           + ", ".join(f"{workers} worker{'s' * (workers > 1)} {seconds:.2f} s"
                       for workers, seconds in startups.items()) + ".")
     load = ", ".join(f"{x:.2f}" for x in os.getloadavg())

@@ -16,7 +16,8 @@
 #     the compiled Daec::python_runtime (pybind11). Built for the interpreter daec_find_python
 #     chooses (DaecFindPython.cmake: the one daec was built for when it runs here, else the first
 #     python3 that imports NumPy; -DPython3_EXECUTABLE=... chooses another), which must be of the
-#     Python version the package was built for.
+#     Python version the package was built for. daec_ensemble.py (one model over many parameter
+#     sets, docs/ensembles.md) is copied beside the module.
 #
 #   daec_add_mex(TARGET MODEL.dae [NAMESPACE NS] [DEFINES NAME=VALUE...])
 #     A MEX file TARGET.mex in the current binary directory, built by Octave's `mkoctfile --mex`
@@ -298,6 +299,14 @@ DAEC_PYTHON_MODULE(${module}, ::${namespace}::Model)
   set_target_properties(${target} PROPERTIES OUTPUT_NAME "${module}" CXX_VISIBILITY_PRESET hidden
                                              VISIBILITY_INLINES_HIDDEN ON)
   target_compile_features(${target} PRIVATE cxx_std_17)
+  # daec_ensemble.py beside the module (docs/ensembles.md): the directory that imports the module
+  # imports the helper too, which is what every worker of an ensemble needs.
+  if(DEFINED DAEC_PYTHON_HELPERS_DIR)
+    add_custom_command(TARGET ${target} POST_BUILD
+      COMMAND ${CMAKE_COMMAND} -E copy_if_different
+              "${DAEC_PYTHON_HELPERS_DIR}/daec_ensemble.py" "$<TARGET_FILE_DIR:${target}>"
+      VERBATIM)
+  endif()
 endfunction()
 
 # The MEX file of daec_add_mex: Octave's mkoctfile, found once (DAEC_MKOCTFILE; a project may test

@@ -15,6 +15,7 @@ packages=(
   libsundials-dev libsuitesparse-dev  # the simulator: CVODE, IDA and the KLU sparse solver
   libboost-dev pybind11-dev python3-dev  # the adapters of include/daec/ (Boost.Odeint, Python)
   python3-numpy python3-scipy python3-matplotlib  # the Python module's tests and the peers
+  python3-distributed  # Dask, for daec_ensemble on a cluster (docs/ensembles.md) and its test
   clang  # the end-to-end tests compile the generated code with clang++ as well as g++
   python3 python3-sympy  # the correctness oracle's generator (tests/e2e/oracle_test.cpp)
   octave liboctave-dev  # the MEX adapter (docs/octave.md) and its test, package_octave

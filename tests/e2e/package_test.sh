@@ -38,7 +38,7 @@ copy_example() {
   cp "$source"/docs/example/{CMakeLists.txt,Makefile,main.cpp,pendulum.dae} "$1"
   cp "$source"/docs/example/{odeint_pendulum.cpp,cvode_pendulum.cpp,scipy_pendulum.py} "$1"
   cp "$source"/docs/example/{growth.dae,ode15s_pendulum.m,ode15s_events.m} "$1"
-  cp "$source"/docs/example/{tank.dae,tank_python.py} "$1"
+  cp "$source"/docs/example/{tank.dae,tank_python.py,tank_ensemble.py} "$1"
   cp "$source"/docs/example/{bouncing_ball.dae,ode45_bounce.m} "$1"
 }
 # The simulator's CSV: the header names every variable and output; 101 rows from 0 to exactly 1.
@@ -53,7 +53,8 @@ check_simulation() {
 step "cmake --install into a temporary prefix, then move the prefix"
 logged "$work/install.log" cmake --install "$build" --prefix "$work/staging"
 for file in bin/daec bin/daec-config lib/cmake/Daec/DaecConfig.cmake \
-  lib/cmake/Daec/DaecConfigVersion.cmake lib/cmake/Daec/DaecSimulatorLink.cmake; do
+  lib/cmake/Daec/DaecConfigVersion.cmake lib/cmake/Daec/DaecSimulatorLink.cmake \
+  share/daec/python/daec_ensemble.py; do
   [[ -e "$work/staging/$file" ]] || fail "the installation lacks $file"
 done
 # The compiled runtime (Daec::runtime), in the platform's library directory.
@@ -187,6 +188,10 @@ if [[ $part == adapters ]]; then
     fail "scipy_pendulum.py wrote no PNG"
   # Model.simulate through the package: the module links the simulator (SUNDIALS, KLU).
   logged "$work/tank.log" /usr/bin/python3 "$work/example/tank_python.py" "$work/build"
+  # daec_ensemble from the installation, copied beside the module (docs/ensembles.md), on a pool
+  # and a LocalCluster of two workers.
+  [[ -f "$work/build/daec_ensemble.py" ]] || fail "daec_ensemble.py is not beside tank_py"
+  logged "$work/ensemble.log" /usr/bin/python3 "$work/example/tank_ensemble.py" "$work/build"
   step "a Python other than the one the binding was built for is refused by name"
   mkdir "$work/other-python"
   cp "$source/docs/example/pendulum.dae" "$work/other-python"

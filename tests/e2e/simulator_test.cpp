@@ -702,6 +702,25 @@ TEST(Simulator, SensitivitiesOfAnIndexTwoModelAreItsExactDerivatives) {
   }
 }
 
+// The jump of the sensitivities at a switch whose instant moves with the parameters:
+// tests/data/two_slopes.dae falls at a until it reaches c, then at 2a; dx/da = -t, then -2t, and
+// dx/dc = 0, then -1 (the switch, at tau = (1 - c)/a, comes earlier as c rises).
+TEST(Simulator, SensitivitiesJumpWhereTheSwitchMovesWithTheParameters) {
+  Fixture f = build_or_fail("SensitivitiesJump", "tests/data/two_slopes.dae");
+  ASSERT_TRUE(f.build.ok);
+  // c = 0.45: the switch at tau = 0.55 lies between two rows.
+  SimRun sim = run_ok(f.build, "--sensitivities a,c --set c=0.45 --t-end 0.8 --step 0.1 --quiet");
+  ASSERT_EQ(sim.csv.header, (std::vector<std::string>{"t", "x", "d(x)/d(a)", "d(x)/d(c)"}));
+  ASSERT_EQ(sim.csv.rows.size(), 9u);
+  for (size_t row = 0; row < sim.csv.rows.size(); ++row) {
+    const double t = sim.csv.at(row, "t");
+    const bool after = t > 0.55;  // x = 2 - c - 2 a t after the switch
+    EXPECT_NEAR(sim.csv.at(row, "x"), after ? 1.55 - 2 * t : 1 - t, 1e-9) << t;
+    EXPECT_NEAR(sim.csv.at(row, "d(x)/d(a)"), after ? -2 * t : -t, 1e-6) << t;
+    EXPECT_NEAR(sim.csv.at(row, "d(x)/d(c)"), after ? -1.0 : 0.0, 1e-6) << t;
+  }
+}
+
 double singular_instant(const std::string& err, const std::string& lead) {
   const std::string phrase = lead + "the reduced system is singular at t = ";
   const size_t at = err.find(phrase);

@@ -61,6 +61,8 @@ class Integrator {
     (void)t;
     s.clear();
   }
+  /// The sensitivities the next restart() starts from (after a switch: sensitivity_jump.hpp).
+  virtual void carry_sensitivities(const std::vector<double>& s) { (void)s; }
   virtual Statistics statistics() const = 0;
 };
 

@@ -234,9 +234,17 @@ class RadauMethod final : public Integrator {
 
   void restart(double t, const std::vector<double>& x) override {
     std::vector<double> y = start_values(t, x);
-    // A step redone from where it began (step_redo.hpp) keeps the sensitivities reached there.
-    if (Problem::kSensitivities && t == t_tail_)
+    // A step redone from where it began (step_redo.hpp) keeps the sensitivities reached there;
+    // after a switch they go on from what carry_sensitivities gave, on the new constraints.
+    if (Problem::kSensitivities && !carried_.empty()) {
+      std::copy(carried_.begin(), carried_.end(), y.begin() + n);
+      carried_.clear();
+      if (problem_.project(t, y.data()) != 0)
+        run_error("cannot carry the sensitivities across the switch at t = " +
+                  text::format_number(t) + ": " + problem_.failure_message());
+    } else if (Problem::kSensitivities && t == t_tail_) {
       std::copy(tail_.begin(), tail_.end(), y.begin() + n);
+    }
     integrators::Radau5Result result = radau_.restart(t, y.data());
     if (!result.ok()) stop(result);
     tail_.assign(y.begin() + n, y.end());
@@ -281,6 +289,8 @@ class RadauMethod final : public Integrator {
     if (problem_.project(t, y.data()) != 0) radau_.interpolate(t, y.data());
     std::copy(y.begin(), y.begin() + n, x.begin());
   }
+
+  void carry_sensitivities(const std::vector<double>& s) override { carried_ = s; }
 
   /// dX/dp at the last step's end t, else on the collocation polynomial, projected, as X is.
   void sensitivities(double t, std::vector<double>& s) override {
@@ -354,6 +364,7 @@ class RadauMethod final : public Integrator {
   integrators::Radau5<Problem, Solver> radau_;
   std::vector<double> tail_;  // Y beyond X at t_tail_, the last step's end (or the start)
   double t_tail_ = 0.0;
+  std::vector<double> carried_;  // the sensitivities the next restart starts from
 };
 
 /// The Radau method `name` ("radau5" or "radau5-dae") on `model` with `solver`.

@@ -76,7 +76,7 @@ inline void print_help(const System& model) {
       "  --events FILE     write each change of a condition (t,condition,value) to FILE\n"
       "  --sensitivities L also integrate dX/dp for the parameters L (p1,p2 or all) and\n"
       "                    write the columns d(x)/d(p) after the others (--method radau5;\n"
-      "                    no conditions or when clauses)\n"
+      "                    no when clauses)\n"
       "  --on-singular W   at a singular point of the reduced system (A or the constraint\n"
       "                    Jacobian loses rank, the solution may switch branch): stop with\n"
       "                    an error naming the instant (the default) or warn and go on\n"

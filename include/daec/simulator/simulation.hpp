@@ -23,6 +23,7 @@
 #include <daec/simulator/output.hpp>
 #include <daec/simulator/progress.hpp>
 #include <daec/simulator/sensitivities.hpp>
+#include <daec/simulator/sensitivity_jump.hpp>
 #include <daec/simulator/settings.hpp>
 #include <daec/simulator/singular.hpp>
 #include <daec/simulator/step_redo.hpp>
@@ -50,12 +51,14 @@ using RowSink = std::function<void(const std::vector<double>&)>;
 /// set at T0), the rows before the change come from that step, and the method restarts there on
 /// the new branch. Past the last output time (--output-times with a later --t-end) the run goes
 /// on to T without rows.
-inline Statistics integrate(Integrator& integrator, const System& model, const Options& options,
+inline Statistics integrate(Integrator& integrator, System& model, const Options& options,
                             std::vector<double> x, const RowSink& sink, InvariantResiduals& largest,
                             Events& events, ProgressLine& progress) {
   const OutputTimes times(options);
   long next = 0;
   std::vector<double> sensitivities;
+  const std::vector<int> parameters = sensitivity_parameters(model, options);
+  SensitivityJump jump(model, parameters);
   // The row at `time` of `state`, with dX/dp where the method integrates it (--sensitivities).
   auto emit = [&](double time, const std::vector<double>& state) {
     std::vector<double> row = checked_row(model, time, state);
@@ -106,7 +109,10 @@ inline Statistics integrate(Integrator& integrator, const System& model, const O
         integrator.interpolate(times[next], row_state);
         emit(times[next], row_state);
       }
+      if (!parameters.empty()) jump.before(event, integrator);
+      const std::vector<double> modes(model.modes(), model.modes() + model.num_conditions);
       events.apply(event, integrator);
+      if (!parameters.empty()) integrator.carry_sensitivities(jump.after(event, modes));
       integrator.restart(event.t, event.x);
       reached = event.t;
       x = event.x;

@@ -55,6 +55,10 @@ struct Event {
   /// The state at the near end of the located bracket: just before the instant, where the
   /// conditions still had their old values (the values of when clauses are taken from it).
   std::vector<double> x_before;
+  /// The when clauses that fired and the first condition that switched (set by Events::apply;
+  /// a reset may switch conditions back at the same instant).
+  std::vector<int> fired;
+  int switched = -1;
 };
 
 /// Receives each change of a condition: the time, the condition's name and its new value.
@@ -99,12 +103,13 @@ class Events {
   /// the first point of the search where something is not finite.
   Event locate(double t_lo, double t_hi, const std::vector<double>& x_hi,
                Integrator& integrator) const {
-    Event hi{t_hi, x_hi, "", {}};
+    Event hi{t_hi, x_hi, "", {}, {}, -1};
     std::vector<double> x(static_cast<size_t>(n));
     integrator.interpolate(t_lo, x);
     std::vector<double> x_lo = x;
     std::vector<double> g_lo = switching(t_lo, x), g_hi = switching(t_hi, x_hi);
-    if (std::string why = not_finite(t_lo, x, &g_lo); !why.empty()) return {t_lo, x, why, {}};
+    if (std::string why = not_finite(t_lo, x, &g_lo); !why.empty())
+      return {t_lo, x, why, {}, {}, -1};
     double lo = t_lo;
     const double tolerance = 100 * DBL_EPSILON * (std::fabs(t_hi) + (t_hi - t_lo));
     int k = mismatch(t_hi, x_hi), kept = 0;  // kept: +1 lo was kept last time, -1 hi
@@ -116,9 +121,9 @@ class Events {
       tau = std::min(std::max(tau, lo + 0.5 * tolerance), hi.t - 0.5 * tolerance);
       integrator.interpolate(tau, x);
       std::vector<double> g = switching(tau, x);
-      if (std::string why = not_finite(tau, x, &g); !why.empty()) return {tau, x, why, {}};
+      if (std::string why = not_finite(tau, x, &g); !why.empty()) return {tau, x, why, {}, {}, -1};
       if (int j = mismatch(tau, x); j >= 0) {
-        hi = {tau, x, "", {}};
+        hi = {tau, x, "", {}, {}, -1};
         g_hi = g;
         if (j != k) kept = 0;
         k = j;
@@ -147,6 +152,8 @@ class Events {
       std::vector<double> before(model_.modes(), model_.modes() + count);
       if (const int status = model_.set_modes(event.t, event.x.data()))
         integrator.fail(event.t, unsettled(status));
+      for (int k = 0; k < count && event.switched < 0; ++k)
+        if (model_.modes()[k] != before[static_cast<size_t>(k)]) event.switched = k;
       std::string last = report_changes(event.t, before);
       count_switches(event.t, before, integrator);
       if (old) reset(*old, event, integrator, last);
@@ -198,6 +205,7 @@ class Events {
   // changes go to the sink too). `last` becomes the name of the last clause that fired.
   void reset(const System& old, Event& event, const Integrator& integrator, std::string& last) {
     const std::vector<int> fired = fired_clauses(old, model_, event.t, event.x);
+    event.fired = fired;
     if (fired.empty()) return;
     const std::vector<double>& x_before = event.x_before.empty() ? event.x : event.x_before;
     event.x = reset_state(old, model_, event.t, x_before, fired, integrator);

@@ -69,10 +69,6 @@ inline void check_sensitivities(const System& model, const Options& options,
     usage_error(
         "--sensitivities: the model is too large for dense Jacobians, which the "
         "sensitivities are integrated with");
-  if (model.num_when_clauses > 0)
-    usage_error(
-        "--sensitivities: the model has when clauses; sensitivities across their "
-        "resets are not computed yet");
 }
 
 /// The CSV columns of the sensitivities: d(x)/d(p) for each parameter chosen, and in it each

@@ -3,13 +3,17 @@
 // the instant tau moves with the parameters,
 //     dtau/dp_j = -(g_X S_j + g_p_j) / (g_t + g_X F-),
 // and the sensitivities go on from S_j+ = S_j- + (F- - F+) dtau/dp_j, with F- and F+ the
-// right-hand sides of the old and the new branch at the switch. g's derivatives are central
-// differences of the model's switching functions (Model::conditions), along the solution and
-// along each (S_j, e_j).
+// right-hand sides of the old and the new branch at the switch. Where when clauses fire, the
+// state is reset, X+ = R(X-, p), and
+//     S_j+ = R_X (S_j- + F- dtau/dp_j) + R_p_j - F+ dtau/dp_j.
+// g's derivatives, and R's, are central differences of the model's switching functions
+// (Model::conditions) and of the reset (when_reset.hpp), along the solution and along each
+// (S_j, e_j).
 #pragma once
 
 #include <algorithm>
 #include <cmath>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -18,6 +22,7 @@
 #include <daec/simulator/events.hpp>
 #include <daec/simulator/failure.hpp>
 #include <daec/simulator/integrator.hpp>
+#include <daec/simulator/when_reset.hpp>
 
 namespace daec::simulator {
 
@@ -40,6 +45,8 @@ class SensitivityJump {
   /// rate of g along the solution and along each sensitivity.
   void before(const Event& event, Integrator& integrator) {
     integrator.sensitivities(event.t, s_before_);
+    if (model_.num_when_clauses > 0) old_ = model_.copy();  // the modes before, for the resets
+    x_before_ = event.x_before.empty() ? event.x : event.x_before;
     f_before_ = rhs(event.t, event.x);
     const double t = event.t;
     const double dt = kJumpDifferenceStep * std::max(1.0, std::fabs(t)) /
@@ -58,11 +65,9 @@ class SensitivityJump {
     }
   }
 
-  /// After the modes changed (from `modes_before`): S+ from the first condition that switched.
-  std::vector<double> after(const Event& event, const std::vector<double>& modes_before) {
-    int switched = -1;
-    for (int c = 0; c < count && switched < 0; ++c)
-      if (model_.modes()[c] != modes_before[static_cast<size_t>(c)]) switched = c;
+  /// After Events::apply: S+ from the first condition that switched (Event::switched).
+  std::vector<double> after(const Event& event, const Integrator& integrator) {
+    const int switched = event.switched;
     std::vector<double> s = s_before_;
     if (switched < 0) return s;  // a when clause alone: no branch of F changed
     const size_t c = static_cast<size_t>(switched);
@@ -74,16 +79,51 @@ class SensitivityJump {
                 ": the solution grazes it (its switching function does not change along the "
                 "solution), so the instant of the switch does not move smoothly with the "
                 "parameters");
+    const std::vector<int>& fired = event.fired;
     for (size_t j = 0; j < parameters_.size(); ++j) {
       const double moves = -along_[j][c] / rate_[c];  // dtau/dp_j
-      for (int i = 0; i < n; ++i)
-        s[j * static_cast<size_t>(n) + static_cast<size_t>(i)] +=
-            (f_before_[static_cast<size_t>(i)] - f_after[static_cast<size_t>(i)]) * moves;
+      double* sj = s.data() + j * static_cast<size_t>(n);
+      if (!fired.empty()) {
+        reset_sensitivity(event.t, fired, j, moves, sj, integrator);
+      } else {
+        for (int i = 0; i < n; ++i)
+          sj[i] += (f_before_[static_cast<size_t>(i)] - f_after[static_cast<size_t>(i)]) * moves;
+      }
+      if (!fired.empty())
+        for (int i = 0; i < n; ++i) sj[i] -= f_after[static_cast<size_t>(i)] * moves;
     }
     return s;
   }
 
  private:
+  /// sj = R_X (sj + F- moves) + R_p_j: the reset along that direction, by central differences.
+  void reset_sensitivity(double t, const std::vector<int>& fired, size_t j, double moves,
+                         double* sj, const Integrator& integrator) {
+    std::vector<double> direction(static_cast<size_t>(n));
+    for (int i = 0; i < n; ++i)
+      direction[static_cast<size_t>(i)] = sj[i] + f_before_[static_cast<size_t>(i)] * moves;
+    const int parameter = parameters_[j];
+    double delta = kJumpDifferenceStep * std::max(1.0, std::fabs(model_.p[parameter]));
+    const double size = largest(direction), scale = std::max(1.0, largest(x_before_));
+    if (size * delta > kJumpDifferenceStep * scale) delta = kJumpDifferenceStep * scale / size;
+    std::vector<double> ends[2];
+    for (int side = 0; side < 2; ++side) {
+      const double step = side == 0 ? delta : -delta;
+      std::vector<double> x = x_before_;
+      for (int i = 0; i < n; ++i)
+        x[static_cast<size_t>(i)] += step * direction[static_cast<size_t>(i)];
+      const double kept = model_.p[parameter];
+      model_.p[parameter] = old_->p[parameter] = kept + step;
+      ends[side] = reset_state(*old_, model_, t, x, fired, integrator);
+      if (model_.num_invariants > 0) (void)model_.project(t, ends[side].data());
+      model_.p[parameter] = old_->p[parameter] = kept;
+    }
+    for (int i = 0; i < n; ++i) {
+      const size_t k = static_cast<size_t>(i);
+      sj[i] = (ends[0][k] - ends[1][k]) / (2.0 * delta);
+    }
+  }
+
   static double largest(const std::vector<double>& v) {
     double m = 0.0;
     for (double value : v) m = std::max(m, std::fabs(value));
@@ -123,6 +163,8 @@ class SensitivityJump {
   }
 
   System& model_;
+  std::unique_ptr<System> old_;   // a copy with the modes before the switch (when clauses)
+  std::vector<double> x_before_;  // the bracket's near end, where the resets take their values
   const int n, count;
   std::vector<int> parameters_;
   std::vector<double> s_before_, f_before_, rate_;

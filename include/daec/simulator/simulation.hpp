@@ -110,9 +110,8 @@ inline Statistics integrate(Integrator& integrator, System& model, const Options
         emit(times[next], row_state);
       }
       if (!parameters.empty()) jump.before(event, integrator);
-      const std::vector<double> modes(model.modes(), model.modes() + model.num_conditions);
       events.apply(event, integrator);
-      if (!parameters.empty()) integrator.carry_sensitivities(jump.after(event, modes));
+      if (!parameters.empty()) integrator.carry_sensitivities(jump.after(event, integrator));
       integrator.restart(event.t, event.x);
       reached = event.t;
       x = event.x;

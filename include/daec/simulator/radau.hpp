@@ -283,10 +283,7 @@ class RadauMethod final : public Integrator {
   // Never needed while steps end at the output times; kept exact for an output time inside the
   // last step all the same: the collocation polynomial, projected.
   void interpolate(double t, std::vector<double>& x) override {
-    std::vector<double> y(static_cast<size_t>(problem_.size()));
-    if (!radau_.interpolate(t, y.data()))
-      run_error("cannot interpolate the solution at t = " + text::format_number(t));
-    if (problem_.project(t, y.data()) != 0) radau_.interpolate(t, y.data());
+    const std::vector<double> y = interpolated(t);
     std::copy(y.begin(), y.begin() + n, x.begin());
   }
 
@@ -299,10 +296,7 @@ class RadauMethod final : public Integrator {
         s = tail_;
         return;
       }
-      std::vector<double> y(static_cast<size_t>(problem_.size()));
-      if (!radau_.interpolate(t, y.data()))
-        run_error("cannot interpolate the solution at t = " + text::format_number(t));
-      if (problem_.project(t, y.data()) != 0) radau_.interpolate(t, y.data());
+      const std::vector<double> y = interpolated(t);
       s.assign(y.begin() + n, y.end());
     } else {
       (void)t;
@@ -339,6 +333,15 @@ class RadauMethod final : public Integrator {
         run_error("integration failed at t = " + text::format_number(result.t) + ": " +
                   radau_.message());
     }
+  }
+
+  /// Y at t on the last step's collocation polynomial, projected where the projection succeeds.
+  std::vector<double> interpolated(double t) {
+    std::vector<double> y(static_cast<size_t>(problem_.size()));
+    if (!radau_.interpolate(t, y.data()))
+      run_error("cannot interpolate the solution at t = " + text::format_number(t));
+    if (problem_.project(t, y.data()) != 0) radau_.interpolate(t, y.data());
+    return y;
   }
 
   std::vector<double> start_values(double t, const std::vector<double>& x) {

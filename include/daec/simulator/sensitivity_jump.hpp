@@ -85,12 +85,10 @@ class SensitivityJump {
       double* sj = s.data() + j * static_cast<size_t>(n);
       if (!fired.empty()) {
         reset_sensitivity(event.t, fired, j, moves, sj, integrator);
-      } else {
-        for (int i = 0; i < n; ++i)
-          sj[i] += (f_before_[static_cast<size_t>(i)] - f_after[static_cast<size_t>(i)]) * moves;
+      } else {  // no reset: R is the identity
+        for (int i = 0; i < n; ++i) sj[i] += f_before_[static_cast<size_t>(i)] * moves;
       }
-      if (!fired.empty())
-        for (int i = 0; i < n; ++i) sj[i] -= f_after[static_cast<size_t>(i)] * moves;
+      for (int i = 0; i < n; ++i) sj[i] -= f_after[static_cast<size_t>(i)] * moves;
     }
     return s;
   }

@@ -4,7 +4,11 @@
 #   --check with the default limits (expression size 1,000,000 nodes, 60 s): what a user meets;
 #   -o with no size limit and TIME_LIMIT seconds: how far the reduction and the code get;
 # each with its outcome, wall and CPU time and peak memory, and for -o the index, the rounds,
-# the generated rhs's operations and the code's size. Writes bench/HIGH_INDEX.md.
+# the generated rhs's operations and the code's size; --max-rounds is raised to the index + 1
+# (the default, 10, stops at index 11). Then the simulator (scripts/compile_simulator.sh) to
+# t = 2: its steps, its largest invariant residual (relative to the constraints' terms) and its
+# largest error against bench/high_index/reference.py (an independent solution), each value on
+# the scale 1 + |value|. Writes bench/HIGH_INDEX.md.
 #   bench/high_index.sh                     N = 2 ... 8, 300 s each
 #   N_LIST="2 3 4" TIME_LIMIT=60 bench/high_index.sh
 # Environment: N_LIST, TIME_LIMIT, DAEC (default build/daec), OUT (default bench/HIGH_INDEX.md).
@@ -49,23 +53,40 @@ outcome() {  # outcome NAME: ok, or the reason daec gave up
   echo "Machine: $(nproc) cores, load average $(cut -d' ' -f1-3 /proc/loadavg) at the start."
   echo "The model: \`bench/high_index/n_pendulum.py N\` (index 2N + 1). Times in seconds, CPU = user + system."
   echo
-  echo "| N | index | --check, default limits | time (CPU) | -o, no size limit, ${TIME_LIMIT} s | time (CPU) | peak MB | rounds | rhs operations | code KB |"
-  echo "| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |"
+  echo "| N | index | --check, default limits | time (CPU) | -o, no size limit, ${TIME_LIMIT} s | time (CPU) | peak MB | rounds | states, invariants | rhs operations | code KB | simulation CPU s | steps | invariant residual | error against reference |"
+  echo "| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |"
 } >"$OUT.tmp"
 
 for n in $N_LIST; do
   python3 bench/high_index/n_pendulum.py "$n" >"$work/p$n.dae"
-  run check$n "$DAEC" "$work/p$n.dae" --check
+  rounds_limit=$((2 * n + 2))
+  run check$n "$DAEC" "$work/p$n.dae" --check --max-rounds "$rounds_limit"
   run code$n "$DAEC" "$work/p$n.dae" -o "$work/p$n.cpp" --max-expression-size 0 \
-    --time-limit "$TIME_LIMIT"
+    --time-limit "$TIME_LIMIT" --max-rounds "$rounds_limit" --main
   read -r _ cwall ccpu _ <"$work/check$n.t"
   read -r _ wall cpu peak <"$work/code$n.t"
   index=$(grep -o "index [0-9]*" "$work/code$n.out" | head -1 | cut -d' ' -f2 || true)
   ops=$(grep -o "rhs: [0-9]* operations" "$work/code$n.out" | cut -d' ' -f2 || true)
-  rounds=$("$DAEC" "$work/p$n.dae" --check --max-expression-size 0 --time-limit "$TIME_LIMIT" 2>/dev/null |
-    grep -c "^  round " || true)
+  rounds=$("$DAEC" "$work/p$n.dae" --check --max-expression-size 0 --time-limit "$TIME_LIMIT" \
+    --max-rounds "$rounds_limit" 2>/dev/null | grep -c "^  round " || true)
+  sizes=$(grep -o "[0-9]* states, [0-9]* algebraic unknowns, [0-9]* dummy variables, [0-9]* invariants" \
+    "$work/code$n.out" | sed 's/ states, [0-9]* algebraic unknowns, [0-9]* dummy variables, /, /; s/ invariants//' || true)
   kb=$([ -f "$work/p$n.cpp" ] && echo $(($(wc -c <"$work/p$n.cpp") / 1024)) || echo "-")
-  echo "| $n | $((2 * n + 1)) | $(outcome check$n) | $cwall ($ccpu) | $(outcome code$n) | $wall ($cpu) | $peak | $rounds | ${ops:--} | $kb |" >>"$OUT.tmp"
+  simulation="- | - | - | -"
+  if [ -f "$work/p$n.cpp" ] && scripts/compile_simulator.sh "$work/p$n.cpp" "$work/p$n" >"$work/cc$n.out" 2>&1; then
+    run sim$n "$work/p$n" --t-end 2 --step 0.25 --output "$work/p$n.csv" --quiet
+    read -r sstatus _ scpu _ <"$work/sim$n.t"
+    if [ "$sstatus" = 0 ]; then
+      steps=$(grep -o "steps [0-9]*" "$work/sim$n.out" | cut -d' ' -f2)
+      residual=$(grep -o "largest invariant residual [^ ]*" "$work/sim$n.out" | cut -d' ' -f4)
+      python3 bench/high_index/reference.py "$n" 0.25 0.5 0.75 1 1.25 1.5 1.75 2 >"$work/ref$n.csv"
+      error=$(python3 bench/high_index/compare.py "$work/p$n.csv" "$work/ref$n.csv")
+      simulation="$scpu | $steps | $residual | $error"
+    else
+      simulation="failed | - | - | -"
+    fi
+  fi
+  echo "| $n | $((2 * n + 1)) | $(outcome check$n) | $cwall ($ccpu) | $(outcome code$n) | $wall ($cpu) | $peak | $rounds | ${sizes:--} | ${ops:--} | $kb | $simulation |" >>"$OUT.tmp"
   echo "N = $n done: $(outcome check$n), $(outcome code$n) in $wall s" >&2
   [ -n "$index" ] && [ "$index" != $((2 * n + 1)) ] && echo "N = $n: daec says index $index" >&2
 done

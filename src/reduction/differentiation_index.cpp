@@ -193,6 +193,13 @@ DifferentiationIndex differentiation_index(const std::vector<Unknown>& states,
     if (algebraic[j].origin == UnknownOrigin::Nonlinear)
       value_need[algebraic[j].derivative_of] = std::max(0, need[j] - 1);
   }
+  // A rate made a state in turn (w, w_dot, w_dot_dot, ...: reduction/reduce.h) passes its need
+  // down the chain; later states are the later rates.
+  for (size_t i = states.size(); i-- > 0;) {
+    auto rate = value_need.find(states[i].name);
+    if (states[i].origin == UnknownOrigin::Nonlinear && rate != value_need.end())
+      value_need[states[i].derivative_of] = std::max(0, rate->second - 1);
+  }
   SymbolColumns algebraic_columns(algebraic), state_columns(states);
   auto need_of = [&](const GiNaC::ex& e) {
     int order = 0;

@@ -20,6 +20,26 @@ static void replay(const DiagnosticEngine& from, DiagnosticEngine& to) {
   }
 }
 
+// High index: combinations of combinations would grow each round, so the unknowns of structural
+// dependencies are made states instead (docs/reduction.md, "High index"). Where that does not
+// reduce the model, the combinations nest as deep as they must.
+static std::optional<ReducedSystem> reduce_high_index(SemiExplicitSystem system,
+                                                      const ReductionOptions& options,
+                                                      DiagnosticEngine& diags) {
+  ReductionOptions promoting = options;
+  promoting.combinations = CombinationPolicy::PromoteStructural;
+  DiagnosticEngine attempt;
+  std::optional<ReducedSystem> reduced = reduce(system, promoting, attempt);
+  if (reduced) {
+    diags = std::move(attempt);
+    return reduced;
+  }
+  ReductionOptions nesting = options;
+  nesting.combinations = CombinationPolicy::NestFreely;
+  diags = DiagnosticEngine();
+  return reduce(std::move(system), nesting, diags);
+}
+
 static std::optional<ReducedSystem> run_stages(const Model& model, const ReductionOptions& options,
                                                DiagnosticEngine& diags) {
   SourceLocation whole_model{model.location.file};
@@ -39,7 +59,11 @@ static std::optional<ReducedSystem> run_stages(const Model& model, const Reducti
     promoted = promote_nonlinear(system, conditions);
     DiagnosticEngine attempt;  // an abandoned attempt's warnings are not reported
     try {
-      reduced = reduce(std::move(system), options, attempt);
+      try {
+        reduced = reduce(system, options, attempt);
+      } catch (const NestedCombinations&) {
+        reduced = reduce_high_index(std::move(system), options, attempt);
+      }
     } catch (const AlgebraicInCondition&) {
       if (conditions == ConditionUnknowns::Nonlinear) throw;
       continue;
@@ -51,6 +75,8 @@ static std::optional<ReducedSystem> run_stages(const Model& model, const Reducti
     break;
   }
   if (!reduced) return std::nullopt;
+  for (const ReductionRound& round : reduced->rounds)
+    promoted.insert(promoted.end(), round.promoted.begin(), round.promoted.end());
   reduced->promoted = std::move(promoted);
   checkpoint(whole_model, "checking the conditions on the start");
   if (!check_start_conditions(*reduced, model.location, diags)) return std::nullopt;

@@ -58,6 +58,13 @@ GiNaC::numeric consequence_bound() {
   return GiNaC::numeric(10).power(-30);
 }
 
+// Combinations of combinations nest: each round's combination holds the last one's derivative
+// times minors of B, and the distinct subexpressions grow about threefold a round (the N-pendulum
+// of bench/high_index.sh). Rows that would nest deeper than this are not combined: the reduction
+// starts again with the unknowns of structural dependencies made states (docs/reduction.md,
+// "High index").
+constexpr int kMaxCombinationNesting = 2;
+
 class Reducer {
  public:
   Reducer(SemiExplicitSystem system, const ReductionOptions& options, DiagnosticEngine& diags)
@@ -74,7 +81,16 @@ class Reducer {
   bool run_round(ReductionRound& round);
   std::optional<bool> decide_round(ReductionRound& round);
   void sample_on_invariants();
-  std::optional<std::vector<size_t>> null_space_rows(const ExpressionMatrix& B, int round);
+  std::optional<std::vector<size_t>> null_space_rows(const ExpressionMatrix& B,
+                                                     const std::vector<RowDependency>& dependencies,
+                                                     int round);
+  bool nests_too_deep(const std::vector<RowDependency>& dependencies) const;
+  std::string rate_name(const std::string& name) const;
+  static bool all_structural(const ExpressionMatrix& B,
+                             const std::vector<RowDependency>& dependencies);
+  std::vector<size_t> promote_shared_unknowns(const ExpressionMatrix& B,
+                                              const std::vector<RowDependency>& dependencies,
+                                              ReductionRound& round);
   bool vanishes_on_invariants(const GiNaC::ex& h) const;
   bool differentiate(size_t row, ReductionRound& round);
   SourceLocation file_location() const;
@@ -231,9 +247,19 @@ std::optional<bool> Reducer::decide_round(ReductionRound& round) {
   }
   if (rows.empty()) {
     round.used_null_space = true;
-    std::optional<std::vector<size_t>> combined = null_space_rows(B, round.number);
-    if (!combined) return std::nullopt;
-    rows = std::move(*combined);
+    checkpoint(file_location(),
+               fmt::format("finding the dependent constraints in round {}", round.number));
+    std::vector<RowDependency> dependencies = row_dependencies(B, all_symbols(), points_);
+    if (options_.combinations == CombinationPolicy::PromoteStructural &&
+        all_structural(B, dependencies)) {
+      rows = promote_shared_unknowns(B, dependencies, round);
+    } else {
+      if (options_.combinations == CombinationPolicy::LimitNesting && nests_too_deep(dependencies))
+        throw NestedCombinations(round.number);
+      std::optional<std::vector<size_t>> combined = null_space_rows(B, dependencies, round.number);
+      if (!combined) return std::nullopt;
+      rows = std::move(*combined);
+    }
   }
   if (rows.empty()) {
     std::vector<size_t> all(B.rows());
@@ -328,7 +354,8 @@ void Reducer::report_singular(const std::vector<size_t>& rows, const std::string
 // dependent row r is spanned by a few earlier rows (reduction/left_null_space.h); the bordered
 // determinant of those rows is the combination q^T g free of the algebraic unknowns, and it
 // replaces row r. nullopt if a combination vanishes on the invariants (run_round).
-std::optional<std::vector<size_t>> Reducer::null_space_rows(const ExpressionMatrix& B, int round) {
+std::optional<std::vector<size_t>> Reducer::null_space_rows(
+    const ExpressionMatrix& B, const std::vector<RowDependency>& dependencies, int round) {
   checkpoint(file_location(),
              fmt::format("combining constraints for the left null space in round {}", round));
   GiNaC::exmap at_zero = algebraic_at_zero();
@@ -336,15 +363,16 @@ std::optional<std::vector<size_t>> Reducer::null_space_rows(const ExpressionMatr
   for (const Constraint& c : system_.constraints)
     residuals.push_back(substitute_outside_conditions(c.residual, at_zero));
   std::vector<size_t> replaced;
-  for (const RowDependency& dependency : row_dependencies(B, all_symbols(), points_)) {
+  for (const RowDependency& dependency : dependencies) {
     std::vector<size_t> rows = dependency.basis;
     rows.push_back(dependency.row);
     std::sort(rows.begin(), rows.end());
     std::string label;
-    int order = 0;
+    int order = 0, nesting = 0;
     for (size_t k : rows) {
       label += (label.empty() ? "" : ",") + system_.constraints[k].label;
       order = std::max(order, system_.constraints[k].order);
+      nesting = std::max(nesting, system_.constraints[k].nesting);
     }
     std::string contradiction = contradiction_of(B, dependency, rows);
     Constraint& target = system_.constraints[dependency.row];
@@ -358,9 +386,103 @@ std::optional<std::vector<size_t>> Reducer::null_space_rows(const ExpressionMatr
     target.label = target.base_label;
     target.level = 0;
     target.order = order;
+    target.nesting = nesting + 1;
     replaced.push_back(dependency.row);
   }
   return replaced;
+}
+
+// Whether combining the rows of `dependencies` would nest combinations deeper than
+// kMaxCombinationNesting.
+bool Reducer::nests_too_deep(const std::vector<RowDependency>& dependencies) const {
+  for (const RowDependency& dependency : dependencies) {
+    int nesting = system_.constraints[dependency.row].nesting;
+    for (size_t k : dependency.basis) nesting = std::max(nesting, system_.constraints[k].nesting);
+    if (nesting + 1 > kMaxCombinationNesting) return true;
+  }
+  return false;
+}
+
+// The name of the rate of `name` made a state: lam_dot for a model variable, lam_dot_dot for
+// lam_dot's, x_d3 for x_dot_dot's (x'''), x_d4 for x_d3's: chains of _dot would be unreadable at
+// high index.
+std::string Reducer::rate_name(const std::string& name) const {
+  std::map<std::string, std::string> derivative_of;
+  for (const auto* unknowns : {&system_.states, &system_.algebraic}) {
+    for (const Unknown& u : *unknowns) derivative_of[u.name] = u.derivative_of;
+  }
+  std::string root = name;
+  int order = 1;
+  for (auto of = derivative_of.find(root); of != derivative_of.end() && !of->second.empty();
+       of = derivative_of.find(root)) {
+    root = of->second;
+    ++order;
+  }
+  if (order == 1) return name + "_dot";
+  return order == 2 ? root + "_dot_dot" : root + "_d" + std::to_string(order);
+}
+
+// Whether each dependency holds because its rows have fewer unknowns than rows (the structure
+// says so), not because their coefficients cancel: only then can making the unknowns states
+// end, each round's derivatives bringing in new unknowns, as Pantelides' algorithm does.
+bool Reducer::all_structural(const ExpressionMatrix& B,
+                             const std::vector<RowDependency>& dependencies) {
+  if (dependencies.empty()) return false;
+  for (const RowDependency& dependency : dependencies) {
+    std::vector<size_t> members = dependency.basis;
+    members.push_back(dependency.row);
+    std::vector<int> columns;
+    for (size_t r : members) {
+      for (const MatrixEntry& entry : B.row(r)) columns.push_back(entry.column);
+    }
+    std::sort(columns.begin(), columns.end());
+    columns.erase(std::unique(columns.begin(), columns.end()), columns.end());
+    if (columns.size() >= members.size()) return false;
+  }
+  return true;
+}
+
+// In place of combining the dependent rows: every algebraic unknown they hold becomes a state
+// w with its rate w' = w_dot a new algebraic unknown, as a nonlinear unknown does
+// (reduction/linearity.h). The rows are then free of Z: they are returned to be kept as hidden
+// constraints and differentiated, each a model equation's derivative, so that nothing nests.
+std::vector<size_t> Reducer::promote_shared_unknowns(const ExpressionMatrix& B,
+                                                     const std::vector<RowDependency>& dependencies,
+                                                     ReductionRound& round) {
+  std::vector<bool> shared(system_.algebraic.size(), false);
+  std::vector<size_t> rows;
+  for (const RowDependency& dependency : dependencies) {
+    std::vector<size_t> members = dependency.basis;
+    members.push_back(dependency.row);
+    for (size_t r : members) {
+      for (const MatrixEntry& entry : B.row(r)) shared[entry.column] = true;
+      if (std::find(rows.begin(), rows.end(), r) == rows.end()) rows.push_back(r);
+    }
+  }
+  std::sort(rows.begin(), rows.end());
+  std::vector<Unknown> kept, rates;
+  for (size_t j = 0; j < system_.algebraic.size(); ++j) {
+    const Unknown& unknown = system_.algebraic[j];
+    if (!shared[j]) {
+      kept.push_back(unknown);
+      continue;
+    }
+    GiNaC::realsymbol rate = system_.context.fresh_symbol(rate_name(unknown.name));
+    rates.push_back(Unknown{rate.get_name(), rate, UnknownOrigin::Nonlinear, unknown.name, 0, false,
+                            "", 0, per_second(unknown.unit)});
+    system_.differential.push_back(
+        StateEquation{system_.states.size(),
+                      rate,
+                      derivative_name(unknown.name, 1) + " = " + rate.get_name(),
+                      {}});
+    system_.states.push_back(unknown);
+    round.promoted.push_back(unknown.name);
+  }
+  kept.insert(kept.end(), rates.begin(), rates.end());
+  system_.algebraic = std::move(kept);
+  state_columns_ = SymbolColumns(system_.states);
+  algebraic_columns_ = SymbolColumns(system_.algebraic);
+  return rows;
 }
 
 // Replaces constraint `row` (free of algebraic unknowns) by its time derivative, keeping the

@@ -26,11 +26,24 @@ enum class DummyPolicy {
   Never,  ///< always substitute x' = f (the expressions grow)
 };
 
+enum class CombinationPolicy {
+  /// Combine them, and throw NestedCombinations before nesting deeper than
+  /// kMaxCombinationNesting (reduce.cpp).
+  LimitNesting,
+  /// Where their dependency is structural (fewer unknowns than rows), make the unknowns they
+  /// hold states instead; combine the others.
+  PromoteStructural,
+  /// Combine them, however deep.
+  NestFreely,
+};
+
 struct ReductionOptions {
   DummyPolicy dummies = DummyPolicy::Auto;
   int max_rounds = 10;
   /// Nodes an expression may reach (reduction/limits.h); 0: no limit.
   size_t max_expression_size = kDefaultMaxExpressionSize;
+  /// How dependent rows of B are treated: set by the pipeline (docs/reduction.md, "High index").
+  CombinationPolicy combinations = CombinationPolicy::LimitNesting;
 };
 
 /// The dependency table (docs/method.md §5) of a round: constraints (rows) against algebraic
@@ -54,6 +67,9 @@ struct ReductionRound {
   bool decided_off_invariants = false;
   std::vector<std::string> differentiated;  ///< labels of the constraints differentiated
   std::vector<std::string> dummies;         ///< dummy variables introduced while differentiating
+  /// Algebraic unknowns made states in this round instead of combining rows already nested too
+  /// deep (docs/reduction.md, "High index").
+  std::vector<std::string> promoted;
 };
 
 struct ReducedSystem {
@@ -87,6 +103,15 @@ struct AlgebraicInCondition : std::runtime_error {
   explicit AlgebraicInCondition(const std::string& constraint)
       : std::runtime_error("constraint '" + constraint +
                            "' depends on an algebraic unknown only through a condition") {}
+};
+
+/// Thrown by reduce when a round would combine rows that already hold combinations nested
+/// kMaxCombinationNesting deep (reduce.cpp): the constraints would grow about threefold a round.
+/// The pipeline then reduces again with CombinationPolicy::PromoteStructural, and where that
+/// fails with CombinationPolicy::NestFreely.
+struct NestedCombinations : std::runtime_error {
+  explicit NestedCombinations(int round)
+      : std::runtime_error("combinations nested too deep in round " + std::to_string(round)) {}
 };
 
 /// Runs the loop on a semi-explicit system whose algebraic unknowns enter affinely. Reports

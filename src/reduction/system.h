@@ -116,6 +116,9 @@ struct Constraint {
   /// Differentiations of the model's equations behind this row: its level, or for a combination
   /// of rows (docs/method.md §5, step 2) the highest order it combines plus its later levels.
   int order = 0;
+  /// Combinations nested in this row: 0 for a model equation (or its derivatives), one more than
+  /// the most nested row it combines for a combination.
+  int nesting = 0;
 };
 
 /// docs/method.md §3: x_d' = f(x_d, x_a, t), 0 = g(x_d, x_a, t).

@@ -1,6 +1,8 @@
 // Formatting the reduction part of the --check summary.
 #include "report/reduction_summary.h"
 
+#include <algorithm>
+
 #include <fmt/format.h>
 
 #include "model/expression_printer.h"
@@ -23,10 +25,13 @@ static std::string round_line(const ReductionRound& round) {
   if (round.nonsingular) return line + "nonsingular, index 1 reached\n";
   if (round.differentiated.empty()) return line + "singular, could not be reduced\n";
   line += "differentiated " + join(round.differentiated, ", ");
-  if (round.used_null_space) line += " (combinations from the left null space of B)";
+  if (round.used_null_space && round.promoted.empty())
+    line += " (combinations from the left null space of B)";
   if (round.decided_off_invariants)
     line +=
         " (decided off the hidden constraints: on them a combination was a consequence of them)";
+  if (!round.promoted.empty())
+    line += "; made states instead of nesting combinations: " + join(round.promoted, ", ");
   if (!round.dummies.empty()) line += "; new dummy variables " + join(round.dummies, ", ");
   return line + "\n";
 }
@@ -44,9 +49,14 @@ std::string format_reduction_summary(const ReducedSystem& system) {
   std::string out =
       fmt::format("reduction: index {} ({})\n", system.index, report::index_reason(system));
   out += "  " + format_counts(system) + "\n";
-  if (!system.promoted.empty()) {
-    out += "  promoted to states (nonlinear): " + join(system.promoted, ", ") + "\n";
+  // Unknowns made states in a round are named on its line.
+  std::vector<std::string> nonlinear = system.promoted;
+  for (const ReductionRound& round : system.rounds) {
+    for (const std::string& name : round.promoted)
+      nonlinear.erase(std::remove(nonlinear.begin(), nonlinear.end(), name), nonlinear.end());
   }
+  if (!nonlinear.empty())
+    out += "  promoted to states (nonlinear): " + join(nonlinear, ", ") + "\n";
   if (!dummies.empty()) {
     std::vector<std::string> meanings;
     for (const Unknown* d : dummies) {

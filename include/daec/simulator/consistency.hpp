@@ -396,7 +396,8 @@ inline void initialize(const System& model, double t0, std::vector<double>& x,
                 {start_conditions(model) + " (--set gives a guess instead of --fix)"});
     run_error("consistent initialization failed " + at + left, {start_conditions(model)});
   }
-  check_constraint_rank(model, t0, x);  // before rhs, which a degenerate constraint may break
+  // Before rhs, which a degenerate constraint may break; the search may have converged to it.
+  check_constraint_rank(model, t0, x, kVanishingJacobian, &given);
   std::vector<double> xdot = buffer(model.num_states), z = buffer(model.num_algebraic);
   if (model.rhs(t0, x.data(), xdot.data(), z.data()) != 0)
     run_error("the right-hand side cannot be evaluated at the start " + at + ": " +

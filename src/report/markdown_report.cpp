@@ -116,8 +116,19 @@ std::string origin_text(const ReducedSystem& system, const Unknown& u) {
   return of + (round == 0 ? " (semi-explicit form)" : fmt::format(" (round {})", round));
 }
 
+// The round that made `name` a state instead of nesting combinations (docs/reduction.md, "High
+// index"), or 0.
+int round_promoting(const ReducedSystem& system, const std::string& name) {
+  for (const ReductionRound& round : system.rounds) {
+    if (std::count(round.promoted.begin(), round.promoted.end(), name)) return round.number;
+  }
+  return 0;
+}
+
 std::vector<std::string> unknown_row(const ReducedSystem& system, const Unknown& u, bool state) {
-  std::string linearity = !state                        ? "linear"
+  const int promoting = round_promoting(system, u.name);
+  std::string linearity = !state          ? "linear"
+                          : promoting > 0 ? fmt::format("promoted in round {}", promoting)
                           : is_promoted(system, u.name) ? "nonlinear, promoted"
                                                         : "—";
   return {code(u.name), markdown_text(u.unit),  state ? "differential (X)" : "algebraic (Z)",
@@ -131,6 +142,15 @@ std::string unknowns_section(const ReducedSystem& system) {
       "and algebraic unknowns Z, which the constraints determine. Every algebraic unknown enters "
       "linearly; an algebraic variable of the model that entered nonlinearly is promoted to a "
       "state with a dummy variable for its derivative (docs/method.md §4).\n\n";
+  bool any_round_promoted = false;
+  for (const ReductionRound& round : system.rounds)
+    any_round_promoted = any_round_promoted || !round.promoted.empty();
+  if (any_round_promoted) {
+    out +=
+        "At this index, the unknowns that nested combinations of the constraints would eliminate "
+        "are promoted too, in the round that found them dependent (docs/reduction.md, \"High "
+        "index\").\n\n";
+  }
   std::vector<std::vector<std::string>> rows;
   for (const Unknown& u : system.states) rows.push_back(unknown_row(system, u, true));
   for (const Unknown& u : system.algebraic) rows.push_back(unknown_row(system, u, false));
@@ -150,7 +170,15 @@ std::string differentiation_text(const ReductionRound& round) {
   bool one = round.differentiated.size() == 1;
   std::string names = listing(coded(round.differentiated));
   std::string out;
-  if (round.used_null_space) {
+  if (!round.promoted.empty()) {
+    out = fmt::format(
+        "No row of B is zero, yet its rank is below {}: the rows {} hold fewer algebraic "
+        "unknowns than there are of them. Rather than combining them (at this index combinations "
+        "of combinations would nest and grow every round), their unknowns {} are made states, "
+        "each with its rate a new algebraic unknown; the rows are then free of Z "
+        "(docs/reduction.md, \"High index\").",
+        round.table.pattern.cols(), names, listing(coded(round.promoted)));
+  } else if (round.used_null_space) {
     out = fmt::format(
         "No row of B is zero, yet its rank is below {}: a basis of the left null space of B "
         "(fraction-free elimination) gives {} of the constraints free of Z, {}, which {} a "
@@ -163,7 +191,7 @@ std::string differentiation_text(const ReductionRound& round) {
         "docs/method.md §5, step 2).",
         one ? "row" : "rows", names, one ? "is" : "are", one ? "it contains" : "they contain");
   }
-  std::string kept = round.used_null_space
+  std::string kept = round.used_null_space && round.promoted.empty()
                          ? (one ? "the combination itself is" : "the combinations themselves are")
                          : (one ? "the original is" : "the originals are");
   out += fmt::format(" Differentiated in t, {} {} {}; {} kept as {}.", one ? "it" : "they",

@@ -321,6 +321,32 @@ TEST(Report, NullSpacePathIsReported) {
   EXPECT_FALSE(json["rounds"][1]["null_space"].get<bool>());
 }
 
+// At index 7 the rows that nested combinations would combine have their unknowns made states
+// (docs/reduction.md, "High index"): the summary, the unknowns and the round say so.
+TEST(Report, UnknownsMadeStatesAtHighIndexAreReported) {
+  Reduced r = reduce_file("tests/data/n_pendulum3.dae");
+  ASSERT_TRUE(r.system);
+  EXPECT_NE(format_reduction_summary(*r.system).find(
+                "  round 3: B 5x5, structural rank 4, rank 4: differentiated rod'', tie2, "
+                "eq1, eq2; made states instead of nesting combinations: lam, x_dot_dot, "
+                "y_dot_dot\n"),
+            std::string::npos)
+      << format_reduction_summary(*r.system);
+  std::string md = r.markdown();
+  EXPECT_NE(md.find("| `lam`          |      | differential (X) | promoted in round 3 | variable"),
+            std::string::npos)
+      << md;
+  EXPECT_NE(md.find("the rows `rod''`, `tie2`, `eq1` and `eq2` hold fewer algebraic unknowns than "
+                    "there are of them. Rather than combining them"),
+            std::string::npos);
+  EXPECT_NE(md.find("their unknowns `lam`, `x_dot_dot` and `y_dot_dot` are made states"),
+            std::string::npos);
+  EXPECT_NE(md.find("the originals are kept as hidden constraints"), std::string::npos);
+  Json json = parse_json(r.json());
+  EXPECT_TRUE(std::count(json["promoted"].begin(), json["promoted"].end(), "lam"))
+      << json["promoted"];
+}
+
 TEST(Report, MarkdownEscapesDescriptions) {
   EXPECT_EQ(markdown_text("mass [kg]"), "mass [kg]");
   EXPECT_EQ(markdown_text("a|b *c* _d_ `e` <i> ~f~ \\"),

@@ -4,7 +4,8 @@
 #   --check with the default limits (expression size 1,000,000 nodes, 60 s): what a user meets;
 #   -o with no size limit and TIME_LIMIT seconds: how far the reduction and the code get;
 # each with its outcome, wall and CPU time and peak memory, and for -o the index, the rounds,
-# the generated rhs's operations and the code's size; --max-rounds is raised to the index + 1
+# the largest constraint (characters of its text in --report-json), the generated rhs's
+# operations and the code's size; --max-rounds is raised to the index + 1
 # (the default, 10, stops at index 11). Then the simulator (scripts/compile_simulator.sh) to
 # t = 2: its steps, its largest invariant residual (relative to the constraints' terms) and its
 # largest error against bench/high_index/reference.py (an independent solution), each value on
@@ -53,8 +54,8 @@ outcome() {  # outcome NAME: ok, or the reason daec gave up
   echo "Machine: $(nproc) cores, load average $(cut -d' ' -f1-3 /proc/loadavg) at the start."
   echo "The model: \`bench/high_index/n_pendulum.py N\` (index 2N + 1). Times in seconds, CPU = user + system."
   echo
-  echo "| N | index | --check, default limits | time (CPU) | -o, no size limit, ${TIME_LIMIT} s | time (CPU) | peak MB | rounds | states, invariants | rhs operations | code KB (with --main) | simulation CPU s | steps | invariant residual | error against reference |"
-  echo "| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |"
+  echo "| N | index | --check, default limits | time (CPU) | -o, no size limit, ${TIME_LIMIT} s | time (CPU) | peak MB | rounds | states, invariants | largest constraint (characters) | rhs operations | code KB (with --main) | simulation CPU s | steps | invariant residual | error against reference |"
+  echo "| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |"
 } >"$OUT.tmp"
 
 for n in $N_LIST; do
@@ -62,7 +63,7 @@ for n in $N_LIST; do
   rounds_limit=$((2 * n + 2))
   run check$n "$DAEC" "$work/p$n.dae" --check --max-rounds "$rounds_limit"
   run code$n "$DAEC" "$work/p$n.dae" -o "$work/p$n.cpp" --max-expression-size 0 \
-    --time-limit "$TIME_LIMIT" --max-rounds "$rounds_limit" --main
+    --time-limit "$TIME_LIMIT" --max-rounds "$rounds_limit" --main --report-json "$work/p$n.json"
   read -r _ cwall ccpu _ <"$work/check$n.t"
   read -r _ wall cpu peak <"$work/code$n.t"
   index=$(grep -o "index [0-9]*" "$work/code$n.out" | head -1 | cut -d' ' -f2 || true)
@@ -72,6 +73,9 @@ for n in $N_LIST; do
   sizes=$(grep -o "[0-9]* states, [0-9]* algebraic unknowns, [0-9]* dummy variables, [0-9]* invariants" \
     "$work/code$n.out" | sed 's/ states, [0-9]* algebraic unknowns, [0-9]* dummy variables, /, /; s/ invariants//' || true)
   kb=$([ -f "$work/p$n.cpp" ] && echo $(($(wc -c <"$work/p$n.cpp") / 1024)) || echo "-")
+  largest=$([ -f "$work/p$n.json" ] && /usr/bin/python3 -c 'import json, sys
+d = json.load(open(sys.argv[1]))
+print(max(len(e["expression"]) for e in d["constraints"] + d["invariants"]))' "$work/p$n.json" || echo "-")
   simulation="- | - | - | -"
   if [ -f "$work/p$n.cpp" ] && scripts/compile_simulator.sh "$work/p$n.cpp" "$work/p$n" >"$work/cc$n.out" 2>&1; then
     run sim$n "$work/p$n" --t-end 2 --step 0.25 --output "$work/p$n.csv" --quiet
@@ -88,7 +92,7 @@ for n in $N_LIST; do
   fi
   read -r _ cwall ccpu _ <"$work/check$n.t"
   read -r _ wall cpu peak <"$work/code$n.t"
-  echo "| $n | $((2 * n + 1)) | $(outcome check$n) | $cwall ($ccpu) | $(outcome code$n) | $wall ($cpu) | $peak | $rounds | ${sizes:--} | ${ops:--} | $kb | $simulation |" >>"$OUT.tmp"
+  echo "| $n | $((2 * n + 1)) | $(outcome check$n) | $cwall ($ccpu) | $(outcome code$n) | $wall ($cpu) | $peak | $rounds | ${sizes:--} | $largest | ${ops:--} | $kb | $simulation |" >>"$OUT.tmp"
   echo "N = $n done: $(outcome check$n), $(outcome code$n) in $wall s" >&2
   [ -n "$index" ] && [ "$index" != $((2 * n + 1)) ] && echo "N = $n: daec says index $index" >&2
 done
@@ -96,7 +100,10 @@ cat >>"$OUT.tmp" <<'EOT'
 
 The reduction makes states of the unknowns that nested combinations would eliminate
 (docs/reduction.md, "High index"), so the states and hidden constraints grow as N^2 and the time
-polynomially. A simulation marked failed names the simulator's error. At index 13 and above
+polynomially. The largest constraint is eq4 (phi2'' = -g sin(phi2) + mu2) differentiated 2N - 4
+times: the derivatives of sin(phi2) (Faa di Bruno's formula), whose text as printed (a tree)
+doubles with each derivative; the generated code shares its subexpressions (the rhs operations).
+A simulation marked failed names the simulator's error. At index 13 and above
 (N >= 6) it has been consistent initialization: the model gives starts for x and y only, every
 other state (the angles and the derivatives up to the (2N)th made states) is guessed 0, and from
 there the Gauss-Newton search over 80 or more hidden constraints, whose terms span ten orders of

@@ -19,7 +19,8 @@ struct GivenLimits {
   long long max_expression_size = static_cast<long long>(kDefaultMaxExpressionSize);
   long long time_limit = kDefaultTimeLimit;
   long long max_input_size = static_cast<long long>(kDefaultMaxInputBytes);
-  std::string units = "warn";  ///< --units
+  std::string units = "warn";         ///< --units
+  std::string combinations = "auto";  ///< --combinations
 };
 
 static po::options_description visible_options(Options& o, std::string& dummies,
@@ -69,6 +70,12 @@ static po::options_description visible_options(Options& o, std::string& dummies,
     ("dummies", po::value(&dummies)->value_name("MODE"),
      "'auto' (default): dummy variables for derivatives whose equation holds algebraic unknowns; "
      "'never': substitute the derivatives instead")
+    ("combinations", po::value(&limits.combinations)->value_name("MODE"),
+     "constraints whose rows of B are dependent: 'auto' (default) combines them into one free "
+     "of the algebraic unknowns, and where that would nest combinations more than two deep "
+     "makes the unknowns states instead; 'promote' makes them states wherever the dependency is "
+     "structural (try it when the simulator stops at a singular reduced system whose equations "
+     "are combinations, comb(...)); 'nest' always combines (docs/reduction.md, High index)")
     ("units", po::value(&limits.units)->value_name("MODE"),
      "dimensional mismatches of the model's units (unit = \"m/s\"): 'warn' (default) reports "
      "them as warnings, 'error' as errors (the model is not compiled), 'off' does not check "
@@ -200,6 +207,16 @@ std::optional<Options> parse_options(int argc, const char* const argv[], std::st
     options.units = UnitCheckMode::Off;
   } else {
     error = "--units must be 'warn', 'error' or 'off', not '" + limits.units + "'";
+    return std::nullopt;
+  }
+  if (limits.combinations == "auto") {
+    options.combinations = CombinationPolicy::LimitNesting;
+  } else if (limits.combinations == "promote") {
+    options.combinations = CombinationPolicy::PromoteStructural;
+  } else if (limits.combinations == "nest") {
+    options.combinations = CombinationPolicy::NestFreely;
+  } else {
+    error = "--combinations must be 'auto', 'promote' or 'nest', not '" + limits.combinations + "'";
     return std::nullopt;
   }
   if (options.jobs < 1) {

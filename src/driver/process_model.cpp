@@ -67,7 +67,8 @@ static size_t system_size(const ReducedSystem& system) {
 static std::string dummy_comparison(const Model& model, const ReducedSystem& automatic,
                                     const Options& options) {
   DiagnosticEngine diags;  // the same model already reduced once: only a limit can be new
-  ReductionOptions never{DummyPolicy::Never, options.max_rounds, options.max_expression_size};
+  ReductionOptions never{DummyPolicy::Never, options.max_rounds, options.max_expression_size,
+                         options.combinations};
   std::optional<ReducedSystem> substituted = reduce_model(model, never, diags);
   if (!substituted) {
     std::string why = diags.diagnostics().empty() ? "" : ": " + diags.diagnostics()[0].message;
@@ -224,7 +225,8 @@ static bool run_model(const SourceFile& file, const Options& options, std::ostre
   }
   std::optional<ReducedSystem> reduced;
   if (model) {
-    ReductionOptions reduction{options.dummies, options.max_rounds, options.max_expression_size};
+    ReductionOptions reduction{options.dummies, options.max_rounds, options.max_expression_size,
+                               options.combinations};
     reduced = reduce_model(*model, reduction, run.diags);
   }
   run.print(err);

@@ -20,9 +20,9 @@ static void replay(const DiagnosticEngine& from, DiagnosticEngine& to) {
   }
 }
 
-// High index: combinations of combinations would grow each round, so the unknowns of structural
-// dependencies are made states instead (docs/reduction.md, "High index"). Where that does not
-// reduce the model, the combinations nest as deep as they must.
+// High index (or --combinations promote): combinations of combinations would grow each round, so
+// the unknowns of structural dependencies are made states instead (docs/reduction.md, "High
+// index"). Where that does not reduce the model, the combinations nest as deep as they must.
 static std::optional<ReducedSystem> reduce_high_index(SemiExplicitSystem system,
                                                       const ReductionOptions& options,
                                                       DiagnosticEngine& diags) {
@@ -59,10 +59,14 @@ static std::optional<ReducedSystem> run_stages(const Model& model, const Reducti
     promoted = promote_nonlinear(system, conditions);
     DiagnosticEngine attempt;  // an abandoned attempt's warnings are not reported
     try {
-      try {
-        reduced = reduce(system, options, attempt);
-      } catch (const NestedCombinations&) {
+      if (options.combinations == CombinationPolicy::PromoteStructural) {
         reduced = reduce_high_index(std::move(system), options, attempt);
+      } else {
+        try {
+          reduced = reduce(system, options, attempt);
+        } catch (const NestedCombinations&) {
+          reduced = reduce_high_index(std::move(system), options, attempt);
+        }
       }
     } catch (const AlgebraicInCondition&) {
       if (conditions == ConditionUnknowns::Nonlinear) throw;

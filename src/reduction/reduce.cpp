@@ -86,8 +86,6 @@ class Reducer {
                                                      int round);
   bool nests_too_deep(const std::vector<RowDependency>& dependencies) const;
   std::string rate_name(const std::string& name) const;
-  static bool all_structural(const ExpressionMatrix& B,
-                             const std::vector<RowDependency>& dependencies);
   std::vector<size_t> promote_shared_unknowns(const ExpressionMatrix& B,
                                               const std::vector<RowDependency>& dependencies,
                                               ReductionRound& round);
@@ -250,8 +248,10 @@ std::optional<bool> Reducer::decide_round(ReductionRound& round) {
     checkpoint(file_location(),
                fmt::format("finding the dependent constraints in round {}", round.number));
     std::vector<RowDependency> dependencies = row_dependencies(B, all_symbols(), points_);
-    if (options_.combinations == CombinationPolicy::PromoteStructural &&
-        all_structural(B, dependencies)) {
+    // Structural: B's rank is its structural rank, so every dependency is there because rows
+    // hold fewer unknowns than there are rows, whatever the coefficients.
+    if (options_.combinations == CombinationPolicy::PromoteStructural && !dependencies.empty() &&
+        round.rank == round.structural_rank) {
       rows = promote_shared_unknowns(B, dependencies, round);
     } else {
       if (options_.combinations == CombinationPolicy::LimitNesting && nests_too_deep(dependencies))
@@ -420,26 +420,6 @@ std::string Reducer::rate_name(const std::string& name) const {
   }
   if (order == 1) return name + "_dot";
   return order == 2 ? root + "_dot_dot" : root + "_d" + std::to_string(order);
-}
-
-// Whether each dependency holds because its rows have fewer unknowns than rows (the structure
-// says so), not because their coefficients cancel: only then can making the unknowns states
-// end, each round's derivatives bringing in new unknowns, as Pantelides' algorithm does.
-bool Reducer::all_structural(const ExpressionMatrix& B,
-                             const std::vector<RowDependency>& dependencies) {
-  if (dependencies.empty()) return false;
-  for (const RowDependency& dependency : dependencies) {
-    std::vector<size_t> members = dependency.basis;
-    members.push_back(dependency.row);
-    std::vector<int> columns;
-    for (size_t r : members) {
-      for (const MatrixEntry& entry : B.row(r)) columns.push_back(entry.column);
-    }
-    std::sort(columns.begin(), columns.end());
-    columns.erase(std::unique(columns.begin(), columns.end()), columns.end());
-    if (columns.size() >= members.size()) return false;
-  }
-  return true;
 }
 
 // In place of combining the dependent rows: every algebraic unknown they hold becomes a state

@@ -30,8 +30,9 @@ enum class CombinationPolicy {
   /// Combine them, and throw NestedCombinations before nesting deeper than
   /// kMaxCombinationNesting (reduce.cpp).
   LimitNesting,
-  /// Where their dependency is structural (fewer unknowns than rows), make the unknowns they
-  /// hold states instead; combine the others.
+  /// Where B's rank deficiency is structural (its rank is its structural rank: rows hold fewer
+  /// unknowns than there are rows), make the unknowns the dependent rows hold states instead;
+  /// otherwise combine them.
   PromoteStructural,
   /// Combine them, however deep.
   NestFreely,
@@ -67,8 +68,8 @@ struct ReductionRound {
   bool decided_off_invariants = false;
   std::vector<std::string> differentiated;  ///< labels of the constraints differentiated
   std::vector<std::string> dummies;         ///< dummy variables introduced while differentiating
-  /// Algebraic unknowns made states in this round instead of combining rows already nested too
-  /// deep (docs/reduction.md, "High index").
+  /// Algebraic unknowns made states in this round instead of combining the dependent rows that
+  /// hold them (CombinationPolicy; docs/reduction.md, "High index").
   std::vector<std::string> promoted;
 };
 

@@ -116,7 +116,7 @@ std::string origin_text(const ReducedSystem& system, const Unknown& u) {
   return of + (round == 0 ? " (semi-explicit form)" : fmt::format(" (round {})", round));
 }
 
-// The round that made `name` a state instead of nesting combinations (docs/reduction.md, "High
+// The round that made `name` a state instead of combining rows (docs/reduction.md, "High
 // index"), or 0.
 int round_promoting(const ReducedSystem& system, const std::string& name) {
   for (const ReductionRound& round : system.rounds) {

@@ -31,7 +31,7 @@ static std::string round_line(const ReductionRound& round) {
     line +=
         " (decided off the hidden constraints: on them a combination was a consequence of them)";
   if (!round.promoted.empty())
-    line += "; made states instead of nesting combinations: " + join(round.promoted, ", ");
+    line += "; made states instead of combining: " + join(round.promoted, ", ");
   if (!round.dummies.empty()) line += "; new dummy variables " + join(round.dummies, ", ");
   return line + "\n";
 }

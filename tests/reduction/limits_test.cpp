@@ -106,7 +106,7 @@ TEST_F(Limits, TheFivePendulumOfIndexElevenReducesByMakingStatesNotNestedCombina
        {"reduction: index 11 (10 differentiation rounds + 1 for the algebraic variable mu5)\n"
         "  60 states, 11 algebraic unknowns, 54 dummy variables, 58 invariants\n",
         "  round 3: B 7x7, structural rank 6, rank 6: differentiated rod'', tie2, eq1, eq2; made "
-        "states instead of nesting combinations: lam, x_dot_dot, y_dot_dot\n",
+        "states instead of combining: lam, x_dot_dot, y_dot_dot\n",
         "  round 11: B 11x11, structural rank 11, rank 11: nonsingular, index 1 reached\n"})
     EXPECT_NE(std::string::npos, r.out.find(line)) << line << "\nnot in\n" << r.out;
   EXPECT_EQ(std::string::npos, r.out.find("comb(")) << r.out;

@@ -328,7 +328,7 @@ TEST(Report, UnknownsMadeStatesAtHighIndexAreReported) {
   ASSERT_TRUE(r.system);
   EXPECT_NE(format_reduction_summary(*r.system).find(
                 "  round 3: B 5x5, structural rank 4, rank 4: differentiated rod'', tie2, "
-                "eq1, eq2; made states instead of nesting combinations: lam, x_dot_dot, "
+                "eq1, eq2; made states instead of combining: lam, x_dot_dot, "
                 "y_dot_dot\n"),
             std::string::npos)
       << format_reduction_summary(*r.system);

@@ -238,11 +238,20 @@ class SingularityMonitor {
   void report(double t, const Conditioning& c, const std::string& how) {
     const std::string message = "the reduced system is singular at t = " + text::format_number(t) +
                                 how + ": " + singular_matrices(model_, c);
-    if (action_ == OnSingular::stop)
-      run_error(message,
-                {"past this point the model does not determine the solution: an integrator may "
-                 "go on along any branch through it",
-                 "--on-singular warn reports such points and goes on"});
+    if (action_ == OnSingular::stop) {
+      std::vector<std::string> notes{
+          "past this point the model does not determine the solution: an integrator may go on "
+          "along any branch through it",
+          "--on-singular warn reports such points and goes on"};
+      // A combination's weights (minors of the reduction's B) may vanish where the model itself
+      // is regular (docs/reduction.md, "High index").
+      if (message.find("comb(") != std::string::npos)
+        notes.push_back(
+            "equations comb(...) combine the model's; where their weights vanish A is singular "
+            "though the model may not be: generating the code with daec --combinations promote "
+            "makes their unknowns states instead");
+      run_error(message, notes);
+    }
     if (t == last_warning_) return;
     last_warning_ = t;
     clear_progress_line();

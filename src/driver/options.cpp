@@ -3,8 +3,11 @@
 
 #include <cmath>
 #include <cstdlib>
+#include <initializer_list>
 #include <set>
 #include <sstream>
+#include <string>
+#include <utility>
 
 #include "frontend/constants.h"
 
@@ -151,6 +154,25 @@ static std::string check_limits(const GivenLimits& limits, Options& options) {
   return {};
 }
 
+// The mode named `value` of option --`option` into `mode`; false, with the usage error naming the
+// modes ("--units must be 'warn', 'error' or 'off', not 'x'"), if it is none of them.
+template <typename Mode>
+static bool parse_mode(const char* option, const std::string& value,
+                       std::initializer_list<std::pair<const char*, Mode>> modes, Mode& mode,
+                       std::string& error) {
+  std::string names;
+  for (size_t k = 0; k < modes.size(); ++k) {
+    const auto& [name, meaning] = modes.begin()[k];
+    if (value == name) {
+      mode = meaning;
+      return true;
+    }
+    names += std::string(k == 0 ? "" : k + 1 == modes.size() ? " or " : ", ") + "'" + name + "'";
+  }
+  error = std::string("--") + option + " must be " + names + ", not '" + value + "'";
+  return false;
+}
+
 std::optional<Options> parse_options(int argc, const char* const argv[], std::string& error) {
   Options options;
   std::string dummies = "auto";
@@ -191,34 +213,19 @@ std::optional<Options> parse_options(int argc, const char* const argv[], std::st
     error = e.what();
     return std::nullopt;
   }
-  if (dummies == "auto") {
-    options.dummies = DummyPolicy::Auto;
-  } else if (dummies == "never") {
-    options.dummies = DummyPolicy::Never;
-  } else {
-    error = "--dummies must be 'auto' or 'never', not '" + dummies + "'";
+  if (!parse_mode("dummies", dummies, {{"auto", DummyPolicy::Auto}, {"never", DummyPolicy::Never}},
+                  options.dummies, error) ||
+      !parse_mode("units", limits.units,
+                  {{"warn", UnitCheckMode::Warn},
+                   {"error", UnitCheckMode::Error},
+                   {"off", UnitCheckMode::Off}},
+                  options.units, error) ||
+      !parse_mode("combinations", limits.combinations,
+                  {{"auto", CombinationPolicy::LimitNesting},
+                   {"promote", CombinationPolicy::PromoteStructural},
+                   {"nest", CombinationPolicy::NestFreely}},
+                  options.combinations, error))
     return std::nullopt;
-  }
-  if (limits.units == "warn") {
-    options.units = UnitCheckMode::Warn;
-  } else if (limits.units == "error") {
-    options.units = UnitCheckMode::Error;
-  } else if (limits.units == "off") {
-    options.units = UnitCheckMode::Off;
-  } else {
-    error = "--units must be 'warn', 'error' or 'off', not '" + limits.units + "'";
-    return std::nullopt;
-  }
-  if (limits.combinations == "auto") {
-    options.combinations = CombinationPolicy::LimitNesting;
-  } else if (limits.combinations == "promote") {
-    options.combinations = CombinationPolicy::PromoteStructural;
-  } else if (limits.combinations == "nest") {
-    options.combinations = CombinationPolicy::NestFreely;
-  } else {
-    error = "--combinations must be 'auto', 'promote' or 'nest', not '" + limits.combinations + "'";
-    return std::nullopt;
-  }
   if (options.jobs < 1) {
     error = "--jobs must be at least 1";
     return std::nullopt;

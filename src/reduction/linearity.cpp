@@ -206,20 +206,20 @@ std::vector<std::string> nonlinear_unknowns(const SemiExplicitSystem& system,
   }
   return names;
 }
-std::vector<std::string> promote_nonlinear(SemiExplicitSystem& system,
-                                           ConditionUnknowns conditions) {
-  std::vector<bool> nonlinear = nonlinear_flags(system, conditions);
-  std::vector<Unknown> linear, derivatives;
+std::vector<std::string> promote_to_states(
+    SemiExplicitSystem& system, const std::vector<bool>& promote,
+    const std::function<std::string(const Unknown&)>& rate_name) {
+  std::vector<Unknown> kept, rates;
   std::vector<std::string> promoted;
   for (size_t i = 0; i < system.algebraic.size(); ++i) {
-    Unknown& unknown = system.algebraic[i];
-    if (!nonlinear[i]) {
-      linear.push_back(unknown);
+    const Unknown& unknown = system.algebraic[i];
+    if (!promote[i]) {
+      kept.push_back(unknown);
       continue;
     }
-    GiNaC::realsymbol rate = system.context.fresh_symbol(unknown.name + "_dot");
-    derivatives.push_back(Unknown{rate.get_name(), rate, UnknownOrigin::Nonlinear, unknown.name, 0,
-                                  false, "", 0, per_second(unknown.unit)});
+    GiNaC::realsymbol rate = system.context.fresh_symbol(rate_name(unknown));
+    rates.push_back(Unknown{rate.get_name(), rate, UnknownOrigin::Nonlinear, unknown.name, 0, false,
+                            "", 0, per_second(unknown.unit)});
     system.differential.push_back(
         StateEquation{system.states.size(),
                       rate,
@@ -228,9 +228,15 @@ std::vector<std::string> promote_nonlinear(SemiExplicitSystem& system,
     system.states.push_back(unknown);
     promoted.push_back(unknown.name);
   }
-  linear.insert(linear.end(), derivatives.begin(), derivatives.end());
-  system.algebraic = std::move(linear);
+  kept.insert(kept.end(), rates.begin(), rates.end());
+  system.algebraic = std::move(kept);
   return promoted;
+}
+
+std::vector<std::string> promote_nonlinear(SemiExplicitSystem& system,
+                                           ConditionUnknowns conditions) {
+  return promote_to_states(system, nonlinear_flags(system, conditions),
+                           [](const Unknown& unknown) { return unknown.name + "_dot"; });
 }
 
 }  // namespace daec

@@ -7,6 +7,7 @@
 // and x_n' = v_n, so that afterwards f and g are affine in the algebraic unknowns.
 #pragma once
 
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -24,6 +25,12 @@ enum class ConditionUnknowns {
 /// The names of the algebraic unknowns that enter f or g nonlinearly, in unknown order.
 std::vector<std::string> nonlinear_unknowns(
     const SemiExplicitSystem& system, ConditionUnknowns conditions = ConditionUnknowns::Branchwise);
+
+/// Makes the algebraic unknowns j with promote[j] states w, each with its rate w' = v a new
+/// algebraic unknown named rate_name(w) (placed after the unknowns kept); returns their names.
+std::vector<std::string> promote_to_states(
+    SemiExplicitSystem& system, const std::vector<bool>& promote,
+    const std::function<std::string(const Unknown&)>& rate_name);
 
 /// Promotes the nonlinear unknowns to states (docs/method.md §4); returns their names.
 std::vector<std::string> promote_nonlinear(

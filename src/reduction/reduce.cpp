@@ -13,6 +13,7 @@
 #include "reduction/contradiction.h"
 #include "reduction/differentiation_index.h"
 #include "reduction/left_null_space.h"
+#include "reduction/linearity.h"
 #include "reduction/manifold_points.h"
 #include "reduction/numeric_rank.h"
 #include "reduction/parameter_degeneracy.h"
@@ -424,8 +425,9 @@ std::string Reducer::rate_name(const std::string& name) const {
 
 // In place of combining the dependent rows: every algebraic unknown they hold becomes a state
 // w with its rate w' = w_dot a new algebraic unknown, as a nonlinear unknown does
-// (reduction/linearity.h). The rows are then free of Z: they are returned to be kept as hidden
-// constraints and differentiated, each a model equation's derivative, so that nothing nests.
+// (promote_to_states, reduction/linearity.h). The rows are then free of Z: they are returned to be
+// kept as hidden constraints and differentiated, each a model equation's derivative, so that
+// nothing nests.
 std::vector<size_t> Reducer::promote_shared_unknowns(const ExpressionMatrix& B,
                                                      const std::vector<RowDependency>& dependencies,
                                                      ReductionRound& round) {
@@ -440,26 +442,8 @@ std::vector<size_t> Reducer::promote_shared_unknowns(const ExpressionMatrix& B,
     }
   }
   std::sort(rows.begin(), rows.end());
-  std::vector<Unknown> kept, rates;
-  for (size_t j = 0; j < system_.algebraic.size(); ++j) {
-    const Unknown& unknown = system_.algebraic[j];
-    if (!shared[j]) {
-      kept.push_back(unknown);
-      continue;
-    }
-    GiNaC::realsymbol rate = system_.context.fresh_symbol(rate_name(unknown.name));
-    rates.push_back(Unknown{rate.get_name(), rate, UnknownOrigin::Nonlinear, unknown.name, 0, false,
-                            "", 0, per_second(unknown.unit)});
-    system_.differential.push_back(
-        StateEquation{system_.states.size(),
-                      rate,
-                      derivative_name(unknown.name, 1) + " = " + rate.get_name(),
-                      {}});
-    system_.states.push_back(unknown);
-    round.promoted.push_back(unknown.name);
-  }
-  kept.insert(kept.end(), rates.begin(), rates.end());
-  system_.algebraic = std::move(kept);
+  round.promoted = promote_to_states(
+      system_, shared, [this](const Unknown& unknown) { return rate_name(unknown.name); });
   state_columns_ = SymbolColumns(system_.states);
   algebraic_columns_ = SymbolColumns(system_.algebraic);
   return rows;

@@ -20,7 +20,6 @@ template <typename T>
 using DenseOf = std::vector<std::vector<T>>;
 using Dense = DenseOf<double>;
 
-
 // The dense decisions' thresholds, as fractions of the largest entry times the dimension: below
 // `zero` a reduced row is zero; in doubles a value between `close_zero` and `sure` is a close
 // call, settled again with many digits (reduction/numeric_rank.h).
@@ -364,15 +363,63 @@ std::vector<RowDependency> row_dependencies(const ExpressionMatrix& B,
 
 namespace {
 
-// Minors of the rows `rows` of B restricted to `columns`, by Laplace expansion along the last
-// column with memoised sub-minors over row subsets (bit masks over `rows`). Products and sums
-// are formed, never expanded: GiNaC's determinant normalises non-polynomial entries, which costs
-// more than the whole reduction on the oracle's models.
+// The common polynomial factor of `entries` (zeros skipped), 1 if they have none or are too
+// large to try. Non-polynomial parts (functions, powers with a negative or symbolic exponent)
+// count as symbols, the same part as the same symbol throughout (`parts`).
+GiNaC::ex common_factor(const std::vector<GiNaC::ex>& entries, GiNaC::exmap& parts) {
+  // Beyond this many nodes an entry is not searched: gcds of large expanded polynomials cost
+  // more than the reduction (a factor left in costs only a weight that may vanish).
+  constexpr size_t kLargestEntry = 400;
+  GiNaC::ex factor;
+  bool first = true;
+  try {
+    for (const GiNaC::ex& entry : entries) {
+      if (entry.is_zero()) continue;
+      if (expression_size(entry) > kLargestEntry) return 1;
+      GiNaC::ex polynomial = entry.to_polynomial(parts);
+      factor = first ? polynomial : GiNaC::gcd(factor, polynomial);
+      first = false;
+      if (GiNaC::is_exactly_a<GiNaC::numeric>(factor)) return 1;
+    }
+  } catch (const std::exception&) {
+    return 1;  // not a polynomial over the rationals after all (e.g. floating coefficients)
+  }
+  return first ? GiNaC::ex(1) : factor;
+}
+
+// B[rows, columns] with each column divided by the common factor of its entries. Every minor
+// of all the columns carries each column's factor, so the combination would carry their product:
+// a weight that vanishes where a factor does (u1 in the column of u1' for u1*u1' terms) while
+// the model is regular there, leaving a combination that says nothing at such points and an
+// A singular on the solution. Divided out, the combination is the same up to that factor.
+DenseOf<GiNaC::ex> without_column_factors(const ExpressionMatrix& B,
+                                          const std::vector<size_t>& rows,
+                                          const std::vector<int>& columns) {
+  DenseOf<GiNaC::ex> entries(rows.size(), std::vector<GiNaC::ex>(columns.size()));
+  for (size_t j = 0; j < columns.size(); ++j) {
+    std::vector<GiNaC::ex> column;
+    for (size_t r : rows) column.push_back(B.at(r, static_cast<size_t>(columns[j])));
+    GiNaC::exmap parts;
+    GiNaC::ex factor = common_factor(column, parts);
+    for (size_t i = 0; i < rows.size(); ++i) {
+      GiNaC::ex quotient;
+      if (!GiNaC::is_exactly_a<GiNaC::numeric>(factor) && !column[i].is_zero() &&
+          GiNaC::divide(column[i].to_polynomial(parts), factor, quotient, false))
+        entries[i][j] = quotient.subs(parts);
+      else
+        entries[i][j] = column[i];
+    }
+  }
+  return entries;
+}
+
+// Minors of a matrix's rows by Laplace expansion along the last column with memoised sub-minors
+// over row subsets (bit masks over the rows). Products and sums are formed, never expanded:
+// GiNaC's determinant normalises non-polynomial entries, which costs more than the whole
+// reduction on the oracle's models.
 class Minors {
  public:
-  Minors(const ExpressionMatrix& B, const std::vector<size_t>& rows,
-         const std::vector<int>& columns)
-      : B_(B), rows_(rows), columns_(columns) {}
+  explicit Minors(const DenseOf<GiNaC::ex>& entries) : entries_(entries) {}
 
   // The determinant of the rows in `mask` (ascending) and the first popcount(mask) columns.
   GiNaC::ex of(unsigned long mask) {
@@ -380,12 +427,11 @@ class Minors {
     auto known = memo_.find(mask);
     if (known != memo_.end()) return known->second;
     size_t size = static_cast<size_t>(__builtin_popcountl(mask));
-    int column = columns_[size - 1];
     GiNaC::ex sum = 0;
     size_t position = 0;
-    for (size_t i = 0; i < rows_.size(); ++i) {
+    for (size_t i = 0; i < entries_.size(); ++i) {
       if (!(mask >> i & 1UL)) continue;
-      GiNaC::ex entry = B_.at(rows_[i], column);
+      const GiNaC::ex& entry = entries_[i][size - 1];
       if (!entry.is_zero()) {
         GiNaC::ex minor = of(mask & ~(1UL << i));
         if (!minor.is_zero()) sum += ((position + size - 1) % 2 ? -1 : 1) * entry * minor;
@@ -396,34 +442,47 @@ class Minors {
   }
 
  private:
-  const ExpressionMatrix& B_;
-  const std::vector<size_t>& rows_;
-  const std::vector<int>& columns_;
+  const DenseOf<GiNaC::ex>& entries_;
   std::map<unsigned long, GiNaC::ex> memo_;
 };
 
 }  // namespace
 
-GiNaC::ex dependency_combination(const ExpressionMatrix& B, const RowDependency& dependency,
-                                 const std::vector<GiNaC::ex>& residuals) {
+std::vector<GiNaC::ex> dependency_weights(const ExpressionMatrix& B,
+                                          const RowDependency& dependency) {
   std::vector<size_t> rows = dependency.basis;
   rows.push_back(dependency.row);
   size_t k = dependency.basis.size();
+  DenseOf<GiNaC::ex> entries = without_column_factors(B, rows, dependency.columns);
+  // The expansion of the bordered determinant along its residual column: row i's weight is
+  // (-1)^(i+k) det(B[rows \ i, columns]).
+  std::vector<GiNaC::ex> weights(k + 1);
   if (rows.size() >= 8 * sizeof(unsigned long)) {  // too many for the bit masks (never seen)
-    GiNaC::matrix bordered(k + 1, k + 1);
     for (size_t i = 0; i <= k; ++i) {
-      for (size_t j = 0; j < k; ++j) bordered(i, j) = B.at(rows[i], dependency.columns[j]);
-      bordered(i, k) = residuals[rows[i]];
+      GiNaC::matrix minor(k, k);
+      for (size_t r = 0, m = 0; r <= k; ++r) {
+        if (r == i) continue;
+        for (size_t j = 0; j < k; ++j) minor(m, j) = entries[r][j];
+        ++m;
+      }
+      weights[i] = ((i + k) % 2 ? -1 : 1) * minor.determinant();
     }
-    return bordered.determinant();
+    return weights;
   }
-  // Expansion along the residual column: sum over rows i of (-1)^(i+k) g_i det(B[rows \ i, C]).
-  Minors minors(B, rows, dependency.columns);
+  Minors minors(entries);
   unsigned long all = (1UL << rows.size()) - 1;
+  for (size_t i = 0; i <= k; ++i)
+    weights[i] = ((i + k) % 2 ? -1 : 1) * minors.of(all & ~(1UL << i));
+  return weights;
+}
+
+GiNaC::ex dependency_combination(const ExpressionMatrix& B, const RowDependency& dependency,
+                                 const std::vector<GiNaC::ex>& residuals) {
+  std::vector<GiNaC::ex> weights = dependency_weights(B, dependency);
   GiNaC::ex combination = 0;
-  for (size_t i = 0; i <= k; ++i) {
-    GiNaC::ex cofactor = minors.of(all & ~(1UL << i));
-    if (!cofactor.is_zero()) combination += ((i + k) % 2 ? -1 : 1) * cofactor * residuals[rows[i]];
+  for (size_t i = 0; i < weights.size(); ++i) {
+    size_t row = i < dependency.basis.size() ? dependency.basis[i] : dependency.row;
+    if (!weights[i].is_zero()) combination += weights[i] * residuals[row];
   }
   return combination;
 }

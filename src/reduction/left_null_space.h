@@ -36,8 +36,15 @@ std::vector<RowDependency> row_dependencies(const ExpressionMatrix& B,
                                             const std::vector<GiNaC::ex>& symbols,
                                             RandomPoints& points);
 
+/// The weights of the bordered determinant's rows, basis rows first and then the dependent row:
+/// minors of B[basis and row, columns], each column first divided by the common factor of its
+/// entries (so no weight vanishes where only a column's scale does).
+std::vector<GiNaC::ex> dependency_weights(const ExpressionMatrix& B,
+                                          const RowDependency& dependency);
+
 /// The combination of `residuals` (already free of the algebraic unknowns' B-part, i.e. g at
-/// z = 0) that `dependency` gives: the bordered determinant above.
+/// z = 0) that `dependency` gives: the bordered determinant above, with the weights
+/// dependency_weights.
 GiNaC::ex dependency_combination(const ExpressionMatrix& B, const RowDependency& dependency,
                                  const std::vector<GiNaC::ex>& residuals);
 

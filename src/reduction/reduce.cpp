@@ -5,6 +5,7 @@
 #include <cmath>
 #include <map>
 #include <memory>
+#include <set>
 
 #include <fmt/format.h>
 
@@ -85,6 +86,8 @@ class Reducer {
   std::optional<std::vector<size_t>> null_space_rows(const ExpressionMatrix& B,
                                                      const std::vector<RowDependency>& dependencies,
                                                      int round);
+  static size_t replaced_row(const RowDependency& dependency, const std::vector<GiNaC::ex>& weights,
+                             const std::vector<RowDependency>& all);
   bool nests_too_deep(const std::vector<RowDependency>& dependencies) const;
   std::string rate_name(const std::string& name) const;
   std::vector<size_t> promote_shared_unknowns(const ExpressionMatrix& B,
@@ -376,8 +379,14 @@ std::optional<std::vector<size_t>> Reducer::null_space_rows(
       nesting = std::max(nesting, system_.constraints[k].nesting);
     }
     std::string contradiction = contradiction_of(B, dependency, rows);
-    Constraint& target = system_.constraints[dependency.row];
-    target.residual = dependency_combination(B, dependency, residuals);
+    std::vector<GiNaC::ex> weights = dependency_weights(B, dependency);
+    size_t row = replaced_row(dependency, weights, dependencies);
+    Constraint& target = system_.constraints[row];
+    target.residual = 0;
+    for (size_t i = 0; i < weights.size(); ++i) {
+      size_t k = i < dependency.basis.size() ? dependency.basis[i] : dependency.row;
+      if (!weights[i].is_zero()) target.residual += weights[i] * residuals[k];
+    }
     check_expression(target.residual, options_.max_expression_size);
     if (on_invariants_ &&
         vanishes_on_invariants(substitute_outside_conditions(target.residual, at_zero)))
@@ -388,9 +397,33 @@ std::optional<std::vector<size_t>> Reducer::null_space_rows(
     target.level = 0;
     target.order = order;
     target.nesting = nesting + 1;
-    replaced.push_back(dependency.row);
+    replaced.push_back(row);
   }
   return replaced;
+}
+
+// The row a combination replaces in the system, which must be recoverable from the combination
+// wherever the model is regular: a row whose weight never vanishes (never_vanishes: a number,
+// 7*u2^2 + 20) and that no other combination holds. A weight that is a function (x5 for a row
+// force5 giving x5' next to a row with x5*x5', cos(q1)) vanishes somewhere, and where it does the
+// system has lost the replaced row: A is singular on a solution along which the model is
+// regular. The dependent row when its weight never vanishes (or when no row's does), else the
+// last row whose weight never vanishes.
+size_t Reducer::replaced_row(const RowDependency& dependency, const std::vector<GiNaC::ex>& weights,
+                             const std::vector<RowDependency>& all) {
+  size_t last = weights.size() - 1;
+  if (never_vanishes(weights[last])) return dependency.row;
+  std::set<size_t> held_elsewhere;
+  for (const RowDependency& other : all) {
+    if (other.row == dependency.row) continue;
+    held_elsewhere.insert(other.row);
+    held_elsewhere.insert(other.basis.begin(), other.basis.end());
+  }
+  for (size_t i = last; i-- > 0;) {
+    size_t row = dependency.basis[i];
+    if (!held_elsewhere.count(row) && never_vanishes(weights[i])) return row;
+  }
+  return dependency.row;
 }
 
 // Whether combining the rows of `dependencies` would nest combinations deeper than

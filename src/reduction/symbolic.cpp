@@ -164,4 +164,63 @@ int generic_rank(const ExpressionMatrix& matrix, const std::vector<GiNaC::ex>& s
   return best;
 }
 
+namespace {
+
+// Whether `term` (a product) is a nonzero number times factors that are never negative: even
+// powers of real symbols, exponentials, and factors that never vanish raised to even powers.
+// Its sign, when so, in `sign`.
+bool signed_term(const GiNaC::ex& term, int& sign) {
+  GiNaC::ex coefficient = 1;
+  auto nonnegative = [](const GiNaC::ex& f) {
+    if (GiNaC::is_a<GiNaC::function>(f))
+      return GiNaC::ex_to<GiNaC::function>(f).get_name() == "exp";
+    if (!GiNaC::is_exactly_a<GiNaC::power>(f)) return false;
+    const GiNaC::ex& exponent = f.op(1);
+    if (!exponent.info(GiNaC::info_flags::even)) return false;
+    return GiNaC::is_a<GiNaC::symbol>(f.op(0)) || never_vanishes(f.op(0));
+  };
+  std::vector<GiNaC::ex> factors;
+  if (GiNaC::is_exactly_a<GiNaC::mul>(term)) {
+    for (size_t i = 0; i < term.nops(); ++i) factors.push_back(term.op(i));
+  } else {
+    factors.push_back(term);
+  }
+  for (const GiNaC::ex& f : factors) {
+    if (GiNaC::is_exactly_a<GiNaC::numeric>(f))
+      coefficient *= f;
+    else if (!nonnegative(f))
+      return false;
+  }
+  if (!GiNaC::is_exactly_a<GiNaC::numeric>(coefficient)) return false;
+  const GiNaC::numeric& c = GiNaC::ex_to<GiNaC::numeric>(coefficient);
+  if (!c.is_real() || c.is_zero()) return false;
+  sign = c.is_positive() ? 1 : -1;
+  return true;
+}
+
+}  // namespace
+
+bool never_vanishes(const GiNaC::ex& e) {
+  if (GiNaC::is_exactly_a<GiNaC::numeric>(e)) return !e.is_zero();
+  if (GiNaC::is_a<GiNaC::function>(e)) return GiNaC::ex_to<GiNaC::function>(e).get_name() == "exp";
+  if (GiNaC::is_exactly_a<GiNaC::mul>(e)) {
+    for (size_t i = 0; i < e.nops(); ++i) {
+      if (!never_vanishes(e.op(i))) return false;
+    }
+    return true;
+  }
+  if (GiNaC::is_exactly_a<GiNaC::power>(e))
+    return e.op(1).info(GiNaC::info_flags::integer) && never_vanishes(e.op(0));
+  if (!GiNaC::is_exactly_a<GiNaC::add>(e)) return false;
+  int common = 0;
+  bool has_number = false;
+  for (size_t i = 0; i < e.nops(); ++i) {
+    int sign = 0;
+    if (!signed_term(e.op(i), sign) || (common != 0 && sign != common)) return false;
+    common = sign;
+    has_number = has_number || GiNaC::is_exactly_a<GiNaC::numeric>(e.op(i));
+  }
+  return has_number;
+}
+
 }  // namespace daec

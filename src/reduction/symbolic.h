@@ -20,6 +20,13 @@ namespace daec {
 /// Whether `e` is zero as a function, trying cheap tests before expanding and normalising.
 bool is_identically_zero(const GiNaC::ex& e);
 
+/// Whether `e` is nonzero for every real value of its symbols, as its form shows: a nonzero
+/// number, an exponential, a product or integer power of such, or a sum of terms of one sign
+/// (a number times even powers of symbols, exponentials, or even powers of such sums) with a
+/// number among them: 7*u^2 + 20, -(q^2 + 4)*exp(t). False where the form shows nothing (x,
+/// cos(x), x^2 + y^2, x^2 - 1), so a caller that needs a weight nonzero everywhere can rely on it.
+bool never_vanishes(const GiNaC::ex& e);
+
 /// The number of nodes of `e` as a tree (a measure of expression swell; shared subexpressions
 /// count every time they occur).
 size_t expression_size(const GiNaC::ex& e);

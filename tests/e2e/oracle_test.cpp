@@ -121,7 +121,14 @@ INSTANTIATE_TEST_SUITE_P(
         // vanishes at t = 0.734 on the solution, where the simulator stops at a singular A;
         // with their unknowns made states instead it runs through (docs/reduction.md).
         OracleCase{"StructuralDependencyPromotedInsteadOfCombined", 91200005, "index3",
-                   "--combinations promote"}),
+                   "--combinations promote"},
+        // Rows with u1*u1' and u1' combine; every weight carried u1, zero at t = 0.724, where the
+        // simulation went on along another branch with exit status 0. The column's common
+        // factor is divided out of the weights (reduction/left_null_space.h).
+        OracleCase{"CommonFactorOfAColumnIsNotAWeight", 45100156, "index3"},
+        // A combination's weight on its dependent row force5 is x5, zero at t = 0.546: it replaces
+        // a row whose weight is a number instead (docs/reduction.md, "Combinations").
+        OracleCase{"CombinationReplacesARowWhoseWeightNeverVanishes", 45100075, "index2"}),
     [](const ::testing::TestParamInfo<OracleCase>& model) {
       return std::string(model.param.name);
     });

@@ -162,6 +162,32 @@ TEST(LeftNullSpace, TiedPivotsGoToTheFirstColumnNotToRounding) {
   }
 }
 
+TEST(LeftNullSpace, CommonFactorsOfAColumnAreNotWeights) {
+  // u1 * u1' terms give the column of u1' a factor u1 in every row; combined through that
+  // column, the weights would be multiples of u1 and vanish wherever u1 does, while the rows stay
+  // proportional there. The weights carry only what the dependency needs: y + 1, never x or sin.
+  Fixture f;
+  ex over = 1 / (1 + pow(f.p, 2));
+  for (int column : {0, 1}) {
+    ExpressionMatrix B(2);
+    B.add_row({{column, f.x * f.y * sin(f.y)}});
+    B.add_row({{column, f.x * f.y * sin(f.y) * (f.y + 1) * over}});
+    B.add_row({{0, f.x * 3}, {1, 3 * f.x * over}});
+    B.add_row({{0, 2 * f.x * f.y}, {1, 2 * f.x * f.y * over}});  // row 2 times 2y/3
+    std::vector<RowDependency> found = f.dependencies(B);
+    ASSERT_EQ(found.size(), 2u) << column;
+    expect_null_space(B, found);
+    for (const RowDependency& d : found) {
+      for (const ex& weight : coefficients(B, d)) {
+        EXPECT_FALSE(weight.has(f.x)) << column << ": " << weight;
+        EXPECT_FALSE(weight.has(sin(f.y))) << column << ": " << weight;
+      }
+    }
+    std::vector<ex> y = coefficients(B, found[0]);
+    EXPECT_TRUE(y[0].has(f.y)) << "the weight y + 1 (or 1/(y + 1)) is the dependency's own";
+  }
+}
+
 TEST(LeftNullSpace, RowZeroUpToRoundingHasNoBasis) {
   // sin(x)^2 + cos(x)^2 - 1 is zero, evaluated to rounding (or to zero, by the order of its
   // terms): a dependency by itself, never one on row 0 through a weight that is rounding too.

@@ -425,6 +425,19 @@ TEST(Reduction, ACombinationThatIsAConsequenceOfTheInvariantsIsDecidedAgainOffTh
             (std::vector<std::string>{"q1_dot", "q4_dot", "q3_dot"}));
 }
 
+TEST(Reduction, ACombinationReplacesARowWhoseWeightNeverVanishes) {
+  // The combination's weight on e2 is w, which is zero at t = pi: had the combination's
+  // derivative replaced e2, A would be singular there (z is then only in e3, times w) while the
+  // model is regular. It replaces e1, whose weight is a number; e2 and e3 stay as written.
+  Reduced r = reduce_file("tests/data/vanishing_weight.dae");
+  ASSERT_TRUE(r.system) << r.diagnostics();
+  EXPECT_EQ(index_of(r), 2);
+  std::vector<std::string> labels;
+  for (const Constraint& c : r.system->constraints) labels.push_back(c.label);
+  std::sort(labels.begin(), labels.end());
+  EXPECT_EQ(labels, (std::vector<std::string>{"comb(e1,e3,e2)'", "e2", "e3"}));
+}
+
 TEST(Reduction, SamplePointsStayInTheDomainOfTheModel) {
   // q[i]/sqrt(lam[i]) = p[i] for twenty i: points with a random sign per symbol are all inside
   // the domain with probability 0.7^20; drawn near the start values (lam = 1) they always are.

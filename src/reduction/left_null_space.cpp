@@ -363,29 +363,106 @@ std::vector<RowDependency> row_dependencies(const ExpressionMatrix& B,
 
 namespace {
 
-// The common polynomial factor of `entries` (zeros skipped), 1 if they have none or are too
-// large to try. Non-polynomial parts (functions, powers with a negative or symbolic exponent)
-// count as symbols, the same part as the same symbol throughout (`parts`).
-GiNaC::ex common_factor(const std::vector<GiNaC::ex>& entries, GiNaC::exmap& parts) {
-  // Beyond this many nodes an entry is not searched: gcds of large expanded polynomials cost
-  // more than the reduction (a factor left in costs only a weight that may vanish).
-  constexpr size_t kLargestEntry = 400;
+// `e` as a polynomial with rational coefficients in its symbols and in new symbols that stand
+// for its other parts (functions, non-integer powers, inverses: 1/(1 + q^2) is a symbol), the
+// same part as the same symbol throughout (`parts`, new symbol -> part). GiNaC's to_polynomial
+// would make symbols of the rational coefficients too, and no gcd would be found through them.
+GiNaC::ex as_polynomial(const GiNaC::ex& e, GiNaC::exmap& parts) {
+  struct Inverses : GiNaC::map_function {
+    GiNaC::exmap& parts;
+    explicit Inverses(GiNaC::exmap& p) : parts(p) {}
+    GiNaC::ex operator()(const GiNaC::ex& e) override {
+      if (GiNaC::is_exactly_a<GiNaC::power>(e) && e.op(1).info(GiNaC::info_flags::negint)) {
+        // In the model's terms: the base may hold symbols of to_rational's parts.
+        GiNaC::ex inverse = GiNaC::pow(e.op(0), -1).subs(parts);
+        for (const auto& [symbol, part] : parts) {
+          if (part.is_equal(inverse)) return GiNaC::pow(symbol, -e.op(1));
+        }
+        GiNaC::symbol symbol;
+        parts[symbol] = inverse;
+        return GiNaC::pow(symbol, -e.op(1));
+      }
+      return e.map(*this);
+    }
+  };
+  Inverses inverses(parts);
+  return inverses(e.to_rational(parts));
+}
+
+// The sign of `e` at a point where each symbol has a value fixed by its name, 0 if `e` is not a
+// nonzero real number there.
+int sign_at_fixed_point(const GiNaC::ex& e) {
+  GiNaC::exmap point;
+  for (GiNaC::const_preorder_iterator it = e.preorder_begin(); it != e.preorder_end(); ++it) {
+    if (!GiNaC::is_a<GiNaC::symbol>(*it)) continue;
+    unsigned hash = 2166136261u;  // FNV-1a of the name: the same in every run
+    for (char c : GiNaC::ex_to<GiNaC::symbol>(*it).get_name())
+      hash = (hash ^ static_cast<unsigned char>(c)) * 16777619u;
+    point[*it] = GiNaC::numeric(617 + static_cast<int>(hash % 1000), 1000);  // in [0.617, 1.617)
+  }
+  GiNaC::ex value = e.subs(point).evalf();
+  if (!GiNaC::is_a<GiNaC::numeric>(value)) return 0;
+  const GiNaC::numeric& number = GiNaC::ex_to<GiNaC::numeric>(value);
+  if (!number.is_real() || number.is_zero()) return 0;
+  return number.is_positive() ? 1 : -1;
+}
+
+// Whether `e` holds a floating-point number, with which a gcd is a rounded guess, not a factor.
+bool has_float(const GiNaC::ex& e) {
+  if (GiNaC::is_exactly_a<GiNaC::numeric>(e))
+    return !GiNaC::ex_to<GiNaC::numeric>(e).is_cinteger() &&
+           !GiNaC::ex_to<GiNaC::numeric>(e).is_crational();
+  for (size_t i = 0; i < e.nops(); ++i) {
+    if (has_float(e.op(i))) return true;
+  }
+  return false;
+}
+
+// `values` divided by their common polynomial factor (zeros skipped; as_polynomial), unchanged
+// if they have none or if one of them has more than `largest` nodes: gcds of large expanded
+// polynomials cost more than the reduction, and a factor left in costs only a weight that may
+// vanish. Unchanged too where a value holds a floating-point number.
+std::vector<GiNaC::ex> without_common_factor(const std::vector<GiNaC::ex>& values, size_t largest) {
+  GiNaC::exmap parts;
+  std::vector<GiNaC::ex> polynomials(values.size());
   GiNaC::ex factor;
   bool first = true;
   try {
-    for (const GiNaC::ex& entry : entries) {
-      if (entry.is_zero()) continue;
-      if (expression_size(entry) > kLargestEntry) return 1;
-      GiNaC::ex polynomial = entry.to_polynomial(parts);
-      factor = first ? polynomial : GiNaC::gcd(factor, polynomial);
+    for (size_t i = 0; i < values.size(); ++i) {
+      if (values[i].is_zero()) continue;
+      if (expression_size(values[i]) > largest || has_float(values[i])) return values;
+      polynomials[i] = as_polynomial(values[i], parts);
+      factor = first ? polynomials[i] : GiNaC::gcd(factor, polynomials[i]);
       first = false;
-      if (GiNaC::is_exactly_a<GiNaC::numeric>(factor)) return 1;
+      if (GiNaC::is_exactly_a<GiNaC::numeric>(factor)) return values;
     }
+    if (first) return values;
+    // Only the factor's variable part: its numbers (1/48828125000 for a gcd of weights with
+    // such denominators) would rescale the whole combination by their inverse.
+    factor = factor.expand();
+    factor = (factor / factor.integer_content()).expand();
+    // gcd's sign follows GiNaC's order of terms, which follows hashes that move from run to run
+    // (reduction/ties.h): fixed at a point, or the combination would change sign between runs.
+    int sign = sign_at_fixed_point(factor.subs(parts));
+    if (sign == 0) return values;
+    if (sign < 0) factor = -factor;
+    std::vector<GiNaC::ex> divided = values;
+    for (size_t i = 0; i < values.size(); ++i) {
+      GiNaC::ex quotient;
+      if (values[i].is_zero() || !GiNaC::divide(polynomials[i], factor, quotient, false))
+        return values;
+      divided[i] = quotient.expand().subs(parts);  // expanded: the same form in every run
+    }
+    return divided;
   } catch (const std::exception&) {
-    return 1;  // not a polynomial over the rationals after all (e.g. floating coefficients)
+    return values;  // not a polynomial over the rationals after all (e.g. floating coefficients)
   }
-  return first ? GiNaC::ex(1) : factor;
 }
+
+// Beyond this many nodes an entry of B is not searched for a common factor of its column.
+constexpr size_t kLargestEntry = 400;
+// Beyond this many nodes a weight is not searched for a common factor of all the weights.
+constexpr size_t kLargestWeight = 4000;
 
 // B[rows, columns] with each column divided by the common factor of its entries. Every minor
 // of all the columns carries each column's factor, so the combination would carry their product:
@@ -399,16 +476,8 @@ DenseOf<GiNaC::ex> without_column_factors(const ExpressionMatrix& B,
   for (size_t j = 0; j < columns.size(); ++j) {
     std::vector<GiNaC::ex> column;
     for (size_t r : rows) column.push_back(B.at(r, static_cast<size_t>(columns[j])));
-    GiNaC::exmap parts;
-    GiNaC::ex factor = common_factor(column, parts);
-    for (size_t i = 0; i < rows.size(); ++i) {
-      GiNaC::ex quotient;
-      if (!GiNaC::is_exactly_a<GiNaC::numeric>(factor) && !column[i].is_zero() &&
-          GiNaC::divide(column[i].to_polynomial(parts), factor, quotient, false))
-        entries[i][j] = quotient.subs(parts);
-      else
-        entries[i][j] = column[i];
-    }
+    column = without_common_factor(column, kLargestEntry);
+    for (size_t i = 0; i < rows.size(); ++i) entries[i][j] = column[i];
   }
   return entries;
 }
@@ -473,7 +542,9 @@ std::vector<GiNaC::ex> dependency_weights(const ExpressionMatrix& B,
   unsigned long all = (1UL << rows.size()) - 1;
   for (size_t i = 0; i <= k; ++i)
     weights[i] = ((i + k) % 2 ? -1 : 1) * minors.of(all & ~(1UL << i));
-  return weights;
+  // A factor of every weight that no column holds (149*q1 + 34*u1 in each minor of a mechanism's
+  // rows) vanishes somewhere as well, and with it the whole combination.
+  return without_common_factor(weights, kLargestWeight);
 }
 
 GiNaC::ex dependency_combination(const ExpressionMatrix& B, const RowDependency& dependency,

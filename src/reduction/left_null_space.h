@@ -38,7 +38,8 @@ std::vector<RowDependency> row_dependencies(const ExpressionMatrix& B,
 
 /// The weights of the bordered determinant's rows, basis rows first and then the dependent row:
 /// minors of B[basis and row, columns], each column first divided by the common factor of its
-/// entries (so no weight vanishes where only a column's scale does).
+/// entries and the minors then by theirs (so no weight vanishes where only a common factor does;
+/// docs/reduction.md, "Combinations").
 std::vector<GiNaC::ex> dependency_weights(const ExpressionMatrix& B,
                                           const RowDependency& dependency);
 

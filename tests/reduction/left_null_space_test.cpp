@@ -170,7 +170,7 @@ TEST(LeftNullSpace, CommonFactorsOfAColumnAreNotWeights) {
   ex over = 1 / (1 + pow(f.p, 2));
   for (int column : {0, 1}) {
     ExpressionMatrix B(2);
-    B.add_row({{column, f.x * f.y * sin(f.y)}});
+    B.add_row({{column, ex(3) / 7 * f.x * f.y * sin(f.y)}});
     B.add_row({{column, f.x * f.y * sin(f.y) * (f.y + 1) * over}});
     B.add_row({{0, f.x * 3}, {1, 3 * f.x * over}});
     B.add_row({{0, 2 * f.x * f.y}, {1, 2 * f.x * f.y * over}});  // row 2 times 2y/3
@@ -186,6 +186,19 @@ TEST(LeftNullSpace, CommonFactorsOfAColumnAreNotWeights) {
     std::vector<ex> y = coefficients(B, found[0]);
     EXPECT_TRUE(y[0].has(f.y)) << "the weight y + 1 (or 1/(y + 1)) is the dependency's own";
   }
+}
+
+TEST(LeftNullSpace, AFactorOfEveryMinorIsNotAWeight) {
+  // Rows (1, 0) K, (0, 1) K, (1, 1) K with K = [[x/3, 1], [1, x]]: no column has a common
+  // factor, but every minor carries det K = x^2/3 - 1, zero at x = sqrt(3). Divided out, the
+  // weights are the numbers of row 2 = row 0 + row 1.
+  Fixture f;
+  ExpressionMatrix B = matrix(2, {{f.x / 3, 1}, {1, f.x}, {f.x / 3 + 1, 1 + f.x}});
+  std::vector<RowDependency> found = f.dependencies(B);
+  ASSERT_EQ(found.size(), 1u);
+  expect_null_space(B, found);
+  for (const ex& weight : dependency_weights(B, found[0]))
+    EXPECT_TRUE(GiNaC::is_exactly_a<GiNaC::numeric>(weight)) << weight;
 }
 
 TEST(LeftNullSpace, RowZeroUpToRoundingHasNoBasis) {

@@ -22,8 +22,8 @@ struct GivenLimits {
   long long max_expression_size = static_cast<long long>(kDefaultMaxExpressionSize);
   long long time_limit = kDefaultTimeLimit;
   long long max_input_size = static_cast<long long>(kDefaultMaxInputBytes);
-  std::string units = "warn";         ///< --units
-  std::string combinations = "auto";  ///< --combinations
+  std::string units = "warn";            ///< --units
+  std::string combinations = "promote";  ///< --combinations
 };
 
 static po::options_description visible_options(Options& o, std::string& dummies,
@@ -74,11 +74,11 @@ static po::options_description visible_options(Options& o, std::string& dummies,
      "'auto' (default): dummy variables for derivatives whose equation holds algebraic unknowns; "
      "'never': substitute the derivatives instead")
     ("combinations", po::value(&limits.combinations)->value_name("MODE"),
-     "constraints whose rows of B are dependent: 'auto' (default) combines them into one free "
-     "of the algebraic unknowns, and where that would nest combinations more than two deep "
-     "makes the unknowns states instead; 'promote' makes them states wherever the dependency is "
-     "structural (try it when the simulator stops at a singular reduced system whose equations "
-     "are combinations, comb(...)); 'nest' always combines (docs/reduction.md, High index)")
+     "constraints whose rows of B are dependent: 'promote' (default) makes their unknowns "
+     "states wherever the rows hold fewer unknowns than there are rows, and combines the others "
+     "into one free of the algebraic unknowns, comb(...); 'auto' combines them all, and makes "
+     "states only where combinations would nest more than two deep; 'nest' always combines "
+     "(docs/reduction.md, High index)")
     ("units", po::value(&limits.units)->value_name("MODE"),
      "dimensional mismatches of the model's units (unit = \"m/s\"): 'warn' (default) reports "
      "them as warnings, 'error' as errors (the model is not compiled), 'off' does not check "

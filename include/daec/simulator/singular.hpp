@@ -244,12 +244,12 @@ class SingularityMonitor {
           "along any branch through it",
           "--on-singular warn reports such points and goes on"};
       // A combination's weights (minors of the reduction's B) may vanish where the model itself
-      // is regular (docs/reduction.md, "High index").
+      // is regular (docs/reduction.md, "Combinations").
       if (message.find("comb(") != std::string::npos)
         notes.push_back(
             "equations comb(...) combine the model's; where their weights vanish A is singular "
-            "though the model may not be: generating the code with daec --combinations promote "
-            "makes their unknowns states instead");
+            "though the model may not be (daec --combinations nest or auto combine more rows; "
+            "the default, promote, combines only rows whose dependency is numerical)");
       run_error(message, notes);
     }
     if (t == last_warning_) return;

@@ -15,13 +15,14 @@
 
 namespace daec {
 
-/// The constant that `dependency` (a combination of constraints differentiated the same number
-/// of times, at least once) gives when applied to `originals`, the same constraints as written
+/// The constant that `dependency` with `weights` (dependency_weights: a combination of
+/// constraints differentiated the same number of times, at least once) gives when applied to
+/// `originals`, the same constraints as written
 /// (residuals free of the algebraic unknowns), normalized so that the dependent row's
 /// coefficient is 1. Returns it when the combination's coefficients and the result are numbers
 /// and the result is not 0: then the constraints contradict one another. nullopt otherwise.
-std::optional<GiNaC::numeric> contradicting_constant(const ExpressionMatrix& B,
-                                                     const RowDependency& dependency,
+std::optional<GiNaC::numeric> contradicting_constant(const RowDependency& dependency,
+                                                     const std::vector<GiNaC::ex>& weights,
                                                      const std::vector<GiNaC::ex>& originals);
 
 }  // namespace daec

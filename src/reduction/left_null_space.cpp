@@ -547,15 +547,19 @@ std::vector<GiNaC::ex> dependency_weights(const ExpressionMatrix& B,
   return without_common_factor(weights, kLargestWeight);
 }
 
-GiNaC::ex dependency_combination(const ExpressionMatrix& B, const RowDependency& dependency,
-                                 const std::vector<GiNaC::ex>& residuals) {
-  std::vector<GiNaC::ex> weights = dependency_weights(B, dependency);
+GiNaC::ex combination_of(const RowDependency& dependency, const std::vector<GiNaC::ex>& weights,
+                         const std::vector<GiNaC::ex>& residuals) {
   GiNaC::ex combination = 0;
   for (size_t i = 0; i < weights.size(); ++i) {
     size_t row = i < dependency.basis.size() ? dependency.basis[i] : dependency.row;
     if (!weights[i].is_zero()) combination += weights[i] * residuals[row];
   }
   return combination;
+}
+
+GiNaC::ex dependency_combination(const ExpressionMatrix& B, const RowDependency& dependency,
+                                 const std::vector<GiNaC::ex>& residuals) {
+  return combination_of(dependency, dependency_weights(B, dependency), residuals);
 }
 
 }  // namespace daec

@@ -43,6 +43,11 @@ std::vector<RowDependency> row_dependencies(const ExpressionMatrix& B,
 std::vector<GiNaC::ex> dependency_weights(const ExpressionMatrix& B,
                                           const RowDependency& dependency);
 
+/// sum_i weights[i] * residuals[basis and row, in that order][i]: the combination that
+/// `dependency` gives with the weights of dependency_weights.
+GiNaC::ex combination_of(const RowDependency& dependency, const std::vector<GiNaC::ex>& weights,
+                         const std::vector<GiNaC::ex>& residuals);
+
 /// The combination of `residuals` (already free of the algebraic unknowns' B-part, i.e. g at
 /// z = 0) that `dependency` gives: the bordered determinant above, with the weights
 /// dependency_weights.

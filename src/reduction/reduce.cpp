@@ -103,7 +103,8 @@ class Reducer {
   GiNaC::exmap algebraic_at_zero() const;
   void report_singular(const std::vector<size_t>& rows, const std::string& why);
   void warn_rank_lowering_parameters(const ExpressionMatrix& B, int rank);
-  std::string contradiction_of(const ExpressionMatrix& B, const RowDependency& dependency,
+  std::string contradiction_of(const RowDependency& dependency,
+                               const std::vector<GiNaC::ex>& weights,
                                const std::vector<size_t>& rows) const;
   void check_start_values(const ReducedSystem& result);
   std::vector<NumericRow> values_at_random_point(const ExpressionMatrix& A);
@@ -308,7 +309,8 @@ void Reducer::sample_on_invariants() {
 // The error for the constraints `rows` of `dependency` if they contradict one another (see
 // reduction/contradiction.h), or "". Only rows differentiated the same number of times, at least
 // once, are compared through the constraints they were as written.
-std::string Reducer::contradiction_of(const ExpressionMatrix& B, const RowDependency& dependency,
+std::string Reducer::contradiction_of(const RowDependency& dependency,
+                                      const std::vector<GiNaC::ex>& weights,
                                       const std::vector<size_t>& rows) const {
   int level = system_.constraints[rows.front()].level;
   if (level < 1) return {};
@@ -324,7 +326,7 @@ std::string Reducer::contradiction_of(const ExpressionMatrix& B, const RowDepend
     originals[k] = original->residual;
     names += (names.empty() ? "'" : ", '") + c.base_label + "'";
   }
-  std::optional<GiNaC::numeric> constant = contradicting_constant(B, dependency, originals);
+  std::optional<GiNaC::numeric> constant = contradicting_constant(dependency, weights, originals);
   if (!constant) return {};
   return "equations " + names + " contradict one another: a combination of them reduces to " +
          to_dae(*constant) + " = 0 (the equations are inconsistent: no state satisfies them all)";
@@ -378,15 +380,11 @@ std::optional<std::vector<size_t>> Reducer::null_space_rows(
       order = std::max(order, system_.constraints[k].order);
       nesting = std::max(nesting, system_.constraints[k].nesting);
     }
-    std::string contradiction = contradiction_of(B, dependency, rows);
     std::vector<GiNaC::ex> weights = dependency_weights(B, dependency);
+    std::string contradiction = contradiction_of(dependency, weights, rows);
     size_t row = replaced_row(dependency, weights, dependencies);
     Constraint& target = system_.constraints[row];
-    target.residual = 0;
-    for (size_t i = 0; i < weights.size(); ++i) {
-      size_t k = i < dependency.basis.size() ? dependency.basis[i] : dependency.row;
-      if (!weights[i].is_zero()) target.residual += weights[i] * residuals[k];
-    }
+    target.residual = combination_of(dependency, weights, residuals);
     check_expression(target.residual, options_.max_expression_size);
     if (on_invariants_ &&
         vanishes_on_invariants(substitute_outside_conditions(target.residual, at_zero)))

@@ -13,6 +13,7 @@ the solution), a large invariant residual to a wrong hidden constraint.
 """
 import argparse
 import os
+import re
 import subprocess
 import sys
 import tempfile
@@ -58,11 +59,18 @@ int main() {
 
 
 def state_value(name, exact, time):
-    """The exact value of daec state `name` (a variable, or NAME_dot: its derivative)."""
-    if name in exact:
-        return float(exact[name].subs(t, time))
-    base = name[: -len("_dot")]
-    return float(sympy.diff(exact[base], t).subs(t, time))
+    """The exact value of daec state `name`: a variable, or one of its derivatives as daec names
+    them (NAME_dot, NAME_dot_dot, NAME_d3, ...)."""
+    base, order = name, 0
+    while base not in exact:
+        if base.endswith("_dot"):
+            base, order = base[: -len("_dot")], order + 1
+        elif re.search(r"_d[0-9]+$", base):
+            stem, digits = base.rsplit("_d", 1)
+            base, order = stem, order + int(digits)
+        else:
+            raise KeyError(name)
+    return float(sympy.diff(exact[base], t, order).subs(t, time))
 
 
 def profile(model_path, daec, points):

@@ -214,10 +214,12 @@ DifferentiationIndex differentiation_index(const std::vector<Unknown>& states,
     if (order > result.index) result = {order, variable};
   };
   for (const StateEquation& equation : differential) {
-    // A promoted dummy x_dot stands for x'; its own derivative is x'', which no definition asks
-    // for (x' = x_dot, the equation of x, counts its value).
+    // A promoted dummy x_dot stands for x', and a rate w_dot made a state (a nonlinear unknown's,
+    // or an unknown promoted in place of a combination) for w': their own derivatives are x''
+    // and w'', which no definition asks for (x' = x_dot, the equation of x, counts its value).
     const Unknown& state = states[equation.state];
-    if (state.origin != UnknownOrigin::Dummy) consider(need_of(equation.rhs), state.name);
+    if (state.origin != UnknownOrigin::Dummy && state.origin != UnknownOrigin::Nonlinear)
+      consider(need_of(equation.rhs), state.name);
   }
   for (size_t j = 0; j < algebraic.size(); ++j) {
     if (algebraic[j].origin == UnknownOrigin::Variable) consider(need[j] + 1, algebraic[j].name);

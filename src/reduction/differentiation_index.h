@@ -31,7 +31,8 @@ struct DifferentiationIndex {
 /// - a state of the model (or a velocity of `x''`), x' = F: what the unknowns and the promoted
 ///   states in F need;
 /// - an algebraic variable that stayed linear (a multiplier): one differentiation more than it;
-/// - a nonlinear algebraic variable w made a state (w' = v): what v needs.
+/// - a nonlinear algebraic variable w made a state (w' = v): what v needs (where v is made a
+///   state in turn, its value: one differentiation less than its own rate; v' = w'' is not asked).
 /// A promoted unknown's own value needs one differentiation less than its rate v (the rate comes
 /// from differentiating the constraint that determines the value). The index is the largest of
 /// these; 0 for an ODE. Counting rounds instead overcounts when a round differentiates a

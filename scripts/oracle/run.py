@@ -81,6 +81,24 @@ def _tail(text, lines=6):
     return "\n".join(text.strip().splitlines()[-lines:])
 
 
+class _GeneratorTimeout(Exception):
+    pass
+
+
+def _generate_within(seed, kind, seconds):
+    """generate.generate(seed, kind), stopped by SIGALRM after `seconds` (the runner's workers
+    are processes of their own, each calling this from its main thread)."""
+    def expire(signum, frame):
+        raise _GeneratorTimeout()
+    previous = signal.signal(signal.SIGALRM, expire)
+    signal.alarm(seconds)
+    try:
+        return generate.generate(seed, kind)
+    finally:
+        signal.alarm(0)
+        signal.signal(signal.SIGALRM, previous)
+
+
 def check_model(seed, options):
     """Everything for one seed, in its own directory; returns an Outcome."""
     start = time.monotonic()
@@ -91,9 +109,13 @@ def check_model(seed, options):
     path = os.path.join(directory, f"oracle_{seed}.dae")
     outcome.path = path
     try:
-        text = generate.generate(seed, options.kind)
+        text = _generate_within(seed, options.kind, options.generator_time_limit)
     except generate.GeneratorError as e:
         outcome.failures.append(("generator error", str(e)))
+        return outcome
+    except _GeneratorTimeout:
+        outcome.failures.append(("generator error", f"seed {seed}: generate.py did not finish "
+                                 f"in {options.generator_time_limit} s"))
         return outcome
     with open(path, "w") as f:
         f.write(text)
@@ -265,6 +287,9 @@ def options_from(argv):
     parser.add_argument("--compile-time-limit", type=int,
                         default=int(env("COMPILE_TIME_LIMIT", "300")),
                         help="seconds for compiling one simulator")
+    parser.add_argument("--generator-time-limit", type=int,
+                        default=int(env("GENERATOR_TIME_LIMIT", "120")),
+                        help="seconds for generating one model (a few seconds as a rule)")
     parser.add_argument("--keep", action="store_true", help="keep passing models' directories")
     options = parser.parse_args(argv)
     options.out = os.path.abspath(options.out)

@@ -126,6 +126,14 @@ std::string fixed_initializer(const ReducedSystem& s) {
       fixed, [](bool f) { return std::string(f ? "true" : "false"); }, "false");
 }
 
+// Which states' starts are given (by the model's `start = ...`), not defaults (docs/simulator.md).
+std::string start_given_initializer(const ReducedSystem& s) {
+  std::vector<bool> given;
+  for (const Unknown& u : s.states) given.push_back(u.start_given);
+  return initializer(
+      given, [](bool g) { return std::string(g ? "true" : "false"); }, "false");
+}
+
 TemplateValues declaration_values(const ReducedSystem& s, const std::string& ns) {
   const ModelContext& c = s.context;
   std::string title = "Model " + c.name;
@@ -142,6 +150,7 @@ TemplateValues declaration_values(const ReducedSystem& s, const std::string& ns)
       {"num_variables", std::to_string(c.variable_names.size())},
       {"num_initial_equations", std::to_string(c.initial_equations.size())},
       {"fixed_initializer", fixed_initializer(s)},
+      {"start_given_initializer", start_given_initializer(s)},
       {"parameter_initializer",
        initializer(
            c.parameters, [](const Parameter& p) { return double_literal(p.value); }, "0.0")},

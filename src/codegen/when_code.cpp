@@ -39,7 +39,7 @@ const char* const kReinitFunctions =
 
 int Model::consistent_reinitialization(double t, double* x, const double* z,
                                        const bool* held) const {
-  return consistent_start(*this, t, x, z, held, 0);
+  return consistent_start(*this, t, x, z, held, nullptr, 0);
 }
 )";
 

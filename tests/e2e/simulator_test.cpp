@@ -500,6 +500,16 @@ TEST(Simulator, ConsistentInitializationKeepsOrNamesFixedStarts) {
   EXPECT_TRUE(contains(fixed.result.err, "changed 2 starts")) << fixed.result.err;
   SimRun consistent = run_ok(build, "--t-end 0.1 --set x=0.6 --fix y=-0.8 --set u=0.8 --set v=0.6");
   EXPECT_FALSE(contains(consistent.result.err, "changed")) << consistent.result.err;
+  // u, declared without a start, is solved for with the given starts held: they are consistent,
+  // so only u moves (the nearest point in u and v together is u = 0.288, v = 0.216).
+  SimRun defaulted = run_ok(build, "--t-end 0.1 --set x=0.6 --set y=-0.8 --set v=0.6");
+  EXPECT_EQ(defaulted.csv.at(0, "y"), -0.8);
+  EXPECT_EQ(defaulted.csv.at(0, "v"), 0.6);
+  EXPECT_NEAR(defaulted.csv.at(0, "u"), 0.8, 1e-12);
+  EXPECT_TRUE(contains(defaulted.result.err,
+                       "sim: consistent initialization at t = 0 changed 1 start (given -> used; "
+                       "--fix keeps a start, --quiet hides this):\nsim:   u: 0 -> 0.8"))
+      << defaulted.result.err;
 }
 
 // Starts given by a fixed value, an initial equation (y' = w0), nominal values and --fix

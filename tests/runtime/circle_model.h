@@ -45,6 +45,7 @@ struct SparseModel {
   void initial_algebraic(double* z) const { z[0] = 0.0; }
   void state_nominal(double* s) const { s[0] = s[1] = 0.0; }
   bool fixed[num_states + num_algebraic] = {false, false, false};
+  bool start_given[num_states] = {true, true};
 
   enum RhsFailure {
     rhs_ok = 0,

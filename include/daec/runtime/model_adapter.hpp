@@ -267,6 +267,7 @@ class ModelAdapter final : public System {
     }
     p = model_.p;
     fixed = model_.fixed;
+    start_given = model_.start_given;
   }
 
   Model model_;

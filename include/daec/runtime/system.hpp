@@ -105,6 +105,7 @@ class System {
   double* p = nullptr;              // num_parameters values
   bool* parameter_bound = nullptr;  // nullptr without dependent parameters
   bool* fixed = nullptr;            // num_states + num_algebraic
+  bool* start_given = nullptr;      // num_states
 
   // ----- The Model's functions ---------------------------------------------------------------
   virtual int set_parameter(const char* name, double value) = 0;

@@ -133,6 +133,7 @@ inline RequestedStart apply_settings(const Options& options, System& model) {
     size_t index = static_cast<size_t>(target.index);
     if (target.kind == Target::Kind::state) {
       start.x[index] = setting.value;
+      model.start_given[index] = true;
       if (setting.fix) model.fixed[index] = true;
       continue;
     }

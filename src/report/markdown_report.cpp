@@ -116,17 +116,8 @@ std::string origin_text(const ReducedSystem& system, const Unknown& u) {
   return of + (round == 0 ? " (semi-explicit form)" : fmt::format(" (round {})", round));
 }
 
-// The round that made `name` a state instead of combining rows (docs/reduction.md, "High
-// index"), or 0.
-int round_promoting(const ReducedSystem& system, const std::string& name) {
-  for (const ReductionRound& round : system.rounds) {
-    if (std::count(round.promoted.begin(), round.promoted.end(), name)) return round.number;
-  }
-  return 0;
-}
-
 std::vector<std::string> unknown_row(const ReducedSystem& system, const Unknown& u, bool state) {
-  const int promoting = round_promoting(system, u.name);
+  const int promoting = report::round_promoting(system, u.name);
   std::string linearity = !state          ? "linear"
                           : promoting > 0 ? fmt::format("promoted in round {}", promoting)
                           : is_promoted(system, u.name) ? "nonlinear, promoted"

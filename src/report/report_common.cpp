@@ -30,11 +30,22 @@ std::vector<std::string> multipliers(const ReducedSystem& system) {
   return names;
 }
 
-int round_introducing(const ReducedSystem& system, const std::string& name) {
+// The first round whose `names` (dummies, promoted) hold `name`, or 0.
+static int round_naming(const ReducedSystem& system, const std::string& name,
+                        std::vector<std::string> ReductionRound::*names) {
   for (const ReductionRound& round : system.rounds) {
-    if (std::count(round.dummies.begin(), round.dummies.end(), name)) return round.number;
+    const std::vector<std::string>& list = round.*names;
+    if (std::count(list.begin(), list.end(), name)) return round.number;
   }
   return 0;
+}
+
+int round_introducing(const ReducedSystem& system, const std::string& name) {
+  return round_naming(system, name, &ReductionRound::dummies);
+}
+
+int round_promoting(const ReducedSystem& system, const std::string& name) {
+  return round_naming(system, name, &ReductionRound::promoted);
 }
 
 int index_by_rounds(const ReducedSystem& system) {

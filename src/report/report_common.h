@@ -33,6 +33,10 @@ std::vector<std::string> multipliers(const ReducedSystem& system);
 /// The round whose Step 3 introduced dummy `name`, or 0 if an earlier stage did.
 int round_introducing(const ReducedSystem& system, const std::string& name);
 
+/// The round that made `name` a state instead of combining rows (docs/reduction.md, "High
+/// index"), or 0.
+int round_promoting(const ReducedSystem& system, const std::string& name);
+
 /// The index as the rounds count it: the differentiation rounds, plus one if a multiplier is
 /// left. It is the index unless a round differentiated a combination of less-differentiated
 /// constraints, a multiplier was determined before the last round, or a promoted derivative made

@@ -126,10 +126,12 @@ std::string fixed_initializer(const ReducedSystem& s) {
       fixed, [](bool f) { return std::string(f ? "true" : "false"); }, "false");
 }
 
-// Which states' starts are given (by the model's `start = ...`), not defaults (docs/simulator.md).
+// Which states' starts are given: a declared variable's (its `start = ...`, or the default 0,
+// which the language makes a guess), not those of the states the stages introduce (dummies,
+// velocities of x'', rates of promoted unknowns), which are defaults (docs/simulator.md).
 std::string start_given_initializer(const ReducedSystem& s) {
   std::vector<bool> given;
-  for (const Unknown& u : s.states) given.push_back(u.start_given);
+  for (const Unknown& u : s.states) given.push_back(u.origin == UnknownOrigin::Variable);
   return initializer(
       given, [](bool g) { return std::string(g ? "true" : "false"); }, "false");
 }

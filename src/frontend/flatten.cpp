@@ -268,7 +268,6 @@ void Flattener::expand_variable(size_t i, Declaration& decl) {
     variable.symbol = model_.symbols.get(variable.name);
     variable.fixed = v.fixed;
     variable.start = starts[k];
-    variable.start_given = v.start != nullptr;
     variable.nominal = nominals[k];
     double value;
     if (auto problem = to_finite_double(starts[k], exact_parameter_values_, value)) {

@@ -42,7 +42,6 @@ struct Variable {
   ArrayElement element;
   GiNaC::realsymbol symbol;
   GiNaC::ex start = 0;  ///< in terms of parameters
-  bool start_given = false;  ///< the declaration writes `start = ...` (else start is 0)
   bool fixed = false;
   /// The scale of the variable's changes (`nominal = ...`, in terms of parameters); 0 when not
   /// given, and consistent initialization scales by max(|start|, 1).

@@ -38,9 +38,8 @@ static ModelContext make_context(const Model& model) {
 }
 
 static Unknown unknown_of(const Variable& v) {
-  return Unknown{v.name,  v.symbol,     UnknownOrigin::Variable, "",
-                 v.start, v.fixed,      v.description,           v.nominal,
-                 v.unit,  v.start_given};
+  return Unknown{v.name,    v.symbol, UnknownOrigin::Variable, "", v.start, v.fixed, v.description,
+                 v.nominal, v.unit};
 }
 
 FirstOrderSystem to_first_order(const Model& model) {

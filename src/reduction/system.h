@@ -43,9 +43,6 @@ struct Unknown {
   std::string description;
   GiNaC::ex nominal = 0;  ///< the scale of its changes, in terms of parameters; 0: not given
   std::string unit;       ///< as declared, or per second of derivative_of's; "" if none
-  /// A Variable whose declaration writes its start; the other starts are only defaults, which
-  /// consistent initialization solves for before it moves a given one (docs/simulator.md).
-  bool start_given = false;
 };
 
 /// An equation lhs = rhs of the first-order system; derivatives are first order only.

@@ -39,6 +39,7 @@ sys.path.insert(0, HERE)
 import compare  # noqa: E402
 import generate  # noqa: E402
 import model_file  # noqa: E402
+from time_limit import TimeLimitExceeded, within  # noqa: E402
 
 DEFAULT_SEED = 20261201
 
@@ -81,24 +82,6 @@ def _tail(text, lines=6):
     return "\n".join(text.strip().splitlines()[-lines:])
 
 
-class _GeneratorTimeout(Exception):
-    pass
-
-
-def _generate_within(seed, kind, seconds):
-    """generate.generate(seed, kind), stopped by SIGALRM after `seconds` (the runner's workers
-    are processes of their own, each calling this from its main thread)."""
-    def expire(signum, frame):
-        raise _GeneratorTimeout()
-    previous = signal.signal(signal.SIGALRM, expire)
-    signal.alarm(seconds)
-    try:
-        return generate.generate(seed, kind)
-    finally:
-        signal.alarm(0)
-        signal.signal(signal.SIGALRM, previous)
-
-
 def check_model(seed, options):
     """Everything for one seed, in its own directory; returns an Outcome."""
     start = time.monotonic()
@@ -109,11 +92,13 @@ def check_model(seed, options):
     path = os.path.join(directory, f"oracle_{seed}.dae")
     outcome.path = path
     try:
-        text = _generate_within(seed, options.kind, options.generator_time_limit)
+        # The runner's workers are processes of their own, each calling this from its main thread.
+        text = within(options.generator_time_limit,
+                      lambda: generate.generate(seed, options.kind))
     except generate.GeneratorError as e:
         outcome.failures.append(("generator error", str(e)))
         return outcome
-    except _GeneratorTimeout:
+    except TimeLimitExceeded:
         outcome.failures.append(("generator error", f"seed {seed}: generate.py did not finish "
                                  f"in {options.generator_time_limit} s"))
         return outcome

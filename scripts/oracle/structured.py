@@ -19,6 +19,7 @@ from dataclasses import dataclass, field
 import sympy
 
 from jets import jet, t
+from time_limit import TimeLimitExceeded, within
 
 
 @dataclass
@@ -300,34 +301,19 @@ def chain_block(b, k):
 
 
 # CPU seconds trigsimp may spend on one rod's r(t) before r is left as it is. A pendulum's
-# r = R^2 (cos^2 + sin^2) of a nested angle took 13 s (seed 48800003, on a loaded machine); a sum of squares
-# of exp and sin terms, which has nothing to collapse, ran for over ten minutes in sympy's
-# factorization (seeds 48700171, 48800080). Unsimplified, r is as exact, only longer.
+# r = R^2 (cos^2 + sin^2) of a nested angle took 13 s (seed 48800003, on a loaded machine); a
+# sum of squares of exp and sin terms, which has nothing to collapse, ran for over ten minutes in
+# sympy's factorization (seeds 48700171, 48800080). Unsimplified, r is as exact, only longer.
 TRIGSIMP_CPU_LIMIT = 30
-
-
-class _OverTime(Exception):
-    pass
-
-
-def _over_time(signum, frame):
-    raise _OverTime()
 
 
 def simplified(r):
     """sympy.trigsimp(r), or r itself where that takes over TRIGSIMP_CPU_LIMIT CPU seconds
     (the profiling timer counts this process's CPU time, so a loaded machine draws the same)."""
-    previous = signal.signal(signal.SIGPROF, _over_time)
-    signal.setitimer(signal.ITIMER_PROF, TRIGSIMP_CPU_LIMIT)
     try:
-        try:
-            return sympy.trigsimp(r)
-        finally:
-            signal.setitimer(signal.ITIMER_PROF, 0)
-    except _OverTime:  # also where the timer fires just as trigsimp returns
+        return within(TRIGSIMP_CPU_LIMIT, lambda: sympy.trigsimp(r), signal.ITIMER_PROF)
+    except TimeLimitExceeded:
         return r
-    finally:
-        signal.signal(signal.SIGPROF, previous)
 
 
 @dataclass

@@ -117,13 +117,18 @@ std::string variable_locations(const ReducedSystem& s) {
       location, [](int i) { return std::to_string(i); }, "0");
 }
 
+// A bool array's initializer: {true, false, ...}, {false} when empty.
+std::string bool_initializer(const std::vector<bool>& values) {
+  return initializer(
+      values, [](bool v) { return std::string(v ? "true" : "false"); }, "false");
+}
+
 // Which starts consistent_initialization keeps: X, then Z (the model's fixed = true).
 std::string fixed_initializer(const ReducedSystem& s) {
   std::vector<bool> fixed;
   for (const Unknown& u : s.states) fixed.push_back(u.fixed);
   for (const Unknown& u : s.algebraic) fixed.push_back(u.fixed);
-  return initializer(
-      fixed, [](bool f) { return std::string(f ? "true" : "false"); }, "false");
+  return bool_initializer(fixed);
 }
 
 // Which states' starts are given: a declared variable's (its `start = ...`, or the default 0,
@@ -132,8 +137,7 @@ std::string fixed_initializer(const ReducedSystem& s) {
 std::string start_given_initializer(const ReducedSystem& s) {
   std::vector<bool> given;
   for (const Unknown& u : s.states) given.push_back(u.origin == UnknownOrigin::Variable);
-  return initializer(
-      given, [](bool g) { return std::string(g ? "true" : "false"); }, "false");
+  return bool_initializer(given);
 }
 
 TemplateValues declaration_values(const ReducedSystem& s, const std::string& ns) {

@@ -36,6 +36,17 @@ Fixture build_or_fail(const std::string& test_name, const std::string& model,
   return fixture;
 }
 
+/// build_or_fail for a model given as text, written to `name`.dae in the scratch directory.
+Fixture build_text_or_fail(const std::string& test_name, const std::string& name,
+                           const char* text) {
+  Fixture fixture{make_scratch_dir(test_name), {}};
+  const std::string model = fixture.dir + "/" + name + ".dae";
+  write_file(model, text);
+  fixture.build = build_simulator(model, fixture.dir);
+  EXPECT_TRUE(fixture.build.ok) << fixture.build.log;
+  return fixture;
+}
+
 /// One run of a simulator: its status and messages, the CSV and the statistics (when it worked).
 struct SimRun {
   CommandResult result;
@@ -470,10 +481,10 @@ end
 
 // A fixed start is kept; a fixed start that no consistent state has is reported by constraint.
 TEST(Simulator, ConsistentInitializationKeepsOrNamesFixedStarts) {
-  std::string dir = make_scratch_dir("ConsistentInitializationKeepsOrNamesFixedStarts");
-  write_file(dir + "/fixed_pendulum.dae", kFixedPendulum);
-  Build build = build_simulator(dir + "/fixed_pendulum.dae", dir);
-  ASSERT_TRUE(build.ok) << build.log;
+  Fixture f = build_text_or_fail("ConsistentInitializationKeepsOrNamesFixedStarts",
+                                 "fixed_pendulum", kFixedPendulum);
+  ASSERT_TRUE(f.build.ok);
+  const Build& build = f.build;
 
   CommandResult failed = run_program(build.executable, "--t-end 0.1");  // x = 2 > L
   EXPECT_EQ(failed.status, 1) << failed.err;
@@ -517,10 +528,10 @@ end
 // The velocities x_dot, y_dot of x'' and y'' are not declared: their starts are defaults, solved
 // for with the declared starts and those --set gives held (docs/simulator.md, "What it does").
 TEST(Simulator, StartsTheModelDoesNotDeclareAreSolvedForFirst) {
-  std::string dir = make_scratch_dir("StartsTheModelDoesNotDeclareAreSolvedForFirst");
-  write_file(dir + "/second_order_pendulum.dae", kSecondOrderPendulum);
-  Build build = build_simulator(dir + "/second_order_pendulum.dae", dir);
-  ASSERT_TRUE(build.ok) << build.log;
+  Fixture f = build_text_or_fail("StartsTheModelDoesNotDeclareAreSolvedForFirst",
+                                 "second_order_pendulum", kSecondOrderPendulum);
+  ASSERT_TRUE(f.build.ok);
+  const Build& build = f.build;
   // x x_dot + y y_dot = 0 with y_dot = 0.6 held: x_dot = 0.8. The nearest point in both
   // velocities (and y) would have moved y_dot to 0.216 and x_dot to 0.288.
   SimRun sim = run_ok(build, "--t-end 0.1 --set y_dot=0.6");

@@ -13,9 +13,9 @@ import collections
 import re
 import sys
 
-from runner import ALL_GRIDS, ALL_METHODS, ALL_TOLS  # the benchmark's full selection
+from runner import ALL_GRIDS, ALL_METHODS, ALL_TOLS, TESTSET  # the full selection
 
-ALL = {"models": 17, "accuracy": 10, "events": 7, "diode": 2, "oracle": 50}
+ALL = {"models": 17, "accuracy": 10, "events": 7, "testset": len(TESTSET), "diode": 2, "oracle": 50}
 GRID_TEXT = {"default": "default step (T-T0)/100", "fine": "step (T-T0)/1000",
              "end": "end time only"}
 # Cases that must fail, and the words of the cause they must fail with: the sliding mode of

@@ -3,6 +3,7 @@
 
 #include <cmath>
 #include <cstdio>
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
@@ -163,13 +164,11 @@ std::vector<std::string> split_fields(const std::string& line) {
 }
 
 static double parse_field(const std::string& field, size_t line_number) {
-  size_t used = 0;
-  double value = 0;
-  try {
-    value = std::stod(field, &used);
-  } catch (const std::exception&) {
-    used = std::string::npos;
-  }
+  // strtod, not std::stod: std::stod throws on a subnormal such as -1e-323 (ERANGE), which the
+  // simulator may well print for a node at rest.
+  char* end = nullptr;
+  const double value = field.empty() ? 0.0 : std::strtod(field.c_str(), &end);
+  const size_t used = end == nullptr ? 0 : static_cast<size_t>(end - field.c_str());
   if (field.empty() || used != field.size() || !std::isfinite(value))
     throw std::runtime_error("CSV line " + std::to_string(line_number) +
                              ": not a finite number: '" + field + "'");

@@ -13,6 +13,7 @@
 // (not_finite, step_redo.hpp).
 #pragma once
 
+#include <algorithm>
 #include <cfloat>
 #include <cmath>
 #include <functional>
@@ -34,9 +35,15 @@ namespace daec::simulator {
 // kChatteringSpacing times T - T0, end the run (a sliding mode, x' = if x < 1 then 1 else -1 at
 // x = 1, would otherwise switch at every rounding unit of t and never get on). Counted per
 // condition: a hundred diodes of an array that each switch once at nearly the same instant are
-// no chattering.
+// no chattering. Nor is a switch that leaves the rates X' and the algebraic unknowns Z as they
+// were (to kSameRates): a law that is continuous across its relation, such as a transistor's
+// current at a drain-source voltage of 0, which is 0 on both sides, lets the solution rest on
+// the relation's surface, and rounding may then cross it at every step.
 constexpr int kMaxChatteringEvents = 100;
 constexpr double kChatteringSpacing = 1e-9;
+// Relative difference of X' and Z across a switch, against their largest magnitude, below which
+// the switch changed nothing (rounding of the two branches' formulas at the same point).
+constexpr double kSameRates = 1e-10;
 // Resets of when clauses in a row, each closer to the last than kChatteringSpacing times T - T0,
 // that end the run: their instants accumulate (a bouncing ball with restitution e < 1 comes to
 // rest after infinitely many bounces). Fewer than kMaxChatteringEvents: the flights shrink
@@ -150,12 +157,14 @@ class Events {
     if (count > 0) {
       std::unique_ptr<System> old = model_.num_when_clauses > 0 ? model_.copy() : nullptr;
       std::vector<double> before(model_.modes(), model_.modes() + count);
+      const Rates old_rates = rates(event.t, event.x);
       if (const int status = model_.set_modes(event.t, event.x.data()))
         integrator.fail(event.t, unsettled(status));
       for (int k = 0; k < count && event.switched < 0; ++k)
         if (model_.modes()[k] != before[static_cast<size_t>(k)]) event.switched = k;
       std::string last = report_changes(event.t, before);
-      count_switches(event.t, before, integrator);
+      if (!same_rates(old_rates, rates(event.t, event.x)))
+        count_switches(event.t, before, integrator);
       if (old) reset(*old, event, integrator, last);
       ++events_;
       if (model_.num_invariants > 0) {
@@ -173,6 +182,30 @@ class Events {
   long count_events() const { return events_; }
 
  private:
+  // X' and Z at (t, x) under the current modes; `ok` false where the model cannot evaluate them.
+  struct Rates {
+    bool ok = false;
+    std::vector<double> values;  // X' then Z
+  };
+  Rates rates(double t, const std::vector<double>& x) const {
+    Rates r;
+    r.values.assign(static_cast<size_t>(n + model_.num_algebraic), 0.0);
+    r.ok = model_.rhs(t, x.data(), r.values.data(), r.values.data() + n) == 0 &&
+           text::first_not_finite(r.values.data(), n + model_.num_algebraic) < 0;
+    return r;
+  }
+
+  // Whether a switch left X' and Z as they were (kSameRates): then it is no chattering.
+  static bool same_rates(const Rates& a, const Rates& b) {
+    if (!a.ok || !b.ok) return false;
+    double largest = 0.0, change = 0.0;
+    for (size_t i = 0; i < a.values.size(); ++i) {
+      largest = std::max({largest, std::fabs(a.values[i]), std::fabs(b.values[i])});
+      change = std::max(change, std::fabs(a.values[i] - b.values[i]));
+    }
+    return change <= kSameRates * largest;
+  }
+
   // Counts the switch of each condition whose mode differs from `before`; stops the run when one
   // has switched kMaxChatteringEvents times in a row, each within spacing_ of its last.
   void count_switches(double t, const std::vector<double>& before, const Integrator& integrator) {

@@ -210,6 +210,9 @@ class SingularityMonitor {
         best_t = left_better ? left : right;
       }
     }
+    // The step's end is singular but no point inside it is more so: the end is the point to
+    // name (reporting `best` would name no matrix, as none passed the threshold there).
+    if (singular && !best.singular()) best = last_, best_t = last_t_;
     if (singular || best.singular()) report(best_t, best, "");
   }
 

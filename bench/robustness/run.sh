@@ -1,15 +1,16 @@
 #!/usr/bin/env bash
 # bench/robustness/run.sh — the robustness benchmark, the one command: runs every case (the
-# bundled models, the problems of bench/accuracy, the event models of tests/data, the diode array
-# of diode_array.dae and 50 oracle models) with every method, tolerance and output grid, one
+# bundled models, the problems of bench/accuracy, the event models of tests/data, two Test Set
+# problems (slider_crank.dae, two_bit_adder.dae), the diode array of diode_array.dae and 50 oracle
+# models) with every method, tolerance and output grid, one
 # simulator per case built against the compiled runtime, each run under a time limit, and reports
 # the failures: bench/robustness/results.tsv (one row per run, runner.py) and RESULTS.md
 # (report.py). bench/robustness/README.md describes the cases and the settings.
 #   bench/robustness/run.sh                                         everything
 #   CASES="models diode" TOLS="1e-6 1e-10" bench/robustness/run.sh  a slice
 #   RENDER_ONLY=yes bench/robustness/run.sh                         RESULTS.md from results.tsv
-# Environment (all optional): CASES (names or prefixes: models accuracy events diode oracle, or
-# e.g. models/pendulum; default all), METHODS (radau5 radau5-dae bdf ida), TOLS (1e-4 1e-6 1e-8
+# Environment (all optional): CASES (names or prefixes: models accuracy events testset diode
+# oracle, or e.g. models/pendulum; default all), METHODS (radau5 radau5-dae bdf ida), TOLS (1e-4 1e-6 1e-8
 # 1e-10), GRIDS (default fine end), JOBS (runs at once, default 1), TIME_LIMIT (seconds per run,
 # default 60), ORACLE_SEEDS (default 73310001-73310050), BUILD_DIR (default build: its daec and
 # compiled runtime, brought up to date first), OUT (simulators and scratch, default

@@ -217,7 +217,8 @@ class Circuit:
                             f"{gate_text} - {u(j + 1)}", f"{u(j + 3)} - {u(drain)}")
         into_source = f"({u(j)} - {u(source)})" if source else u(j)
         self.flow(j, (f"cgs*{rate} " if rate else "") + f"- {into_source}/rgs - {d}")
-        self.flow(j + 1, (f"cgd*{rate} " if rate else "") + f"- ({u(j + 1)} - {u(drain)})/rgd + {d}")
+        self.flow(j + 1,
+                  (f"cgd*{rate} " if rate else "") + f"- ({u(j + 1)} - {u(drain)})/rgd + {d}")
         self.flow(j + 2, f"-({u(j + 2)} - vbb)/rbs + {self.junction(vbs)}")
         self.flow(j + 3, f"-({u(j + 3)} - vbb)/rbd + {self.junction(f'{u(j + 3)} - {u(drain)}')}")
         self.linear(j, "cgs", j)
@@ -334,15 +335,21 @@ def pulse_table(delay, rise, high, fall, period):
     return times, values
 
 
+HEADER = """\
+// two_bit_adder.dae — the two-bit adding unit of the Test Set for IVP Solvers (Bari): a MOS
+// circuit of 10 logic gates and 3 series transistors in the charge-oriented form, 175 node
+// potentials u and 175 charges q, 350 equations (dq: q' = currents; g: q = charge(u)).
+// Written by bench/robustness/two_bit_adder.py (regenerate it there, do not edit here); what
+// the circuit is and where it comes from: that script's header.
+// Interval: t in [0, 320] (time scaled by 1e4). Outputs: S0 = u49, S1 = u130, C = u148 (inverted).
+"""
+
+
 def write(circuit, out):
     w = out.write
-    w("// two_bit_adder.dae — the two-bit adding unit of the Test Set for IVP Solvers (Bari): a MOS\n"
-      "// circuit of 10 logic gates and 3 series transistors in the charge-oriented form, 175 node\n"
-      "// potentials u and 175 charges q, 350 equations (dq: q' = currents; g: q = charge(u)).\n"
-      "// Written by bench/robustness/two_bit_adder.py (regenerate it there, do not edit here); what\n"
-      "// the circuit is and where it comes from: that script's header.\n"
-      "// Interval: t in [0, 320] (time scaled by 1e4). Outputs: S0 = u49, S1 = u130, C = u148 (inverted).\n")
-    w('model two_bit_adder "Two bit adding unit (Test Set for IVP Solvers), charge-oriented MOS circuit";\n\n')
+    w(HEADER)
+    w('model two_bit_adder '
+      '"Two bit adding unit (Test Set for IVP Solvers), charge-oriented MOS circuit";\n\n')
     w("parameter ctime = 1e4, stiff = 5 \"time scale, stiffness factor\";\n")
     w("parameter rgs = 40/(ctime*stiff), rgd = 40/(ctime*stiff), rbs = 100/(ctime*stiff);\n")
     w("parameter rbd = 100/(ctime*stiff);\n")

@@ -10,10 +10,10 @@
 #   CASES="models diode" TOLS="1e-6 1e-10" bench/robustness/run.sh  a slice
 #   RENDER_ONLY=yes bench/robustness/run.sh                         RESULTS.md from results.tsv
 # Environment (all optional): CASES (names or prefixes: models accuracy events testset diode
-# oracle, or e.g. models/pendulum; default all), METHODS (radau5 radau5-dae bdf ida), TOLS (1e-4 1e-6 1e-8
-# 1e-10), GRIDS (default fine end), JOBS (runs at once, default 1), TIME_LIMIT (seconds per run,
-# default 60), ORACLE_SEEDS (default 73310001-73310050), BUILD_DIR (default build: its daec and
-# compiled runtime, brought up to date first), OUT (simulators and scratch, default
+# oracle, or e.g. models/pendulum; default all), METHODS (radau5 radau5-dae bdf ida), TOLS (1e-4
+# 1e-6 1e-8 1e-10), GRIDS (default fine end), JOBS (runs at once, default 1), TIME_LIMIT (seconds
+# per run, default 60), ORACLE_SEEDS (default 73310001-73310050), BUILD_DIR (default build: its
+# daec and compiled runtime, brought up to date first), OUT (simulators and scratch, default
 # BUILD_DIR/robustness).
 set -euo pipefail
 

@@ -33,11 +33,15 @@ struct InvariantResiduals {
 /// cannot be judged: a hidden constraint differentiated ten times through gains of 1e3 has
 /// terms of 1e30. So each |h_i| is also divided by the size of its terms, the norm of its
 /// gradient times the scale of the states it involves:
-///   size_i = (sum_j |dh_i/dx_j|) max_j max(|x_j|, s_j)   (j over the states h_i involves,
-/// s_j the state's nominal value, 0 where the model gives none), at least the first-order size
+///   size_i = (sum_j |dh_i/dx_j|) max_j max(|x_j|, s_j, a)   (j over the states h_i involves,
+/// s_j the state's nominal value, 0 where the model gives none, a = `state_floor`, the absolute
+/// tolerance: a state below it is as good as 0 to the integrator), at least the first-order size
 /// sum_j |dh_i/dx_j| |x_j| of its terms, and not 0 where some of them are (a velocity constraint
 /// x u + y v at rest); h_i is taken as it is where the size is 0 (h_i depends on t alone).
-inline InvariantResiduals largest_residuals(const System& model, double t, const double* x) {
+/// Without the floor, a crank angle of 3e-35 left by the projection at t = 0 made its drive
+/// constraint phi1 - omega t a residual of 1 relative to its terms.
+inline InvariantResiduals largest_residuals(const System& model, double t, const double* x,
+                                            double state_floor = 0.0) {
   const int k = model.num_invariants, n = model.num_states;
   InvariantResiduals result;
   if (k > 0) {
@@ -47,7 +51,8 @@ inline InvariantResiduals largest_residuals(const System& model, double t, const
     model.invariants_jacobian_values(t, x, values.data());
     model.state_nominal(nominal.data());
     for (int j = 0; j < n; ++j) {
-      const double weight = std::max(std::fabs(x[j]), nominal[static_cast<size_t>(j)]);
+      const double weight =
+          std::max({std::fabs(x[j]), nominal[static_cast<size_t>(j)], state_floor});
       for (int e = model.invariants_jacobian_colptr[j]; e < model.invariants_jacobian_colptr[j + 1];
            ++e) {
         const auto row = static_cast<size_t>(model.invariants_jacobian_rowval[e]);

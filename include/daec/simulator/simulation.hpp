@@ -119,7 +119,7 @@ inline Statistics integrate(Integrator& integrator, System& model, const Options
     }
     redo.passed(integrator, reached);
     t = reached;
-    largest.add(largest_residuals(model, t, x.data()));
+    largest.add(largest_residuals(model, t, x.data(), options.atol));
     if (progress.due()) progress.show(t, integrator.statistics().steps);
     for (; next < times.count() && times[next] <= t; ++next) {
       if (times[next] == t) {
@@ -183,7 +183,7 @@ inline RunSummary run_simulation(System& model, const Options& options, RunOutpu
   summary.start_used = x;
   if (!options.quiet)
     report_moved_starts(model, start.x, x, options.t_start, options.rtol, options.atol);
-  summary.largest = largest_residuals(model, options.t_start, x.data());
+  summary.largest = largest_residuals(model, options.t_start, x.data(), options.atol);
   // Erased when the run ends, before the statistics line or the error that ends it.
   ProgressLine progress(progress_wanted(options), options.t_start, options.t_end);
   output.begin();

@@ -195,15 +195,20 @@ class Events {
     return r;
   }
 
-  // Whether a switch left X' and Z as they were (kSameRates): then it is no chattering.
-  static bool same_rates(const Rates& a, const Rates& b) {
+  // Whether a switch left X' and Z as they were (kSameRates), each against its own largest
+  // magnitude (multipliers of 1e3 must not hide a rate of 1e-8 that changed sign): then it is
+  // no chattering.
+  bool same_rates(const Rates& a, const Rates& b) const {
     if (!a.ok || !b.ok) return false;
-    double largest = 0.0, change = 0.0;
-    for (size_t i = 0; i < a.values.size(); ++i) {
-      largest = std::max({largest, std::fabs(a.values[i]), std::fabs(b.values[i])});
-      change = std::max(change, std::fabs(a.values[i] - b.values[i]));
-    }
-    return change <= kSameRates * largest;
+    auto same = [&](size_t begin, size_t end) {
+      double largest = 0.0, change = 0.0;
+      for (size_t i = begin; i < end; ++i) {
+        largest = std::max({largest, std::fabs(a.values[i]), std::fabs(b.values[i])});
+        change = std::max(change, std::fabs(a.values[i] - b.values[i]));
+      }
+      return change <= kSameRates * largest;
+    };
+    return same(0, static_cast<size_t>(n)) && same(static_cast<size_t>(n), a.values.size());
   }
 
   // Counts the switch of each condition whose mode differs from `before`; stops the run when one

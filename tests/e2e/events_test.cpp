@@ -13,8 +13,6 @@
 namespace daec::test {
 namespace {
 
-const char* const kMethods[] = {"radau5", "radau5-dae", "bdf", "ida"};
-
 // Tolerances that hold each method's switching time within 1e-9: the time is located on the
 // method's interpolant, as accurate as the solution (BDF and IDA need tighter tolerances).
 std::string tolerances(const std::string& method) {

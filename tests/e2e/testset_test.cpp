@@ -16,8 +16,6 @@
 namespace daec::test {
 namespace {
 
-const char* const kMethods[] = {"radau5", "radau5-dae", "bdf", "ida"};
-
 // The Test Set's reference at t = 0.1 (MEBDFI at rtol = atol = 1e-14): the positions only. The
 // start values are published to nine digits, so consistent initialization moves q4 by 1.4e-10
 // onto the velocity constraints; the rod's elastic modes (about 1.4e4 rad/s) carry that into the

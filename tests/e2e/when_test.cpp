@@ -15,7 +15,6 @@
 namespace daec::test {
 namespace {
 
-const char* const kMethods[] = {"radau5", "radau5-dae", "bdf", "ida"};
 const char* const kTolerances = " --rtol 1e-12 --atol 1e-12";
 
 struct WhenRun {

@@ -107,6 +107,9 @@ std::vector<EventLine> parse_events(const std::string& text);
 /// The interpreter with NumPy (Debian's; another python3 may come first on PATH).
 inline constexpr const char* kPython = "/usr/bin/python3";
 
+/// The simulator's methods (--method list), in the order the end-to-end tests run them all.
+inline constexpr const char* kMethods[] = {"radau5", "radau5-dae", "bdf", "ida"};
+
 /// Generates `model` with --python-module `module` and builds the module into `dir` for kPython
 /// (g++, no sanitizers: a module that Python loads cannot carry them). ok false: log says why.
 Build build_python_module(const std::string& model, const std::string& module,

@@ -305,12 +305,32 @@ std::optional<std::vector<RowDependency>> dependencies_from(
   return found;
 }
 
+// Whether every entry of row `r` of B is a number.
+bool is_constant_row(const ExpressionMatrix& B, size_t r) {
+  const auto& entries = B.row(r);
+  return std::all_of(entries.begin(), entries.end(), [](const MatrixEntry& entry) {
+    return GiNaC::is_exactly_a<GiNaC::numeric>(entry.value);
+  });
+}
+
+// `rows` with the rows whose entries are all numbers first, each group in its own order. The
+// rows reduced first become the basis that later rows are written through, and a dependency's
+// weights are minors of its basis: through a row of numbers (`x' = u` for a dummy) they stay
+// numbers. Through a varying row (`q1*q3'`) every dependency on that row gets a weight that
+// vanishes where the entry does (q1 = 0), and two such combinations then reduce to the same
+// constraint there: dh/dX loses rank on a solution along which the model is regular.
+std::vector<size_t> constant_rows_first(const ExpressionMatrix& B, std::vector<size_t> rows) {
+  std::stable_partition(rows.begin(), rows.end(), [&B](size_t r) { return is_constant_row(B, r); });
+  return rows;
+}
+
 // In doubles first (scaled, reduction/equilibration.h); where a decision is a close call, again
 // with many digits at the same (exact) points.
 std::optional<std::vector<RowDependency>> dependencies_at(const ExpressionMatrix& B,
-                                                          const std::vector<size_t>& rows,
+                                                          const std::vector<size_t>& block,
                                                           const GiNaC::exmap& point,
                                                           const GiNaC::exmap& check) {
+  std::vector<size_t> rows = constant_rows_first(B, block);
   std::vector<int> columns = columns_of(B, rows);
   ConstantMask constant = constant_entries(B, rows, columns);
   BoundedEvaluator at_point(point), at_check(check);

@@ -15,8 +15,10 @@
 
 namespace daec {
 
-/// Row `row` of B lies in the span of rows `basis` (all before it), and B[basis, columns] is
-/// square and nonsingular. Then the bordered determinant
+/// Row `row` of B lies in the span of rows `basis`, and B[basis, columns] is square and
+/// nonsingular. The basis rows come before `row` in the order that puts the rows whose entries
+/// are all numbers first (each group in row order): a weight is a minor of the basis, and
+/// through rows of numbers it stays one that cannot vanish along the solution. Then the bordered determinant
 ///     | B[basis, columns]  g[basis] |
 ///     | B[row, columns]    g[row]   |
 /// is a combination of the constraints g with B-part zero: it is free of the algebraic unknowns.
@@ -27,7 +29,7 @@ struct RowDependency {
 };
 
 /// One dependency per dimension of B's left null space, for the rows that are combinations of
-/// earlier rows, in row order; zero rows of B (dependencies by themselves) are not among them,
+/// earlier rows (in the order above), sorted by row; zero rows of B (dependencies by themselves) are not among them,
 /// but a row whose entries only vanish at the points (rounding of a cancellation) is, with an
 /// empty basis.
 /// Generic (decided at random points of `symbols`, checked at a second one); an empty result if B

@@ -8,9 +8,11 @@
 #include <gtest/gtest.h>
 
 #include <cstdlib>
+#include <iterator>
 #include <ostream>
 #include <regex>
 #include <string>
+#include <vector>
 
 #include "e2e_util.h"
 
@@ -46,10 +48,10 @@ std::string generate_model(const std::string& dir, int seed, const std::string& 
 
 /// Generates the oracle model (seed, kind), checks daec's index and the simulator's solution at
 /// rtol = atol = `tolerance` (as the simulator's option text) against a figure of merit of at most
-/// `threshold`.
+/// `threshold`, once for each of `methods` ("" for the default).
 void check_oracle_model(const std::string& test_name, int seed, const std::string& kind,
                         const std::string& tolerance, double threshold,
-                        const std::string& daec_args = "") {
+                        const std::string& daec_args, const std::vector<std::string>& methods) {
   std::string dir = make_scratch_dir(test_name);
   std::string model = generate_model(dir, seed, kind);
   std::string scripts = source_dir() + "/scripts/oracle/";
@@ -65,19 +67,23 @@ void check_oracle_model(const std::string& test_name, int seed, const std::strin
   ASSERT_TRUE(std::regex_search(report, match, std::regex("\"index\": ([0-9]+)"))) << report;
   EXPECT_EQ(match[1].str(), expected_index) << "daec's index differs from the model's\n" << text;
 
-  std::string csv = dir + "/result.csv";
-  const std::string& tolerances = tolerance;
-  CommandResult sim =
-      run_program(build.executable, header_value(text, "simulate") + " --rtol " + tolerances +
-                                        " --atol " + tolerances + " --output " + shell_quote(csv));
-  ASSERT_EQ(sim.status, 0) << sim.err << "\n" << text;
-  CommandResult compared = run_command(
-      std::string(kPython) + " " + shell_quote(scripts + "compare.py") + " " + shell_quote(model) +
-      " " + shell_quote(csv) + " --rtol " + tolerances + " --atol " + tolerances);
-  ASSERT_EQ(compared.status, 0) << compared.err;
-  double fom = figure_of_merit(compared.out);
-  EXPECT_GE(fom, 0) << compared.out;
-  EXPECT_LE(fom, threshold) << compared.out << text;
+  for (const std::string& method : methods) {
+    SCOPED_TRACE(method.empty() ? "the default method" : "--method " + method);
+    std::string csv = dir + "/result" + method + ".csv";
+    CommandResult sim = run_program(
+        build.executable, header_value(text, "simulate") + " --rtol " + tolerance + " --atol " +
+                              tolerance + (method.empty() ? "" : " --method " + method) +
+                              " --output " + shell_quote(csv));
+    ASSERT_EQ(sim.status, 0) << sim.err << "\n" << text;
+    CommandResult compared = run_command(
+        std::string(kPython) + " " + shell_quote(scripts + "compare.py") + " " +
+        shell_quote(model) + " " + shell_quote(csv) + " --rtol " + tolerance + " --atol " +
+        tolerance);
+    ASSERT_EQ(compared.status, 0) << compared.err;
+    double fom = figure_of_merit(compared.out);
+    EXPECT_GE(fom, 0) << compared.out;
+    EXPECT_LE(fom, threshold) << compared.out << text;
+  }
 }
 
 // rtol = atol = 1e-8 and the target 10 of docs/simulator.md for the figure of merit, as the full
@@ -92,6 +98,7 @@ struct OracleCase {
   int seed;
   const char* kind;
   const char* daec_args = "";
+  bool every_method = false;  // each of kMethods, else the default method only
 };
 
 void PrintTo(const OracleCase& model, std::ostream* out) {
@@ -102,8 +109,10 @@ class Oracle : public ::testing::TestWithParam<OracleCase> {};
 
 TEST_P(Oracle, IndexAndExactSolution) {
   const OracleCase& c = GetParam();
+  std::vector<std::string> methods{""};
+  if (c.every_method) methods.assign(std::begin(kMethods), std::end(kMethods));
   check_oracle_model(std::string("Oracle") + c.name, c.seed, c.kind, kTolerance, kThreshold,
-                     c.daec_args);
+                     c.daec_args, methods);
 }
 
 INSTANTIATE_TEST_SUITE_P(
@@ -143,7 +152,14 @@ INSTANTIATE_TEST_SUITE_P(
         // exact solution (20261282, figure of merit 1.4e10). Each now passes with its defaults.
         OracleCase{"StepSizeOnceVanishedOnAnIndexTwoModel", 31337004, "index2"},
         OracleCase{"AnswerOnceLeftTheExactSolution", 20261282, "index3"},
-        OracleCase{"StepSizeOnceVanishedOnAnIndexThreeModel", 20261322, "index3"}),
+        OracleCase{"StepSizeOnceVanishedOnAnIndexThreeModel", 20261322, "index3"},
+        // Round 2 combined a row q1*q3' + ... with the dummy's definition q3' = ..., and again
+        // with a force row and a differentiated constraint, both through the row of q1*q3': at
+        // q1 = 0 (t = 0.7381) both reduced to that row, dh/dX lost rank, and radau5, radau5-dae
+        // and ida stopped at a singular point the model does not have. Rows of numbers are now
+        // the basis (reduction/left_null_space.h). ida's last row, at T, is projected as its other
+        // rows are: unprojected, it carried IDA's drift, a figure of merit of 37.
+        OracleCase{"TwoCombinationsThroughOneVaryingRow", 49100185, "index3", "", true}),
     [](const ::testing::TestParamInfo<OracleCase>& model) {
       return std::string(model.param.name);
     });

@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "reduction/left_null_space.h"
@@ -45,7 +46,8 @@ std::vector<ex> coefficients(const ExpressionMatrix& B, const RowDependency& d) 
 }
 
 // y^T B = 0 identically, y is not zero at the dependent row and zero at the other dependent rows
-// (so that the combinations are independent), and the basis lies before the row.
+// (so that the combinations are independent), and the basis lies before the row, rows of numbers
+// first (reduction/left_null_space.h).
 void expect_null_space(const ExpressionMatrix& B, const std::vector<RowDependency>& found) {
   for (const RowDependency& d : found) {
     std::vector<ex> y = coefficients(B, d);
@@ -60,7 +62,13 @@ void expect_null_space(const ExpressionMatrix& B, const std::vector<RowDependenc
         EXPECT_TRUE(y[other.row].is_zero()) << d.row << " " << other.row;
       }
     }
-    for (size_t b : d.basis) EXPECT_LT(b, d.row);
+    auto numbers = [&B](size_t r) {
+      for (const MatrixEntry& entry : B.row(r))
+        if (!GiNaC::is_exactly_a<GiNaC::numeric>(entry.value)) return false;
+      return true;
+    };
+    for (size_t b : d.basis)
+      EXPECT_LT(std::make_pair(!numbers(b), b), std::make_pair(!numbers(d.row), d.row));
     EXPECT_EQ(d.basis.size(), d.columns.size());
   }
 }
@@ -213,6 +221,24 @@ TEST(LeftNullSpace, RowZeroUpToRoundingHasNoBasis) {
   EXPECT_EQ(found[0].row, 1u);
   EXPECT_TRUE(found[0].basis.empty());
   EXPECT_TRUE(found[0].columns.empty());
+}
+
+TEST(LeftNullSpace, RowsOfNumbersAreTheBasisOfVaryingOnes) {
+  // Rows x*z1, z2, z1, 3*z1 + y*z2 (the oracle's seed 49100185: q1*q3', a dummy's definition
+  // q3' = ..., a force row, a differentiated constraint). Written through row 0, both rows 2 and 3
+  // would take row 0 with weights of x against theirs: at x = 0 both combinations reduce to
+  // row 0 alone and dh/dX loses rank where the model is regular. Through the rows of numbers, row
+  // 3's weights are 3 and y, and only row 0's own combination holds x.
+  Fixture f;
+  ExpressionMatrix B = matrix(2, {{f.x, 0}, {0, 1}, {1, 0}, {3, f.y}});
+  std::vector<RowDependency> found = f.dependencies(B);
+  ASSERT_EQ(found.size(), 2u);
+  expect_null_space(B, found);
+  EXPECT_EQ(found[0].row, 0u);
+  EXPECT_EQ(found[0].basis, (std::vector<size_t>{2}));
+  EXPECT_EQ(found[1].row, 3u);
+  EXPECT_EQ(found[1].basis, (std::vector<size_t>{1, 2}));
+  for (const ex& weight : coefficients(B, found[1])) EXPECT_FALSE(weight.has(f.x)) << weight;
 }
 
 }  // namespace

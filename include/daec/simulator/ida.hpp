@@ -72,6 +72,13 @@ class Ida final : public SundialsIntegrator {
     return IDASolve(memory(), t_end, &reached, y(), yp_, IDA_ONE_STEP);
   }
 
+  // IDA's step ends drift from the invariants within the tolerances, like its interpolant:
+  // the row at a step end (T, an event) is projected as the interpolated rows are.
+  void step_end_row(double t, const std::vector<double>& x, std::vector<double>& row) override {
+    row = x;
+    project_if_possible(t, row);
+  }
+
   void reinitialize(double t, const std::vector<double>& x) override {
     initial_values(t, x);
     check(IDAReInit(memory(), t, y(), yp_), "IDAReInit");

@@ -44,6 +44,13 @@ class Integrator {
   /// The state at t within the last step, projected onto the invariants where the projection
   /// succeeds (the method's interpolant alone is accurate only along the constraint manifold).
   virtual void interpolate(double t, std::vector<double>& x) = 0;
+  /// The state of an output row at t, the end of the last step, from the state x step() gave:
+  /// x itself where the method keeps its step ends on the constraint manifold (radau5, bdf);
+  /// a method that lets them drift (ida) projects it, as it does the rows it interpolates.
+  virtual void step_end_row(double t, const std::vector<double>& x, std::vector<double>& row) {
+    (void)t;
+    row = x;
+  }
   /// Starts afresh at (t, x), consistent with the constraints, after an event changed the
   /// model's branch: the next step is taken like a first one; the statistics go on.
   virtual void restart(double t, const std::vector<double>& x) = 0;

@@ -123,7 +123,7 @@ inline Statistics integrate(Integrator& integrator, System& model, const Options
     if (progress.due()) progress.show(t, integrator.statistics().steps);
     for (; next < times.count() && times[next] <= t; ++next) {
       if (times[next] == t) {
-        row_state = x;
+        integrator.step_end_row(t, x, row_state);
       } else {
         integrator.interpolate(times[next], row_state);
       }

@@ -96,11 +96,7 @@ class SundialsIntegrator : public Integrator {
       run_error("cannot interpolate the solution at t = " + text::format_number(t));
     const double* y = N_VGetArrayPointer(dense_output_.get());
     std::copy(y, y + n_, x.begin());
-    if (data_.model->num_invariants == 0) return;
-    std::vector<double> projected = x;
-    if (data_.model->project(t, projected.data()) == 0 &&
-        text::first_not_finite(projected.data(), n_) < 0)
-      x = projected;
+    project_if_possible(t, x);
   }
 
   Statistics statistics() const final {
@@ -208,6 +204,15 @@ class SundialsIntegrator : public Integrator {
   }
   SUNLinearSolver linear_solver() const {
     return linear_solver_.get();
+  }
+
+  /// x projected onto the invariants at t; unchanged if the projection fails or is not finite.
+  void project_if_possible(double t, std::vector<double>& x) const {
+    if (data_.model->num_invariants == 0) return;
+    std::vector<double> projected = x;
+    if (data_.model->project(t, projected.data()) == 0 &&
+        text::first_not_finite(projected.data(), n_) < 0)
+      x = projected;
   }
 
   const SundialsPackage& package_;

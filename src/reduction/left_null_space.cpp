@@ -6,6 +6,7 @@
 #include <map>
 #include <numeric>
 #include <optional>
+#include <set>
 #include <type_traits>
 
 #include "reduction/equilibration.h"
@@ -313,12 +314,7 @@ bool is_constant_row(const ExpressionMatrix& B, size_t r) {
   });
 }
 
-// `rows` with the rows whose entries are all numbers first, each group in its own order. The
-// rows reduced first become the basis that later rows are written through, and a dependency's
-// weights are minors of its basis: through a row of numbers (`x' = u` for a dummy) they stay
-// numbers. Through a varying row (`q1*q3'`) every dependency on that row gets a weight that
-// vanishes where the entry does (q1 = 0), and two such combinations then reduce to the same
-// constraint there: dh/dX loses rank on a solution along which the model is regular.
+// `rows` with the rows whose entries are all numbers first, each group in its own order.
 std::vector<size_t> constant_rows_first(const ExpressionMatrix& B, std::vector<size_t> rows) {
   std::stable_partition(rows.begin(), rows.end(), [&B](size_t r) { return is_constant_row(B, r); });
   return rows;
@@ -327,10 +323,9 @@ std::vector<size_t> constant_rows_first(const ExpressionMatrix& B, std::vector<s
 // In doubles first (scaled, reduction/equilibration.h); where a decision is a close call, again
 // with many digits at the same (exact) points.
 std::optional<std::vector<RowDependency>> dependencies_at(const ExpressionMatrix& B,
-                                                          const std::vector<size_t>& block,
+                                                          const std::vector<size_t>& rows,
                                                           const GiNaC::exmap& point,
                                                           const GiNaC::exmap& check) {
-  std::vector<size_t> rows = constant_rows_first(B, block);
   std::vector<int> columns = columns_of(B, rows);
   ConstantMask constant = constant_entries(B, rows, columns);
   BoundedEvaluator at_point(point), at_check(check);
@@ -363,17 +358,35 @@ std::optional<std::vector<RowDependency>> dependencies_at(const ExpressionMatrix
                            ignored);
 }
 
+// Whether each combination of `dependencies` has a row to replace whose weight never vanishes
+// (replaced_row). Reduced in the rows' order, the oracle's seed 49100185 wrote two dependent rows
+// through one row holding `108*q1*q3'/125`: both combinations took weights of q1 on their own
+// rows, neither could replace that shared row, and at q1 = 0 both reduced to it, so dh/dX lost
+// rank on the solution. With the rows of numbers first (the definition of q3', `48*q3'/25 =
+// u3`), every weight on a replaced row is a number. Not every model gains by that order (its
+// combinations are other ones, and in seed 49100056 they vanish together on the solution where
+// the rows' own order does not), so it is taken only where it gives this guarantee.
+bool every_row_replaced_steadily(const ExpressionMatrix& B,
+                                 const std::vector<RowDependency>& dependencies);
+
 }  // namespace
 
 std::vector<RowDependency> row_dependencies(const ExpressionMatrix& B,
                                             const std::vector<GiNaC::ex>& symbols,
-                                            RandomPoints& points) {
+                                            RandomPoints& points, bool for_combinations) {
   std::vector<RowDependency> all;
   for (const std::vector<size_t>& block : connected_rows(B)) {
+    std::vector<size_t> numbers_first = constant_rows_first(B, block);
     std::optional<std::vector<RowDependency>> found;
-    for (int attempt = 0; attempt < 5 && !found; ++attempt)
-      found =
-          dependencies_at(B, block, points.next(symbols, attempt), points.next(symbols, attempt));
+    for (int attempt = 0; attempt < 5 && !found; ++attempt) {
+      GiNaC::exmap point = points.next(symbols, attempt), check = points.next(symbols, attempt);
+      found = dependencies_at(B, block, point, check);
+      if (!found || !for_combinations || numbers_first == block ||
+          every_row_replaced_steadily(B, *found))
+        continue;
+      auto other = dependencies_at(B, numbers_first, point, check);
+      if (other && every_row_replaced_steadily(B, *other)) found = std::move(other);
+    }
     if (found) all.insert(all.end(), found->begin(), found->end());
   }
   std::sort(all.begin(), all.end(),
@@ -581,5 +594,38 @@ GiNaC::ex dependency_combination(const ExpressionMatrix& B, const RowDependency&
                                  const std::vector<GiNaC::ex>& residuals) {
   return combination_of(dependency, dependency_weights(B, dependency), residuals);
 }
+
+size_t replaced_row(const RowDependency& dependency, const std::vector<GiNaC::ex>& weights,
+                    const std::vector<RowDependency>& all, bool* steady) {
+  if (steady) *steady = true;
+  size_t last = weights.size() - 1;
+  if (never_vanishes(weights[last])) return dependency.row;
+  std::set<size_t> held_elsewhere;
+  for (const RowDependency& other : all) {
+    if (other.row == dependency.row) continue;
+    held_elsewhere.insert(other.row);
+    held_elsewhere.insert(other.basis.begin(), other.basis.end());
+  }
+  for (size_t i = last; i-- > 0;) {
+    size_t row = dependency.basis[i];
+    if (!held_elsewhere.count(row) && never_vanishes(weights[i])) return row;
+  }
+  if (steady) *steady = false;
+  return dependency.row;
+}
+
+namespace {
+
+bool every_row_replaced_steadily(const ExpressionMatrix& B,
+                                 const std::vector<RowDependency>& dependencies) {
+  for (const RowDependency& dependency : dependencies) {
+    bool steady = false;
+    replaced_row(dependency, dependency_weights(B, dependency), dependencies, &steady);
+    if (!steady) return false;
+  }
+  return true;
+}
+
+}  // namespace
 
 }  // namespace daec

@@ -86,8 +86,6 @@ class Reducer {
   std::optional<std::vector<size_t>> null_space_rows(const ExpressionMatrix& B,
                                                      const std::vector<RowDependency>& dependencies,
                                                      int round);
-  static size_t replaced_row(const RowDependency& dependency, const std::vector<GiNaC::ex>& weights,
-                             const std::vector<RowDependency>& all);
   bool nests_too_deep(const std::vector<RowDependency>& dependencies) const;
   std::string rate_name(const std::string& name) const;
   std::vector<size_t> promote_shared_unknowns(const ExpressionMatrix& B,
@@ -252,11 +250,12 @@ std::optional<bool> Reducer::decide_round(ReductionRound& round) {
     round.used_null_space = true;
     checkpoint(file_location(),
                fmt::format("finding the dependent constraints in round {}", round.number));
-    std::vector<RowDependency> dependencies = row_dependencies(B, all_symbols(), points_);
     // Structural: B's rank is its structural rank, so every dependency is there because rows
     // hold fewer unknowns than there are rows, whatever the coefficients.
-    if (options_.combinations == CombinationPolicy::PromoteStructural && !dependencies.empty() &&
-        round.rank == round.structural_rank) {
+    const bool promote = options_.combinations == CombinationPolicy::PromoteStructural &&
+                         round.rank == round.structural_rank;
+    std::vector<RowDependency> dependencies = row_dependencies(B, all_symbols(), points_, !promote);
+    if (promote && !dependencies.empty()) {
       rows = promote_shared_unknowns(B, dependencies, round);
     } else {
       if (options_.combinations == CombinationPolicy::LimitNesting && nests_too_deep(dependencies))
@@ -398,30 +397,6 @@ std::optional<std::vector<size_t>> Reducer::null_space_rows(
     replaced.push_back(row);
   }
   return replaced;
-}
-
-// The row a combination replaces in the system, which must be recoverable from the combination
-// wherever the model is regular: a row whose weight never vanishes (never_vanishes: a number,
-// 7*u2^2 + 20) and that no other combination holds. A weight that is a function (x5 for a row
-// force5 giving x5' next to a row with x5*x5', cos(q1)) vanishes somewhere, and where it does the
-// system has lost the replaced row: A is singular on a solution along which the model is
-// regular. The dependent row when its weight never vanishes (or when no row's does), else the
-// last row whose weight never vanishes.
-size_t Reducer::replaced_row(const RowDependency& dependency, const std::vector<GiNaC::ex>& weights,
-                             const std::vector<RowDependency>& all) {
-  size_t last = weights.size() - 1;
-  if (never_vanishes(weights[last])) return dependency.row;
-  std::set<size_t> held_elsewhere;
-  for (const RowDependency& other : all) {
-    if (other.row == dependency.row) continue;
-    held_elsewhere.insert(other.row);
-    held_elsewhere.insert(other.basis.begin(), other.basis.end());
-  }
-  for (size_t i = last; i-- > 0;) {
-    size_t row = dependency.basis[i];
-    if (!held_elsewhere.count(row) && never_vanishes(weights[i])) return row;
-  }
-  return dependency.row;
 }
 
 // Whether combining the rows of `dependencies` would nest combinations deeper than

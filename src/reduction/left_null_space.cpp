@@ -358,6 +358,20 @@ std::optional<std::vector<RowDependency>> dependencies_at(const ExpressionMatrix
                            ignored);
 }
 
+// Beyond this many nodes in an entry of a block of B, the weights of its dependencies are not
+// computed to choose an order of its rows: they are minors of the block, and on the nested
+// combinations of a high-index model (entries of thousands of nodes) each costs minutes.
+constexpr size_t kLargestEntryToWeigh = 400;
+
+// The most nodes of an entry of B in `rows`.
+size_t largest_entry(const ExpressionMatrix& B, const std::vector<size_t>& rows) {
+  size_t largest = 0;
+  for (size_t r : rows)
+    for (const MatrixEntry& entry : B.row(r))
+      largest = std::max(largest, expression_size(entry.value));
+  return largest;
+}
+
 // Whether each combination of `dependencies` has a row to replace whose weight never vanishes
 // (replaced_row). Reduced in the rows' order, the oracle's seed 49100185 wrote two dependent rows
 // through one row holding `108*q1*q3'/125`: both combinations took weights of q1 on their own
@@ -382,7 +396,7 @@ std::vector<RowDependency> row_dependencies(const ExpressionMatrix& B,
       GiNaC::exmap point = points.next(symbols, attempt), check = points.next(symbols, attempt);
       found = dependencies_at(B, block, point, check);
       if (!found || !for_combinations || numbers_first == block ||
-          every_row_replaced_steadily(B, *found))
+          largest_entry(B, block) > kLargestEntryToWeigh || every_row_replaced_steadily(B, *found))
         continue;
       auto other = dependencies_at(B, numbers_first, point, check);
       if (other && every_row_replaced_steadily(B, *other)) found = std::move(other);

@@ -6,6 +6,7 @@
 #include <fmt/format.h>
 
 #include "codegen/amalgamate.h"
+#include "codegen/block_order.h"
 #include "codegen/code_tables.h"
 #include "codegen/condition_code.h"
 #include "codegen/cpp_names.h"
@@ -16,6 +17,7 @@
 #include "codegen/template.h"
 #include "codegen/when_code.h"
 #include "model/expression_printer.h"
+#include "reduction/expression_matrix.h"
 #include "reduction/reduce.h"
 #include "support/text.h"
 
@@ -388,6 +390,18 @@ void place_parts(const std::vector<FunctionPart>& parts, const CodegenOptions& o
   }
 }
 
+// A state read by more blocks of A than this links none of them (block_order.h).
+constexpr size_t kBlockHubLimit = 64;
+
+// The states each constraint (row of A) reads, for the order of A's blocks.
+std::vector<std::vector<int>> constraint_state_uses(const ReducedSystem& s) {
+  const SymbolColumns states(s.states);
+  std::vector<std::vector<int>> uses;
+  uses.reserve(s.constraints.size());
+  for (const Constraint& c : s.constraints) uses.push_back(states.columns_in(c.residual));
+  return uses;
+}
+
 }  // namespace
 
 GeneratedCode generate_code(const ReducedSystem& s, const CodegenOptions& options) {
@@ -396,8 +410,10 @@ GeneratedCode generate_code(const ReducedSystem& s, const CodegenOptions& option
       options.name_space.empty() ? cpp_identifier(s.context.name) : options.name_space;
   std::optional<LinearSolvePlan> plan;
   if (!s.algebraic.empty())
-    plan = plan_linear_solve(s.A.pattern(), s.blocks, constant_entries(s, false),
-                             constant_entries(s, true));
+    plan = plan_linear_solve(s.A.pattern(),
+                             blocks_in_locality_order(s.A.pattern(), s.blocks,
+                                                      constraint_state_uses(s), kBlockHubLimit),
+                             constant_entries(s, false), constant_entries(s, true));
   FunctionParts parts(options.part_cost);
   FunctionBodies bodies = function_bodies(s, plan, options.max_expression_size, parts);
   result.rhs_operations = bodies.rhs_operations + (plan ? lu_operation_count(*plan) : 0);

@@ -17,7 +17,9 @@ namespace daec {
 /// which two assignments are adjacent when they read a common unknown (`uses[i]`: the unknowns,
 /// as numbers, assignment i reads). An unknown read by more than `hub_limit` assignments joins
 /// none of them (a parameter-like quantity that every assignment reads says nothing about
-/// locality). Each component starts from its first assignment in the given order.
+/// locality). Each component, taken in the order of its first assignment, starts from an
+/// assignment farthest from that one (the last a breadth-first walk from it reaches): a chain is
+/// swept from one end, whichever of its links the given order lists first.
 std::vector<size_t> locality_order(const std::vector<std::vector<int>>& uses, size_t hub_limit);
 
 }  // namespace daec

@@ -121,12 +121,16 @@ struct BlockOrdering {
 // Orders the positions of block [begin, end). Entries of A that are nonzero numbers (the 1 of a
 // dummy variable's defining equation) are taken first as pivots, wherever they are: eliminating
 // a dummy variable this way costs what substituting it would, and the pivot needs no search.
+// Entries that are 1 go before the other numbers (a unit pivot needs no reciprocal and its
+// multipliers no multiplication); taking the numbers in the rows' order alone made a block's
+// pivots, and so its cost, depend on the order in which the model declared its equations.
 // The rows and columns left are then matched on the pattern that remains after those
 // eliminations (it has a perfect matching: eliminating nonzero pivots keeps A nonsingular) and
 // put in bandwidth order.
 // `offset` (one entry per column of `a`, all -1) is scratch, left as it was found.
-void order_block(const SparsityPattern& a, const SparsityPattern& constant, int begin, int end,
-                 BlockTriangularForm& blocks, std::vector<int>& offset) {
+void order_block(const SparsityPattern& a, const SparsityPattern& constant,
+                 const SparsityPattern& ones, int begin, int end, BlockTriangularForm& blocks,
+                 std::vector<int>& offset) {
   int size = end - begin;
   std::vector<int> rows(blocks.row_order.begin() + begin, blocks.row_order.begin() + end);
   std::vector<int> columns(blocks.col_order.begin() + begin, blocks.col_order.begin() + end);
@@ -137,13 +141,16 @@ void order_block(const SparsityPattern& a, const SparsityPattern& constant, int 
       if (offset[column] >= 0) block.insert(r, offset[column]);
     }
   }
-  for (int r = 0; r < size; ++r) {
-    for (int column : a.row(rows[r])) {
-      int c = offset[column];
-      if (c < 0 || block.column_done[c] || !constant.has(rows[r], column)) continue;
-      if (block.modified.count({r, c}) || block.rows[r].count(c) == 0) continue;
-      block.choose(r, c);
-      break;
+  for (const SparsityPattern* numbers : {&ones, &constant}) {
+    for (int r = 0; r < size; ++r) {
+      if (block.row_done[r]) continue;
+      for (int column : a.row(rows[r])) {
+        int c = offset[column];
+        if (c < 0 || block.column_done[c] || !numbers->has(rows[r], column)) continue;
+        if (block.modified.count({r, c}) || block.rows[r].count(c) == 0) continue;
+        block.choose(r, c);
+        break;
+      }
     }
   }
   // The rest: a perfect matching of what remains, then reverse Cuthill-McKee on it.
@@ -184,11 +191,11 @@ void order_block(const SparsityPattern& a, const SparsityPattern& constant, int 
 // The block triangular form with each block's positions ordered by order_block (the blocks and
 // their order stay; only the pairing and order of rows and columns inside a block change).
 BlockTriangularForm ordered(const SparsityPattern& a, const SparsityPattern& constant,
-                            BlockTriangularForm blocks) {
+                            const SparsityPattern& ones, BlockTriangularForm blocks) {
   std::vector<int> offset(a.cols(), -1);
   for (int b = 0; b < blocks.block_count(); ++b) {
     int begin = blocks.block_start[b], end = blocks.block_start[b + 1];
-    if (end - begin >= 2) order_block(a, constant, begin, end, blocks, offset);
+    if (end - begin >= 2) order_block(a, constant, ones, begin, end, blocks, offset);
   }
   return blocks;
 }
@@ -199,7 +206,7 @@ LinearSolvePlan plan_linear_solve(const SparsityPattern& a, const BlockTriangula
                                   const SparsityPattern& constant, const SparsityPattern& ones) {
   LinearSolvePlan plan;
   plan.size = a.rows();
-  plan.blocks = ordered(a, constant, form);
+  plan.blocks = ordered(a, constant, ones, form);
   const BlockTriangularForm& blocks = plan.blocks;
   std::vector<int> column_position = inverse(blocks.col_order);
   std::vector<int> block_of(plan.size);

@@ -410,10 +410,10 @@ GeneratedCode generate_code(const ReducedSystem& s, const CodegenOptions& option
       options.name_space.empty() ? cpp_identifier(s.context.name) : options.name_space;
   std::optional<LinearSolvePlan> plan;
   if (!s.algebraic.empty())
-    plan = plan_linear_solve(s.A.pattern(),
-                             blocks_in_locality_order(s.A.pattern(), s.blocks,
-                                                      constraint_state_uses(s), kBlockHubLimit),
-                             constant_entries(s, false), constant_entries(s, true));
+    plan = plan_linear_solve(
+        s.A.pattern(),
+        blocks_in_locality_order(s.A.pattern(), s.blocks, constraint_state_uses(s), kBlockHubLimit),
+        constant_entries(s, false), constant_entries(s, true));
   FunctionParts parts(options.part_cost);
   FunctionBodies bodies = function_bodies(s, plan, options.max_expression_size, parts);
   result.rhs_operations = bodies.rhs_operations + (plan ? lu_operation_count(*plan) : 0);

@@ -38,8 +38,8 @@ struct SharingGraph {
 // Breadth first from `start` through the assignments whose mark is not `pass`, marking each
 // with it; an unknown's readers are queued once (`spent`). Returns the assignments in the order
 // reached.
-std::vector<size_t> walk(const SharingGraph& graph, size_t start, int pass,
-                         std::vector<int>& mark, std::vector<int>& spent) {
+std::vector<size_t> walk(const SharingGraph& graph, size_t start, int pass, std::vector<int>& mark,
+                         std::vector<int>& spent) {
   std::vector<size_t> reached;
   std::deque<size_t> queue{start};
   mark[start] = pass;

@@ -18,7 +18,8 @@ TEST(LocalityOrder, SweepsAChainFromAnEndWhateverTheListOrder) {
   std::vector<size_t> order = locality_order(uses, 64);
   ASSERT_EQ(uses.size(), order.size());
   // The first listed link, 7, is nearer the end 9: the sweep starts from the far end, 0.
-  for (size_t i = 0; i < order.size(); ++i) EXPECT_EQ(static_cast<int>(i), chain_position[order[i]]);
+  for (size_t i = 0; i < order.size(); ++i)
+    EXPECT_EQ(static_cast<int>(i), chain_position[order[i]]);
 }
 
 // The same chain listed from its middle, in both directions: the same sweep, up to direction.

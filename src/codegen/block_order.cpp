@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <functional>
 #include <queue>
+#include <utility>
 
 #include "codegen/locality_order.h"
 

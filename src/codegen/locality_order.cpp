@@ -3,6 +3,7 @@
 
 #include <deque>
 #include <unordered_map>
+#include <utility>
 
 namespace daec {
 

@@ -6,6 +6,7 @@ from N = 64 up, and the targets met or missed.
     report.py results.tsv > RESULTS.md
 """
 import math
+import re
 import sys
 
 ORDERS = ["arrays", "bodies", "random"]
@@ -142,9 +143,11 @@ def main():
     print("# Cost against declaration order\n")
     sizes = ", ".join(str(n) for n in sorted({r["N"] for r in rows}))
     families = " ".join(sorted({r["family"] for r in rows}))
+    repeats = re.search(r"\brepeats=(\d+)", header)
+    repeats = f"REPEATS={repeats.group(1)} " if repeats else ""
     print("Written by `bench/ordering/run.sh` (see README.md there for what is measured and why); "
           f"this run: `ORDER_N=\"{sizes.replace(', ', ' ')}\" FAMILIES=\"{families}\" "
-          "bench/ordering/run.sh`, the defaults.")
+          f"{repeats}bench/ordering/run.sh`, the other settings at their defaults.")
     print(f"Run: {header}.\n")
     print(f"Times per step come from simulations of at least {MIN_TIMED_SECONDS} s of CPU time "
           "(`/usr/bin/time` counts hundredths of a second); shorter ones show \"–\" and are left "

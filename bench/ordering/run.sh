@@ -130,7 +130,7 @@ row() {
 }
 
 # The header is made before results.tsv is rewritten: the rewrite itself is not a change.
-header="# date=$(date -u '+%Y-%m-%d %H:%M UTC') commit=$(git rev-parse --short HEAD)$(git diff --quiet HEAD || echo ' (with uncommitted changes)') machine=$(nproc) cores, $(uname -sr), $($CXX --version | head -n 1) sim_t_end=$SIM_T_END"
+header="# date=$(date -u '+%Y-%m-%d %H:%M UTC') commit=$(git rev-parse --short HEAD)$(git diff --quiet HEAD || echo ' (with uncommitted changes)') machine=$(nproc) cores, $(uname -sr), $($CXX --version | head -n 1) sim_t_end=$SIM_T_END repeats=$REPEATS"
 {
   echo "$header"
   printf 'family\tN\torder\tdaec_cpu_s\trhs_ops\tcompile_s\tmethod\tsteps\tfactor_nnz\tsim_cpu_s\trhs_ns\tresidual_jacobian_ns\trhs_jacobian_ns\tproject_ns\n'

@@ -12,15 +12,6 @@ namespace daec {
 
 namespace {
 
-// The block each position of `form` belongs to.
-std::vector<int> block_of_positions(const BlockTriangularForm& form) {
-  std::vector<int> block_of(form.row_order.size());
-  for (int b = 0; b < form.block_count(); ++b) {
-    for (int i = form.block_start[b]; i < form.block_start[b + 1]; ++i) block_of[i] = b;
-  }
-  return block_of;
-}
-
 // For each block, the earlier blocks its rows refer to (each once).
 std::vector<std::vector<int>> block_dependencies(const SparsityPattern& a,
                                                  const BlockTriangularForm& form,

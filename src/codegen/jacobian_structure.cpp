@@ -44,12 +44,8 @@ struct BlockIndex {
   std::vector<int> block_of_position, position_of_row;
 
   explicit BlockIndex(const LinearSolvePlan& plan)
-      : block_of_position(plan.size), position_of_row(plan.size) {
-    const BlockTriangularForm& form = plan.blocks;
-    for (int b = 0; b < form.block_count(); ++b) {
-      for (int i = form.block_start[b]; i < form.block_start[b + 1]; ++i) block_of_position[i] = b;
-    }
-    for (int i = 0; i < plan.size; ++i) position_of_row[form.row_order[i]] = i;
+      : block_of_position(block_of_positions(plan.blocks)), position_of_row(plan.size) {
+    for (int i = 0; i < plan.size; ++i) position_of_row[plan.blocks.row_order[i]] = i;
   }
   int block_of_row(int row) const { return block_of_position[position_of_row[row]]; }
 };

@@ -24,20 +24,11 @@ struct BlockedEntries {
   std::vector<ex> value;
 };
 
-// The block of A each position (in A's block triangular order) belongs to.
-std::vector<int> block_of_positions(const BlockTriangularForm& blocks, size_t m) {
-  std::vector<int> block_of(m);
-  for (int b = 0; b < blocks.block_count(); ++b) {
-    for (int i = blocks.block_start[b]; i < blocks.block_start[b + 1]; ++i) block_of[i] = b;
-  }
-  return block_of;
-}
-
 BlockedEntries dF_dZ_by_block(const Generator& gen) {
   const BlockTriangularForm& blocks = gen.plan->blocks;
   std::vector<std::vector<std::array<int, 2>>> groups(blocks.block_count());
   std::vector<std::vector<ex>> values(blocks.block_count());
-  std::vector<int> block_of = block_of_positions(blocks, gen.m);
+  std::vector<int> block_of = block_of_positions(blocks);
   for (size_t i = 0; i < gen.n; ++i) {
     for (const MatrixEntry& e : gen.dF_dZ.row(i)) {
       int pos = gen.position[e.column];
@@ -119,7 +110,7 @@ constexpr size_t kColumnHubLimit = 64;
 std::vector<int> column_order(const Generator& gen, const ColumnEntries& fx,
                               const ColumnEntries* gx) {
   std::vector<int> block_of;
-  if (gx) block_of = block_of_positions(gen.plan->blocks, gen.m);
+  if (gx) block_of = block_of_positions(gen.plan->blocks);
   std::vector<std::vector<int>> uses(gen.n);
   for (size_t j = 0; j < gen.n; ++j) {
     for (int k = fx.start[j]; k < fx.start[j + 1]; ++k) uses[j].push_back(fx.row[k]);

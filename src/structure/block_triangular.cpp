@@ -121,4 +121,12 @@ BlockTriangularForm block_triangular_form(const SparsityPattern& pattern) {
   return MatchedGraphComponents(pattern, matching).run();
 }
 
+std::vector<int> block_of_positions(const BlockTriangularForm& form) {
+  std::vector<int> block_of(form.row_order.size());
+  for (int b = 0; b < form.block_count(); ++b) {
+    for (int i = form.block_start[b]; i < form.block_start[b + 1]; ++i) block_of[i] = b;
+  }
+  return block_of;
+}
+
 }  // namespace daec

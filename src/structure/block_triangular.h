@@ -27,6 +27,9 @@ struct BlockTriangularForm {
   int block_size(int b) const { return block_start[b + 1] - block_start[b]; }
 };
 
+/// The block each position of `form` (an index into row_order and col_order) belongs to.
+std::vector<int> block_of_positions(const BlockTriangularForm& form);
+
 /// The block lower-triangular form of a square pattern from a perfect matching of it, by
 /// Tarjan's strongly-connected-components algorithm (iterative, O(V + E)) on the graph where row
 /// r points to the row matched to each column of r. Throws std::invalid_argument if the pattern

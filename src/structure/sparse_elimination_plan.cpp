@@ -209,10 +209,7 @@ LinearSolvePlan plan_linear_solve(const SparsityPattern& a, const BlockTriangula
   plan.blocks = ordered(a, constant, ones, form);
   const BlockTriangularForm& blocks = plan.blocks;
   std::vector<int> column_position = inverse(blocks.col_order);
-  std::vector<int> block_of(plan.size);
-  for (int b = 0; b < blocks.block_count(); ++b) {
-    for (int i = blocks.block_start[b]; i < blocks.block_start[b + 1]; ++i) block_of[i] = b;
-  }
+  const std::vector<int> block_of = block_of_positions(blocks);
   std::set<std::pair<int, int>> stored;
   EntryState state;
   std::vector<int> row_position = inverse(blocks.row_order);

@@ -9,14 +9,20 @@
 namespace daec {
 namespace {
 
+// The uses of a chain's links listed in the order `chain_position`: link k reads unknowns k and
+// k + 1.
+std::vector<std::vector<int>> chain_uses(const std::vector<int>& chain_position) {
+  std::vector<std::vector<int>> uses;
+  for (int k : chain_position) uses.push_back({k, k + 1});
+  return uses;
+}
+
 // A chain of assignments, the k-th reading unknowns k and k + 1, listed in a scrambled order:
 // the order sweeps the chain from one end to the other, whichever link is listed first.
 TEST(LocalityOrder, SweepsAChainFromAnEndWhateverTheListOrder) {
   const std::vector<int> chain_position = {7, 2, 9, 0, 5, 3, 8, 1, 6, 4};
-  std::vector<std::vector<int>> uses;
-  for (int k : chain_position) uses.push_back({k, k + 1});
-  std::vector<size_t> order = locality_order(uses, 64);
-  ASSERT_EQ(uses.size(), order.size());
+  std::vector<size_t> order = locality_order(chain_uses(chain_position), 64);
+  ASSERT_EQ(chain_position.size(), order.size());
   // The first listed link, 7, is nearer the end 9: the sweep starts from the far end, 0.
   for (size_t i = 0; i < order.size(); ++i)
     EXPECT_EQ(static_cast<int>(i), chain_position[order[i]]);
@@ -25,10 +31,8 @@ TEST(LocalityOrder, SweepsAChainFromAnEndWhateverTheListOrder) {
 // The same chain listed from its middle, in both directions: the same sweep, up to direction.
 TEST(LocalityOrder, AChainListedFromItsMiddleIsSweptFromAnEnd) {
   const std::vector<int> chain_position = {5, 4, 6, 3, 7, 2, 8, 1, 9, 0};
-  std::vector<std::vector<int>> uses;
-  for (int k : chain_position) uses.push_back({k, k + 1});
-  std::vector<size_t> order = locality_order(uses, 64);
-  ASSERT_EQ(uses.size(), order.size());
+  std::vector<size_t> order = locality_order(chain_uses(chain_position), 64);
+  ASSERT_EQ(chain_position.size(), order.size());
   const int first = chain_position[order[0]];
   ASSERT_TRUE(first == 0 || first == 9) << first;
   for (size_t i = 0; i < order.size(); ++i) {

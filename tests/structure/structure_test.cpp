@@ -394,6 +394,7 @@ TEST(Structure, BlocksComeInSolveOrder) {
   EXPECT_EQ(form.row_order, (std::vector<int>{2, 1, 3, 0}));
   EXPECT_EQ(form.block_start, (std::vector<int>{0, 1, 3, 4}));
   expect_valid_block_form(pattern, maximum_matching(pattern), form);
+  EXPECT_EQ(block_of_positions(form), (std::vector<int>{0, 1, 1, 2}));
 }
 
 TEST(Structure, ZeroRowIsOverDetermined) {

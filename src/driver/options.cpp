@@ -24,6 +24,7 @@ struct GivenLimits {
   long long max_input_size = static_cast<long long>(kDefaultMaxInputBytes);
   std::string units = "warn";            ///< --units
   std::string combinations = "promote";  ///< --combinations
+  std::string unknown_order = "auto";    ///< --unknown-order
 };
 
 static po::options_description visible_options(Options& o, std::string& dummies,
@@ -79,6 +80,14 @@ static po::options_description visible_options(Options& o, std::string& dummies,
      "into one free of the algebraic unknowns, comb(...); 'auto' combines them all, and makes "
      "states only where combinations would nest more than two deep; 'nest' always combines "
      "(docs/reduction.md, High index)")
+    ("unknown-order", po::value(&limits.unknown_order)->value_name("MODE"),
+     ("the order of the generated code's states and algebraic unknowns: 'auto' (default) "
+      "keeps the model's declaration order up to " + std::to_string(kStructuralOrderVariables - 1) +
+      " variables and numbers larger models by their structure, 'declared' always keeps it, "
+      "'structural' always numbers by structure: coupled unknowns together, along a chain from "
+      "one end, so that the cost of the code does not depend on the order the model is written "
+      "in (the declared variables' names and locations keep declaration order; "
+      "docs/generated-code.md, Large models)").c_str())
     ("units", po::value(&limits.units)->value_name("MODE"),
      "dimensional mismatches of the model's units (unit = \"m/s\"): 'warn' (default) reports "
      "them as warnings, 'error' as errors (the model is not compiled), 'off' does not check "
@@ -224,7 +233,12 @@ std::optional<Options> parse_options(int argc, const char* const argv[], std::st
                   {{"auto", CombinationPolicy::LimitNesting},
                    {"promote", CombinationPolicy::PromoteStructural},
                    {"nest", CombinationPolicy::NestFreely}},
-                  options.combinations, error))
+                  options.combinations, error) ||
+      !parse_mode("unknown-order", limits.unknown_order,
+                  {{"auto", UnknownOrder::Automatic},
+                   {"declared", UnknownOrder::Declared},
+                   {"structural", UnknownOrder::Structural}},
+                  options.unknown_order, error))
     return std::nullopt;
   if (options.jobs < 1) {
     error = "--jobs must be at least 1";

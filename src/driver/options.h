@@ -37,6 +37,7 @@ struct Options {
   std::string report_json;
   DummyPolicy dummies = DummyPolicy::Auto;
   CombinationPolicy combinations = CombinationPolicy::LimitNesting;  ///< --combinations
+  UnknownOrder unknown_order = UnknownOrder::Automatic;              ///< --unknown-order
   int max_rounds = 10;
   /// Nodes an expression may reach while reducing or generating code; 0: no limit.
   size_t max_expression_size = kDefaultMaxExpressionSize;

@@ -226,7 +226,7 @@ static bool run_model(const SourceFile& file, const Options& options, std::ostre
   std::optional<ReducedSystem> reduced;
   if (model) {
     ReductionOptions reduction{options.dummies, options.max_rounds, options.max_expression_size,
-                               options.combinations};
+                               options.combinations, options.unknown_order};
     reduced = reduce_model(*model, reduction, run.diags);
   }
   run.print(err);

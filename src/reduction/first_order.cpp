@@ -42,18 +42,20 @@ static Unknown unknown_of(const Variable& v) {
                  v.nominal, v.unit};
 }
 
-FirstOrderSystem to_first_order(const Model& model) {
+FirstOrderSystem to_first_order(const Model& model, UnknownOrder unknown_order) {
+  const ModelOrder numbering = model_order(model, unknown_order);
   FirstOrderSystem system{make_context(model), {}, {}, {}};
-  for (const Variable& v : model.variables) {
+  for (size_t index : numbering.variables) {
+    const Variable& v = model.variables[index];
     system.unknowns.push_back(unknown_of(v));
     system.derivative.push_back(v.is_differential() ? std::optional(v.derivatives[0])
                                                     : std::nullopt);
   }
   GiNaC::exmap lowered;  // x^(j) -> the state or derivative symbol that replaces it
   std::vector<SystemEquation> definitions;
-  for (size_t index = 0; index < model.variables.size(); ++index) {
-    const Variable& v = model.variables[index];
-    size_t previous = index;  // the state whose derivative the next velocity stands for
+  for (size_t position = 0; position < numbering.variables.size(); ++position) {
+    const Variable& v = model.variables[numbering.variables[position]];
+    size_t previous = position;  // the state whose derivative the next velocity stands for
     for (int order = 1; order < v.highest_order(); ++order) {
       GiNaC::realsymbol velocity = system.context.fresh_symbol(velocity_name(v.name, order));
       std::string name = velocity.get_name();
@@ -71,7 +73,8 @@ FirstOrderSystem to_first_order(const Model& model) {
       lowered[v.derivatives[order]] = next;
     }
   }
-  for (const Equation& e : model.equations) {
+  for (size_t index : numbering.equations) {
+    const Equation& e = model.equations[index];
     system.equations.push_back(SystemEquation{e.label, e.location,
                                               substitute_symbols(e.lhs, lowered),
                                               substitute_symbols(e.rhs, lowered)});

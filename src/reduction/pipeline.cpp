@@ -46,7 +46,8 @@ static std::optional<ReducedSystem> run_stages(const Model& model, const Reducti
   checkpoint(whole_model, "checking the structure of the model");
   if (!check_structure(model, diags)) return std::nullopt;
   checkpoint(whole_model, "bringing the model to semi-explicit form");
-  const SemiExplicitSystem semi_explicit = to_semi_explicit(to_first_order(model));
+  const SemiExplicitSystem semi_explicit =
+      to_semi_explicit(to_first_order(model, options.unknown_order));
   std::optional<ReducedSystem> reduced;
   std::vector<std::string> promoted;
   // An unknown inside a relation is first classified by its branches. Where that leaves a

@@ -13,6 +13,7 @@
 
 #include "reduction/expression_matrix.h"
 #include "reduction/limits.h"
+#include "reduction/structural_order.h"
 #include "reduction/system.h"
 #include "structure/block_triangular.h"
 #include "structure/sparsity.h"
@@ -45,6 +46,8 @@ struct ReductionOptions {
   size_t max_expression_size = kDefaultMaxExpressionSize;
   /// How dependent rows of B are treated: set by the pipeline (docs/reduction.md, "High index").
   CombinationPolicy combinations = CombinationPolicy::LimitNesting;
+  /// The order of the model's variables and equations (reduction/structural_order.h).
+  UnknownOrder unknown_order = UnknownOrder::Automatic;
 };
 
 /// The dependency table (docs/method.md §5) of a round: constraints (rows) against algebraic

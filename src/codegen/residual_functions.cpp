@@ -9,6 +9,7 @@
 #include <fmt/format.h>
 
 #include "codegen/code_tables.h"
+#include "codegen/rolled_loops.h"
 
 namespace daec::function_code {
 
@@ -68,9 +69,11 @@ std::string residual_jacobian_values(Generator& gen, const ColumnPattern& patter
     }
   }
   if (next != entries.size()) throw std::logic_error("residual Jacobian: entry outside pattern");
+  // In the order of the columns: a model numbered by its structure repeats the entries of one
+  // body or point from column to column, and those repetitions become loops (rolled_loops.h).
   std::string code = gen.parts.body({"residual_jacobian_values",
                                      {kP, kT, kX, in("z"), {"double", "alpha"}, out("values")},
-                                     assignment_statements(symbols, list)});
+                                     rolled_statements(symbols, list)});
   return body(code, {"t", "x", "xdot", "z", "alpha", "values"});
 }
 

@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <cstddef>
+#include <tuple>
 #include <utility>
 
 namespace daec {
@@ -35,16 +36,16 @@ void levels_from(const Graph& neighbours, int root, const std::vector<bool>& num
   for (int v : levels.nodes) mark[static_cast<size_t>(v)] = false;
 }
 
-// What a node looks like from where it is, for breaking ties without its number: its degree,
-// then the sum of its neighbours' degrees.
-using Key = std::pair<size_t, size_t>;
+// What a node looks like from where it is, for breaking ties without its number: its label,
+// its degree, then the sum of its neighbours' degrees.
+using Key = std::tuple<long, size_t, size_t>;
 
-std::vector<Key> structural_keys(const Graph& neighbours) {
+std::vector<Key> structural_keys(const Graph& neighbours, const std::vector<long>& labels) {
   std::vector<Key> keys(neighbours.size());
   for (size_t v = 0; v < neighbours.size(); ++v) {
     size_t around = 0;
     for (int w : neighbours[v]) around += neighbours[static_cast<size_t>(w)].size();
-    keys[v] = {neighbours[v].size(), around};
+    keys[v] = {labels.empty() ? 0 : labels[v], neighbours[v].size(), around};
   }
   return keys;
 }
@@ -68,10 +69,11 @@ std::vector<int> least_in_last_level(const Levels& levels, const std::vector<Key
 }
 
 // The shape of the levels from a node: per level its width and the sum of its degrees.
-std::vector<Key> profile(const Levels& levels, const Graph& neighbours) {
-  std::vector<Key> shape(static_cast<size_t>(levels.depth()));
+using Width = std::pair<size_t, size_t>;
+std::vector<Width> profile(const Levels& levels, const Graph& neighbours) {
+  std::vector<Width> shape(static_cast<size_t>(levels.depth()));
   for (size_t k = 0; k < levels.nodes.size(); ++k) {
-    Key& entry = shape[static_cast<size_t>(levels.level[k])];
+    Width& entry = shape[static_cast<size_t>(levels.level[k])];
     ++entry.first;
     entry.second += neighbours[static_cast<size_t>(levels.nodes[k])].size();
   }
@@ -103,10 +105,10 @@ int start_node(const Graph& neighbours, const std::vector<Key>& keys, int seed,
   std::sort(ends.begin(), ends.end());
   ends.erase(std::unique(ends.begin(), ends.end()), ends.end());
   int best = -1;
-  std::vector<Key> best_profile;
+  std::vector<Width> best_profile;
   for (int v : ends) {
     levels_from(neighbours, v, numbered, mark, from_candidate);
-    std::vector<Key> shape = profile(from_candidate, neighbours);
+    std::vector<Width> shape = profile(from_candidate, neighbours);
     const bool better = best < 0 || shape.size() > best_profile.size() ||
                         (shape.size() == best_profile.size() &&
                          std::make_pair(shape, keys[static_cast<size_t>(v)]) <
@@ -118,9 +120,9 @@ int start_node(const Graph& neighbours, const std::vector<Key>& keys, int seed,
 
 }  // namespace
 
-std::vector<int> breadth_first_order(const Graph& neighbours) {
+std::vector<int> breadth_first_order(const Graph& neighbours, const std::vector<long>& labels) {
   const size_t size = neighbours.size();
-  const std::vector<Key> keys = structural_keys(neighbours);
+  const std::vector<Key> keys = structural_keys(neighbours, labels);
   auto by_structure_then_number = [&](int a, int b) {
     const Key& ka = keys[static_cast<size_t>(a)];
     const Key& kb = keys[static_cast<size_t>(b)];

@@ -180,7 +180,8 @@ TEST(GeneratedCode, PartsAndPartFiles) {
 
 TEST(GeneratedCode, PendulumChainsBySparseJacobians) {
   // 20 links: every Jacobian, the ODE form's sparse too. 120 links: d(xdot)/dx couples every
-  // link (8 N^2 = 115,200 entries), so only its dense form is there.
+  // link (8 N^2 = 115,200 entries), so only its dense form is there; the residual's iteration
+  // matrix is filled by loops.
   std::string dir = make_scratch_dir("generated_pendulum_chains");
   for (int n : {20, 120}) {
     expect_checks_pass(build_checker(source_dir() + "/models/pendulum_chain.dae", dir,
@@ -191,6 +192,9 @@ TEST(GeneratedCode, PendulumChainsBySparseJacobians) {
                                                    : "has_sparse_rhs_jacobian = false"))
         << n;
     EXPECT_EQ(n == 20, code.find("int rhs_jacobian_values(") != std::string::npos) << n;
+    // 120 links, 600 variables, are numbered by structure, and the 3,828 entries of the
+    // residual's iteration matrix repeat from link to link: loops (codegen/rolled_loops.h).
+    EXPECT_EQ(n == 120, code.find("*i] = ") != std::string::npos) << n;
   }
 }
 

@@ -9,6 +9,8 @@
 
 #include <fmt/format.h>
 
+#include "codegen/function_parts.h"
+
 namespace daec::function_code {
 namespace {
 
@@ -191,13 +193,29 @@ std::string loop_of(const SymbolCode& symbols, const std::vector<Assignment>& li
     const ex& value = list[run.first + j].value;
     handles.push_back(value.is_zero() ? SIZE_MAX : compiler.add(value));
   }
-  std::string code = fmt::format("  for (int i = 0; i < {}; ++i) {{\n", run.count);
-  for (const std::string& statement : compiler.statements()) code += "    " + statement + "\n";
+  // Temporaries that read no moved index (p[0]/p[3]^2, say) are computed once, before the loop:
+  // the compiler cannot hoist them itself, as the loop's stores might change p for all it knows.
+  std::vector<std::string> before, inside, moving;
+  for (const std::string& statement : compiler.statements()) {
+    bool moves = statement.find("i]") != std::string::npos;
+    for (size_t k = 0; k < moving.size() && !moves; ++k) moves = uses_name(statement, moving[k]);
+    if (moves) {
+      const size_t name = statement.find("lw");
+      moving.push_back(statement.substr(name, statement.find(' ', name) - name));
+    }
+    (moves ? inside : before).push_back(statement);
+  }
+  const std::string indent = before.empty() ? "  " : "    ";
+  std::string code = before.empty() ? "" : "  {\n";
+  for (const std::string& statement : before) code += indent + statement + "\n";
+  code += fmt::format("{}for (int i = 0; i < {}; ++i) {{\n", indent, run.count);
+  for (const std::string& statement : inside) code += indent + "  " + statement + "\n";
   for (size_t j = 0; j < run.period; ++j) {
-    code += fmt::format("    {} = {};\n", targets[j],
+    code += fmt::format("{}  {} = {};\n", indent, targets[j],
                         handles[j] == SIZE_MAX ? "0.0" : compiler.code_for(handles[j]));
   }
-  return code + "  }\n";
+  code += indent + "}\n";
+  return before.empty() ? code : code + "  }\n";
 }
 
 // The runs of the assignments with these patterns (see rolled_runs).

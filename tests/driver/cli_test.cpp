@@ -424,6 +424,20 @@ TEST_F(Cli, DummiesOption) {
   EXPECT_EQ(0, daec("--dummies=auto --check decay.dae").status);
 }
 
+TEST_F(Cli, UnknownOrderOption) {
+  write("decay.dae", kGoodModel);
+  CommandResult bogus = daec("--unknown-order sideways --check decay.dae");
+  EXPECT_EQ(2, bogus.status);
+  EXPECT_EQ(std::string("daec: error: --unknown-order must be 'auto', 'declared' or 'structural', "
+                        "not 'sideways'\n") +
+                kTryHelp,
+            bogus.err);
+  for (const char* mode : {"auto", "declared", "structural"})
+    EXPECT_EQ(0, daec(std::string("--unknown-order=") + mode + " --check decay.dae").status)
+        << mode;
+  EXPECT_NE(std::string::npos, daec("--help").out.find("--unknown-order MODE"));
+}
+
 TEST_F(Cli, NumericOptionsAreValidated) {
   write("decay.dae", kGoodModel);
   CommandResult jobs = daec("--jobs 0 --check decay.dae");

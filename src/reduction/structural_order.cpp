@@ -48,54 +48,69 @@ static std::vector<std::vector<int>> incidence_graph(const Model& model) {
   return neighbours;
 }
 
+// The rank of each key among the distinct keys, in their sorted order: equal keys get equal
+// ranks, and the ranks do not depend on the numbering.
+template <typename Key>
+static std::vector<long> ranks(const std::vector<Key>& keys) {
+  std::map<Key, long> rank;
+  for (const Key& key : keys) rank.emplace(key, 0);
+  long next = 0;
+  for (auto& entry : rank) entry.second = next++;
+  std::vector<long> result;
+  for (const Key& key : keys) result.push_back(rank[key]);
+  return result;
+}
+
 // What each node is beyond the graph, as a label that does not depend on the numbering: an
-// equation by the parameters it uses, its variables and derivatives counted, then by its
-// variables' labels; a variable by its order and its equations' (first) labels. In a chain of
-// bodies x and y are joined alike, but the equation of y'' holds g: they get different labels, and
-// every body is numbered x before y.
+// equation by the parameters it uses and its counts of variables and derivatives, a variable by
+// its order and its equations' labels, then an equation again by its variables' labels. In a
+// chain of bodies x and y are joined alike, but the equation of y'' holds g: they get different
+// labels, and so do x' = u and y' = v, and every body is numbered alike. Labels are ranks, so
+// that a variable in thousands of equations makes no key longer than its own list.
 static std::vector<long> content_labels(const Model& model,
                                         const std::vector<std::vector<int>>& neighbours) {
-  const size_t variables = model.variables.size();
-  std::vector<std::string> keys(neighbours.size());
-  for (size_t e = 0; e < model.equations.size(); ++e) {
+  const size_t variables = model.variables.size(), equations = model.equations.size();
+  // Nothing that depends on how GiNaC happens to arrange an expression (its sizes and orders
+  // follow hash values that change from run to run): which symbols it holds.
+  std::vector<std::string> contents;
+  for (size_t e = 0; e < equations; ++e) {
     std::vector<std::string> parameters;
     size_t derivatives = 0;
     for (const GiNaC::ex& symbol : symbols_in(model.equations[e].residual())) {
-      if (const Parameter* p = model.find_parameter(GiNaC::ex_to<GiNaC::symbol>(symbol).get_name()))
-        parameters.push_back(p->name);
+      const std::string& name = GiNaC::ex_to<GiNaC::symbol>(symbol).get_name();
+      if (model.find_parameter(name)) parameters.push_back(name);
       if (model.derivative_of(symbol)) ++derivatives;
     }
     std::sort(parameters.begin(), parameters.end());
-    // Nothing that depends on how GiNaC happens to arrange the expression (its sizes and orders
-    // follow hash values that change from run to run): which symbols it holds.
     std::string key =
-        "e" + std::to_string(neighbours[variables + e].size()) + "/" + std::to_string(derivatives);
+        std::to_string(neighbours[variables + e].size()) + "/" + std::to_string(derivatives);
     for (const std::string& name : parameters) key += "/" + name;
-    keys[variables + e] = key;
+    contents.push_back(key);
   }
-  for (size_t v = 0; v < variables; ++v) {
-    std::vector<std::string> around;
-    for (int node : neighbours[v]) around.push_back(keys[static_cast<size_t>(node)]);
-    std::sort(around.begin(), around.end());
-    std::string key = "v" + std::to_string(model.variables[v].highest_order());
-    for (const std::string& equation : around) key += "|" + equation;
-    keys[v] = key;
+  const std::vector<long> equation_labels = ranks(contents);
+  // keys[node]: the node's own label first, then its neighbours' labels sorted.
+  auto around = [&](size_t node, long own, const std::vector<long>& label_of) {
+    std::vector<long> key;
+    for (int other : neighbours[node]) key.push_back(label_of[static_cast<size_t>(other)]);
+    std::sort(key.begin(), key.end());
+    key.insert(key.begin(), own);
+    return key;
+  };
+  std::vector<long> label(variables + equations, 0);
+  for (size_t e = 0; e < equations; ++e) label[variables + e] = equation_labels[e];
+  std::vector<std::vector<long>> variable_keys;
+  for (size_t v = 0; v < variables; ++v)
+    variable_keys.push_back(around(v, model.variables[v].highest_order(), label));
+  const std::vector<long> variable_labels = ranks(variable_keys);
+  for (size_t v = 0; v < variables; ++v) label[v] = variable_labels[v];
+  // The final labels: variables (0, their label), equations (1, their label and variables').
+  std::vector<std::vector<long>> keys(variables + equations);
+  for (size_t v = 0; v < variables; ++v) keys[v] = {0, variable_labels[v]};
+  for (size_t e = 0; e < equations; ++e) {
+    keys[variables + e] = around(variables + e, equation_labels[e], label);
+    keys[variables + e].insert(keys[variables + e].begin(), 1);
   }
-  // One round more for the equations: their variables' keys, so that x' = u and y' = v, alike
-  // in themselves, differ as x and y do.
-  for (size_t e = 0; e < model.equations.size(); ++e) {
-    std::vector<std::string> around;
-    for (int node : neighbours[variables + e]) around.push_back(keys[static_cast<size_t>(node)]);
-    std::sort(around.begin(), around.end());
-    for (const std::string& variable : around) keys[variables + e] += "|" + variable;
-  }
-  std::vector<std::string> distinct = keys;
-  std::sort(distinct.begin(), distinct.end());
-  distinct.erase(std::unique(distinct.begin(), distinct.end()), distinct.end());
-  std::vector<long> labels;
-  for (const std::string& key : keys)
-    labels.push_back(std::lower_bound(distinct.begin(), distinct.end(), key) - distinct.begin());
-  return labels;
+  return ranks(keys);
 }
 
 ModelOrder model_order(const Model& model, UnknownOrder order) {

@@ -1,7 +1,8 @@
 // Tests of the numbering of a model's variables and equations (reduction/structural_order.h):
 // when a model is numbered by its structure, that a chain declared field by field or shuffled
-// comes out link by link from one end, and that the first-order stage takes the unknowns and
-// equations in that order while the context keeps declaration order.
+// comes out link by link from one end, that a hub variable does not make the labels grow, and
+// that the first-order stage takes the unknowns and equations in that order while the context
+// keeps declaration order.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -116,6 +117,26 @@ TEST(StructuralOrder, TheFirstOrderStageFollowsItAndTheContextKeepsDeclarationOr
   ASSERT_EQ(model.variables.size(), system.context.variable_names.size());
   for (size_t v = 0; v < model.variables.size(); ++v)
     EXPECT_EQ(model.variables[v].name, system.context.variable_names[v]);
+}
+
+// A variable that 4,000 equations hold (a hub): the numbering is a permutation. The labels are
+// ranks, as short as each node's own list; they once concatenated their neighbours' keys, and
+// each of the 4,000 equations carried the hub's key of 4,001 entries.
+TEST(StructuralOrder, AHubVariableIsNumberedWithoutItsKeysGrowing) {
+  auto run = test::run(
+      "model hub;\nparameter N = 4000;\nvariable x[N](start = 1), s;\nequation\n"
+      "  for i in 1:N loop\n    x[i]' = -x[i] + s;\n  end for;\n"
+      "  s = sum(x[i] for i in 1:N)/N;\nend\n");
+  ASSERT_TRUE(run->model) << run->diagnostics();
+  const Model& model = *run->model;
+  const ModelOrder order = model_order(model, UnknownOrder::Automatic);
+  std::vector<size_t> variables = order.variables, equations = order.equations;
+  ASSERT_EQ(model.variables.size(), variables.size());
+  ASSERT_EQ(model.equations.size(), equations.size());
+  std::sort(variables.begin(), variables.end());
+  std::sort(equations.begin(), equations.end());
+  for (size_t k = 0; k < variables.size(); ++k) EXPECT_EQ(k, variables[k]);
+  for (size_t k = 0; k < equations.size(); ++k) EXPECT_EQ(k, equations[k]);
 }
 
 }  // namespace

@@ -15,10 +15,6 @@ namespace {
 // Arrays up to this many elements live on the stack.
 constexpr size_t kStackElements = 4096;
 
-bool is_word(char c) {
-  return std::isalnum(static_cast<unsigned char>(c)) || c == '_';
-}
-
 size_t cost_of(const std::string& statement) {
   return static_cast<size_t>(std::count(statement.begin(), statement.end(), '\n')) +
          statement.size() / 100;
@@ -107,6 +103,10 @@ std::string parameter_list(const std::vector<CodeParameter>& parameters, const s
 }
 
 }  // namespace
+
+bool is_word(char c) {
+  return std::isalnum(static_cast<unsigned char>(c)) || c == '_';
+}
 
 bool uses_name(const std::string& code, const std::string& name) {
   bool used = false;

@@ -54,6 +54,9 @@ class FunctionParts {
   std::vector<FunctionPart> parts_;
 };
 
+/// Whether `c` may be part of an identifier (a letter, a digit or _).
+bool is_word(char c);
+
 /// Whether `code` uses the identifier `name` (comments left out).
 bool uses_name(const std::string& code, const std::string& name);
 

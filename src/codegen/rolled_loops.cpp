@@ -45,10 +45,6 @@ std::string assignment_text(const SymbolCode& own, const Assignment& a) {
   return text + a.target + " = " + compiler.code_for(handle);
 }
 
-bool is_word(char c) {
-  return std::isalnum(static_cast<unsigned char>(c)) || c == '_';
-}
-
 // The shape text of `code` and its indices (see Pattern).
 std::string take_indices(const std::string& code, Pattern& pattern) {
   std::string shape;

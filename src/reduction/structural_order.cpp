@@ -5,6 +5,7 @@
 #include <map>
 #include <string>
 
+#include "reduction/structural_check.h"
 #include "structure/breadth_first_order.h"
 
 namespace daec {
@@ -22,29 +23,17 @@ bool numbers_by_structure(const Model& model, UnknownOrder order) {
 }
 
 // The graph of variables (nodes 0 .. V - 1) and equations (V .. V + E - 1): an equation is
-// adjacent to each variable whose symbol or derivative it holds.
+// adjacent to each variable whose symbol or derivative it holds, as the structural check sees
+// them (incidence_pattern).
 static std::vector<std::vector<int>> incidence_graph(const Model& model) {
   const size_t variables = model.variables.size();
-  std::map<GiNaC::ex, int, GiNaC::ex_is_less> variable_of;
-  for (size_t v = 0; v < variables; ++v) {
-    variable_of.emplace(model.variables[v].symbol, static_cast<int>(v));
-    for (const GiNaC::realsymbol& d : model.variables[v].derivatives)
-      variable_of.emplace(d, static_cast<int>(v));
-  }
+  const SparsityPattern incidence = incidence_pattern(model);
   std::vector<std::vector<int>> neighbours(variables + model.equations.size());
-  for (size_t e = 0; e < model.equations.size(); ++e) {
-    const int node = static_cast<int>(variables + e);
-    for (const GiNaC::ex& symbol : symbols_in(model.equations[e].residual())) {
-      auto it = variable_of.find(symbol);
-      if (it == variable_of.end()) continue;  // a parameter or t
-      neighbours[static_cast<size_t>(node)].push_back(it->second);
-      neighbours[static_cast<size_t>(it->second)].push_back(node);
-    }
+  for (const auto& [equation, variable] : incidence.entries()) {
+    neighbours[variables + static_cast<size_t>(equation)].push_back(variable);
+    neighbours[static_cast<size_t>(variable)].push_back(static_cast<int>(variables) + equation);
   }
-  for (std::vector<int>& list : neighbours) {
-    std::sort(list.begin(), list.end());
-    list.erase(std::unique(list.begin(), list.end()), list.end());
-  }
+  for (std::vector<int>& list : neighbours) std::sort(list.begin(), list.end());
   return neighbours;
 }
 

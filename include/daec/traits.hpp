@@ -5,6 +5,7 @@
 #pragma once
 
 #include <type_traits>
+#include <utility>
 
 namespace daec::traits {
 
@@ -36,6 +37,39 @@ struct has_sparse_invariants_jacobian : std::false_type {};
 template <typename Model>
 struct has_sparse_invariants_jacobian<Model, std::void_t<decltype(Model::invariants_jacobian_nnz)>>
     : std::true_type {};
+
+/// Whether Model tells which states are continuous across events (Model::state_continuous);
+/// a model written by hand may not.
+template <typename Model, typename = void>
+struct has_state_continuous : std::false_type {};
+template <typename Model>
+struct has_state_continuous<Model, std::void_t<decltype(Model::state_continuous)>>
+    : std::true_type {};
+
+/// Whether Model has consistent_reinitialization (every generated model; one written by hand
+/// may not).
+template <typename Model, typename = void>
+struct has_consistent_reinitialization : std::false_type {};
+template <typename Model>
+struct has_consistent_reinitialization<
+    Model, std::void_t<decltype(std::declval<const Model&>().consistent_reinitialization(
+               0.0, static_cast<double*>(nullptr), static_cast<const double*>(nullptr),
+               static_cast<const bool*>(nullptr)))>> : std::true_type {};
+
+/// Whether Model has algebraic_log_determinant and start_surplus (every generated model).
+template <typename Model, typename = void>
+struct has_algebraic_log_determinant : std::false_type {};
+template <typename Model>
+struct has_algebraic_log_determinant<
+    Model, std::void_t<decltype(std::declval<const Model&>().algebraic_log_determinant(
+               0.0, static_cast<const double*>(nullptr)))>> : std::true_type {};
+template <typename Model, typename = void>
+struct has_start_surplus : std::false_type {};
+template <typename Model>
+struct has_start_surplus<
+    Model, std::void_t<decltype(std::declval<const Model&>().start_surplus(
+               0.0, static_cast<const double*>(nullptr), static_cast<const double*>(nullptr),
+               static_cast<int*>(nullptr)))>> : std::true_type {};
 
 /// Model::has_dense_jacobians where the model declares it, else true.
 template <typename Model, typename = void>

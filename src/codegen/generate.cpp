@@ -133,13 +133,28 @@ std::string fixed_initializer(const ReducedSystem& s) {
   return bool_initializer(fixed);
 }
 
-// Which states' starts are given: a declared variable's (its `start = ...`, or the default 0,
-// which the language makes a guess), not those of the states the stages introduce (dummies,
-// velocities of x'', rates of promoted unknowns), which are defaults (docs/simulator.md).
+// Whether state u is continuous across an event: a differential variable of the model or the
+// velocity of an x'' (a reset keeps it unless a reinit sets it), not a dummy, the rate of a
+// promoted unknown or a promoted unknown, which the constraints determine (docs/language.md,
+// "When clauses and reinit").
+bool continuous(const Unknown& u) {
+  return (u.origin == UnknownOrigin::Variable && !u.promoted) || u.origin == UnknownOrigin::Velocity;
+}
+
+// Which states' starts are given: a differential variable's written `start = ...` (the user's
+// --set adds others at run time). The rest -- dummies, velocities of x'', promoted unknowns and
+// every start not written -- are guesses, solved for freely (docs/language.md, "Initial values").
 std::string start_given_initializer(const ReducedSystem& s) {
   std::vector<bool> given;
-  for (const Unknown& u : s.states) given.push_back(u.origin == UnknownOrigin::Variable);
+  for (const Unknown& u : s.states)
+    given.push_back(u.origin == UnknownOrigin::Variable && !u.promoted && u.start_written);
   return bool_initializer(given);
+}
+
+std::string state_continuous_initializer(const ReducedSystem& s) {
+  std::vector<bool> kept;
+  for (const Unknown& u : s.states) kept.push_back(continuous(u));
+  return bool_initializer(kept);
 }
 
 TemplateValues declaration_values(const ReducedSystem& s, const std::string& ns) {
@@ -159,6 +174,7 @@ TemplateValues declaration_values(const ReducedSystem& s, const std::string& ns)
       {"num_initial_equations", std::to_string(c.initial_equations.size())},
       {"fixed_initializer", fixed_initializer(s)},
       {"start_given_initializer", start_given_initializer(s)},
+      {"state_continuous_initializer", state_continuous_initializer(s)},
       {"parameter_initializer",
        initializer(
            c.parameters, [](const Parameter& p) { return double_literal(p.value); }, "0.0")},
@@ -207,6 +223,20 @@ std::string algebraic_condition(bool has_algebraic) {
          "  if (unknown != nullptr) *unknown = position >= 0 ? kUnknownAt[position] : -1;\n"
          "  if (sign != nullptr) *sign = determinant_sign;\n"
          "  return ratio > 0.0 ? 1.0 / ratio : std::numeric_limits<double>::infinity();";
+}
+
+// The body of Model::algebraic_log_determinant: log |det A| from the pivots of A's
+// factorisation as rhs solves (unscaled), or 0 with nothing to solve.
+std::string algebraic_log_determinant(bool has_algebraic) {
+  if (!has_algebraic) return "  (void)t;\n  (void)x;\n  return 0.0;";
+  return "  constexpr int m = num_algebraic;\n"
+         "  std::vector<double> a(kLuEntries > 0 ? kLuEntries : 1), r(m);\n"
+         "  std::vector<int> pivot(m);\n"
+         "  evaluate_A_b(p, t, x, a.data(), r.data());\n"
+         "  if (factor_A(a.data(), pivot.data()) != 0) return -std::numeric_limits<double>::infinity();\n"
+         "  double sum = 0.0;  // the diagonal holds 1/pivot\n"
+         "  for (int k = 0; k < m; ++k) sum -= std::log(std::fabs(a[kDiagonalAt[k]]));\n"
+         "  return sum;";
 }
 
 // For each algebraic unknown, the block of A Z = b it is solved in (0-based, in solving order)
@@ -477,6 +507,7 @@ GeneratedCode generate_code(const ReducedSystem& s, const CodegenOptions& option
       {"expression_helpers", std::string(embedded_template("expression_helpers.cpp.in"))},
       {"rhs_failure", conditions.rhs_failure + bodies.rhs_failure},
       {"algebraic_condition", algebraic_condition(plan.has_value())},
+      {"algebraic_log_determinant", algebraic_log_determinant(plan.has_value())},
       {"algebraic_solver", paragraph(algebraic_solver(s, plan, bodies, conditions))},
       {"rhs_jacobian_support", paragraph(bodies.rhs_jacobian_support)},
       {"parameter_jacobian_support", paragraph(bodies.parameter_jacobian_support)},

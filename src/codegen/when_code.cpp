@@ -14,8 +14,7 @@ using function_code::Generator;
 
 namespace {
 
-// The fixed part: the reset map of one clause and the re-initialization after it
-// (docs/generated-code.md, "When clauses").
+// The fixed part: the reset map of one clause (docs/generated-code.md, "When clauses").
 const char* const kReinitFunctions =
     R"(int Model::reinit(int clause, double t, const double* x_before, double* x, double* z,
                   bool* held) const {
@@ -37,10 +36,6 @@ const char* const kReinitFunctions =
   return 0;
 }
 
-int Model::consistent_reinitialization(double t, double* x, const double* z,
-                                       const bool* held) const {
-  return consistent_start(*this, t, x, z, held, nullptr, 0);
-}
 )";
 
 // Where reinit `r` writes: x[i] (i >= 0) or z[-1 - i], as variable_location.

@@ -267,6 +267,7 @@ void Flattener::expand_variable(size_t i, Declaration& decl) {
     variable.location = v.name.location;
     variable.symbol = model_.symbols.get(variable.name);
     variable.fixed = v.fixed;
+    variable.start_written = v.start != nullptr;
     variable.start = starts[k];
     variable.nominal = nominals[k];
     double value;

@@ -43,6 +43,9 @@ struct Variable {
   GiNaC::realsymbol symbol;
   GiNaC::ex start = 0;  ///< in terms of parameters
   bool fixed = false;
+  /// `start = ...` was written: only such a start weighs at the start time (docs/language.md,
+  /// "Initial values"); an unwritten one (0) is a guess that consistent initialization solves for.
+  bool start_written = false;
   /// The scale of the variable's changes (`nominal = ...`, in terms of parameters); 0 when not
   /// given, and consistent initialization scales by max(|start|, 1).
   GiNaC::ex nominal = 0;

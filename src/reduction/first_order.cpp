@@ -39,7 +39,7 @@ static ModelContext make_context(const Model& model) {
 
 static Unknown unknown_of(const Variable& v) {
   return Unknown{v.name,    v.symbol, UnknownOrigin::Variable, "", v.start, v.fixed, v.description,
-                 v.nominal, v.unit};
+                 v.nominal, v.unit,   v.start_written};
 }
 
 FirstOrderSystem to_first_order(const Model& model, UnknownOrder unknown_order) {

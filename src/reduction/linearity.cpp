@@ -226,6 +226,7 @@ std::vector<std::string> promote_to_states(
                       derivative_name(unknown.name, 1) + " = " + rate.get_name(),
                       {}});
     system.states.push_back(unknown);
+    system.states.back().promoted = true;
     promoted.push_back(unknown.name);
   }
   kept.insert(kept.end(), rates.begin(), rates.end());

@@ -104,7 +104,7 @@ TEST(When, BouncingBallAndRelayOnEveryMethod) {
     EXPECT_NEAR(t1 * (1 + e) / (1 - e), std::stod(run.err.substr(prefix.size())), 1e-4);
     EXPECT_EQ(
         ": the when clause 'when h < 0' fired 10 times in a row, each within 8e-09 of the last "
-        "(chattering: its instants accumulate)\n",
+        "and not evenly spaced (chattering: its instants accumulate)\n",
         run.err.substr(run.err.find(": the when clause")));
   }
 }

@@ -6,6 +6,7 @@
 #pragma once
 
 #include <algorithm>
+#include <limits>
 #include <memory>
 
 #include <daec/runtime/system.hpp>
@@ -130,6 +131,22 @@ class ModelAdapter final : public System {
       return 1.0;
     }
   }
+  double algebraic_log_determinant(double t, const double* x) const override {
+    if constexpr (traits::has_algebraic_log_determinant<Model>::value) {
+      return model_.algebraic_log_determinant(t, x);
+    } else {
+      (void)t, (void)x;
+      return std::numeric_limits<double>::quiet_NaN();
+    }
+  }
+  int start_surplus(double t, const double* x, const double* z_start, int* rows) const override {
+    if constexpr (traits::has_start_surplus<Model>::value) {
+      return model_.start_surplus(t, x, z_start, rows);
+    } else {
+      (void)t, (void)x, (void)z_start, (void)rows;
+      return 0;
+    }
+  }
   double invariants_condition(double t, const double* x, int* invariant) const override {
     if constexpr (traits::condition_checks_v<Model>) {
       return model_.invariants_condition(t, x, invariant);
@@ -183,11 +200,11 @@ class ModelAdapter final : public System {
   }
   int consistent_reinitialization(double t, double* x, const double* z,
                                   const bool* held) const override {
-    if constexpr ((traits::num_when_clauses_v<Model>) > 0) {
+    if constexpr (traits::has_consistent_reinitialization<Model>::value) {
       return model_.consistent_reinitialization(t, x, z, held);
-    } else {
-      (void)t, (void)x, (void)z, (void)held;
-      return 0;
+    } else {  // a model written by hand without it: the projection, which holds nothing
+      (void)z, (void)held;
+      return model_.project(t, x);
     }
   }
 
@@ -268,6 +285,8 @@ class ModelAdapter final : public System {
     p = model_.p;
     fixed = model_.fixed;
     start_given = model_.start_given;
+    if constexpr (traits::has_state_continuous<Model>::value)
+      state_continuous = Model::state_continuous;
   }
 
   Model model_;

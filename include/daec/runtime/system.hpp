@@ -106,6 +106,9 @@ class System {
   bool* parameter_bound = nullptr;  // nullptr without dependent parameters
   bool* fixed = nullptr;            // num_states + num_algebraic
   bool* start_given = nullptr;      // num_states
+  /// Which states a reset keeps unless it sets them (the model's differential variables and the
+  /// velocities of x''; not dummies or promoted unknowns); nullptr: every state.
+  const bool* state_continuous = nullptr;
 
   // ----- The Model's functions ---------------------------------------------------------------
   virtual int set_parameter(const char* name, double value) = 0;
@@ -142,6 +145,11 @@ class System {
   // The singular-point checks (has_condition_checks): 1, unknown -1 without them.
   virtual double algebraic_condition(double t, const double* x, int* unknown, int* sign) const = 0;
   virtual double invariants_condition(double t, const double* x, int* invariant) const = 0;
+  /// log |det A(X, t)|, unscaled (-infinity where singular; NaN without the condition checks).
+  virtual double algebraic_log_determinant(double t, const double* x) const = 0;
+  /// At a consistent start: the surplus conditions (Model::start_surplus), into rows (room for
+  /// num_invariants + num_initial_equations + num_algebraic); 0 for a model without it.
+  virtual int start_surplus(double t, const double* x, const double* z_start, int* rows) const = 0;
   // The conditions (num_conditions > 0): g, the modes frozen at (t, x) (0, or the status of
   // solving for Z where relations compare algebraic unknowns: docs/generated-code.md,
   // "Conditions"), and the modes.
@@ -152,8 +160,9 @@ class System {
   /// conditions.
   virtual void release_modes() = 0;
   // The when clauses (num_when_clauses > 0; docs/generated-code.md, "When clauses"): their
-  // conditions through the modes (1 or 0), the reset map of one clause, and the re-initialization
-  // that keeps what it set. Without clauses: nothing, -1, and consistent_initialization's 0.
+  // conditions through the modes (1 or 0) and the reset map of one clause (without clauses:
+  // nothing and -1); the re-initialization after an event, which keeps what a reset set and the
+  // continuous states where the constraints allow (a model written by hand without it: project).
   virtual void when_conditions(double t, const double* x, double* c) const = 0;
   virtual int reinit(int clause, double t, const double* x_before, double* x, double* z,
                      bool* held) const = 0;

@@ -13,6 +13,7 @@
 #include <daec/model_error.hpp>
 #include <daec/simulator/failure.hpp>
 #include <daec/simulator/output.hpp>
+#include <daec/simulator/progress.hpp>
 
 namespace daec::simulator {
 
@@ -166,18 +167,53 @@ inline std::string start_conditions(const System& model) {
   return text;
 }
 
-/// Stops a run whose start has more conditions (invariants, fixed starts, initial equations)
-/// than states: such a start exists only by coincidence (daec checks the model's own, --fix
-/// adds more).
-inline void check_start_freedom(const System& model) {
+/// "the start is over-determined: ..." where the start has more conditions (invariants, fixed
+/// starts, initial equations) than states, "" otherwise: such a start exists only where they agree
+/// (a published consistent initial vector written fixed = true), which the search tells.
+inline std::string over_determined(const System& model) {
   int conditions = model.num_invariants + model.num_initial_equations;
   for (int i = 0; i < model.num_states + model.num_algebraic; ++i) conditions += model.fixed[i];
-  if (conditions <= model.num_states) return;
-  run_error("the start is over-determined: " + std::to_string(model.num_invariants) +
-                " constraints, the fixed starts and the initial equations make " +
-                std::to_string(conditions) + " conditions on " + std::to_string(model.num_states) +
-                " states",
-            {start_conditions(model) + " (--set gives a guess instead of --fix)"});
+  if (conditions <= model.num_states) return "";
+  return "the start is over-determined: " + std::to_string(model.num_invariants) +
+         " constraints, the fixed starts and the initial equations make " +
+         std::to_string(conditions) + " conditions on " + std::to_string(model.num_states) +
+         " states";
+}
+
+/// The name of row `row` of Model::start_surplus: a hidden constraint, an initial equation, or
+/// a fixed algebraic unknown.
+inline std::string condition_name(const System& model, int row) {
+  if (row < model.num_invariants) return model.invariant_names[row];
+  row -= model.num_invariants;
+  if (row < model.num_initial_equations) return model.initial_equation_names[row];
+  row -= model.num_initial_equations;
+  for (int j = 0; j < model.num_algebraic; ++j)
+    if (model.fixed[model.num_states + j] && row-- == 0)
+      return std::string("fixed ") + model.algebraic_names[j];
+  return "?";
+}
+
+/// Warns where the consistent start x meets more conditions than the model's freedom allows:
+/// they agree, so the run goes on (docs/simulator.md, "Starts"), and the warning names the
+/// conditions that follow from the others where the fixed starts are held.
+inline void report_surplus(const System& model, double t0, const std::vector<double>& x,
+                           const std::vector<double>& z_start) {
+  std::vector<int> rows(static_cast<size_t>(model.num_invariants + model.num_initial_equations +
+                                            model.num_algebraic + 1));
+  const int count = model.start_surplus(t0, x.data(), z_start.data(), rows.data());
+  if (count <= 0) return;
+  std::vector<std::string> names;
+  for (int i = 0; i < count; ++i) names.push_back(condition_name(model, rows[static_cast<size_t>(i)]));
+  std::vector<std::string> fixed;
+  for (int i = 0; i < model.num_states; ++i)
+    if (model.fixed[i]) fixed.push_back(model.state_names[i]);
+  clear_progress_line();
+  std::fprintf(stderr,
+               "sim: warning: the start at t = %s meets %d more condition%s than the model's "
+               "freedom allows, and they agree: %s follow%s from the others%s\n",
+               text::format_number(t0).c_str(), count, count == 1 ? "" : "s",
+               text::join(names).c_str(), count == 1 ? "s" : "",
+               fixed.empty() ? "" : (" with the fixed starts " + text::join(fixed) + " held").c_str());
 }
 
 // A constraint whose derivatives, over one scale unit of each state, are below this fraction of
@@ -371,7 +407,6 @@ inline void check_algebraic_scale(const System& model, double t, const std::vect
 inline void initialize(const System& model, double t0, std::vector<double>& x,
                        const std::vector<double>& z_start) {
   std::string at = "at t = " + text::format_number(t0);
-  check_start_freedom(model);
   const std::vector<double> given = x;
   const int status = model.consistent_initialization(t0, x.data(), z_start.data());
   if (status == 2) {  // a residual is not finite, or rhs fails (then say why)
@@ -393,12 +428,17 @@ inline void initialize(const System& model, double t0, std::vector<double>& x,
     if (!h.empty()) violated.push_back(h);
     if (!c.empty()) violated.push_back(c);
     std::string left = violated.empty() ? "" : ": " + text::join(violated);
-    if (status == 3)
+    if (status == 3) {
+      std::vector<std::string> notes{start_conditions(model) +
+                                     " (--set gives a guess instead of --fix)"};
+      if (std::string over = over_determined(model); !over.empty())
+        notes.push_back(over + ", which hold together only where they agree");
       run_error("consistent initialization failed " + at +
                     ": the fixed starts and initial equations contradict each other or the "
                     "model's constraints, or leave them no freedom" +
                     left,
-                {start_conditions(model) + " (--set gives a guess instead of --fix)"});
+                notes);
+    }
     run_error("consistent initialization failed " + at + left, {start_conditions(model)});
   }
   // Before rhs, which a degenerate constraint may break; the search may have converged to it.
@@ -408,6 +448,7 @@ inline void initialize(const System& model, double t0, std::vector<double>& x,
     run_error("the right-hand side cannot be evaluated at the start " + at + ": " +
               text::rhs_failure(model, t0, x.data()));
   check_algebraic_scale(model, t0, x, xdot, z);
+  report_surplus(model, t0, x, z_start);
 }
 
 }  // namespace daec::simulator

@@ -14,8 +14,10 @@
 #pragma once
 
 #include <algorithm>
+#include <array>
 #include <cfloat>
 #include <cmath>
+#include <cstdio>
 #include <functional>
 #include <memory>
 #include <string>
@@ -27,6 +29,7 @@
 #include <daec/simulator/integrator.hpp>
 #include <daec/simulator/options.hpp>
 #include <daec/simulator/output.hpp>
+#include <daec/simulator/progress.hpp>
 #include <daec/simulator/when_reset.hpp>
 
 namespace daec::simulator {
@@ -44,11 +47,17 @@ constexpr double kChatteringSpacing = 1e-9;
 // Relative difference of X' and Z across a switch, against their largest magnitude, below which
 // the switch changed nothing (rounding of the two branches' formulas at the same point).
 constexpr double kSameRates = 1e-10;
-// Resets of when clauses in a row, each closer to the last than kChatteringSpacing times T - T0,
-// that end the run: their instants accumulate (a bouncing ball with restitution e < 1 comes to
-// rest after infinitely many bounces). Fewer than kMaxChatteringEvents: the flights shrink
-// geometrically, and a hundred more would reach below the rounding of t.
+// Resets of when clauses in a row, each closer to the last than kChatteringSpacing times T - T0
+// and than kAccumulating times the interval before, that end the run: their instants accumulate
+// (a bouncing ball with restitution e < 1 comes to rest after infinitely many bounces). Fewer
+// than kMaxChatteringEvents: the flights shrink geometrically, and a hundred more would reach
+// below the rounding of t.
 constexpr int kMaxChatteringResets = 10;
+// Intervals between resets that differ by at most this fraction are evenly spaced (a periodic
+// reset, located to the tolerance).
+constexpr double kEvenSpacing = 0.01;
+// Rounds of re-initialization after an event while the modes it gives keep changing.
+constexpr int kMaxSettleRounds = 100;
 // Secant iterations allowed to locate one event (it takes a handful).
 constexpr int kMaxRootIterations = 200;
 
@@ -66,6 +75,7 @@ struct Event {
   /// a reset may switch conditions back at the same instant).
   std::vector<int> fired;
   int switched = -1;
+  double t_before = 0.0;  // the time of x_before
 };
 
 /// Receives each change of a condition: the time, the condition's name and its new value.
@@ -82,7 +92,10 @@ class Events {
         spacing_(kChatteringSpacing * (options.t_end - options.t_start)),
         sink_(std::move(sink)),
         in_a_row_(static_cast<size_t>(count), 0),
-        last_switch_(static_cast<size_t>(count), 0.0) {}
+        last_switch_(static_cast<size_t>(count), 0.0),
+        rtol_(options.rtol),
+        atol_(options.atol),
+        quiet_(options.quiet) {}
 
   /// Whether the model has conditions to watch.
   bool watched() const { return count > 0; }
@@ -147,35 +160,50 @@ class Events {
       }
     }
     hi.x_before = x_lo;
+    hi.t_before = lo;
     return hi;
   }
 
   /// Sets the modes at the event, applies the resets of the when clauses that fire, moves the
-  /// state onto the constraints of the new branch, records the conditions that changed, and
-  /// stops the run when they chatter.
+  /// state onto the constraints of the new branch (holding the continuous states where they
+  /// allow), records the conditions that changed, and stops the run when they chatter.
   void apply(Event& event, const Integrator& integrator) {
-    if (count > 0) {
-      std::unique_ptr<System> old = model_.num_when_clauses > 0 ? model_.copy() : nullptr;
-      std::vector<double> before(model_.modes(), model_.modes() + count);
-      const Rates old_rates = rates(event.t, event.x);
-      if (const int status = model_.set_modes(event.t, event.x.data()))
-        integrator.fail(event.t, unsettled(status));
-      for (int k = 0; k < count && event.switched < 0; ++k)
-        if (model_.modes()[k] != before[static_cast<size_t>(k)]) event.switched = k;
-      std::string last = report_changes(event.t, before);
-      if (!same_rates(old_rates, rates(event.t, event.x)))
-        count_switches(event.t, before, integrator);
-      if (old) reset(*old, event, integrator, last);
-      ++events_;
-      if (model_.num_invariants > 0) {
-        std::vector<double> x = event.x;
-        if (model_.project(event.t, x.data()) != 0)
-          integrator.fail(event.t, "the state cannot be moved onto the constraints after " +
-                                       text::quoted(last) + " switched");
-        event.x = x;
-      }
-    } else {
+    if (count == 0) {
       (void)event, (void)integrator;
+      return;
+    }
+    std::unique_ptr<System> old = model_.num_when_clauses > 0 ? model_.copy() : nullptr;
+    std::vector<double> before(model_.modes(), model_.modes() + count);
+    const Rates old_rates = rates(event.t, event.x);
+    if (const int status = model_.set_modes(event.t, event.x.data()))
+      integrator.fail(event.t, unsettled(status));
+    for (int k = 0; k < count && event.switched < 0; ++k)
+      if (model_.modes()[k] != before[static_cast<size_t>(k)]) event.switched = k;
+    std::string last = report_changes(event.t, before);
+    if (!same_rates(old_rates, rates(event.t, event.x)))
+      count_switches(event.t, before, integrator);
+    const int m = model_.num_algebraic;
+    ResetValues values{event.x, buffer(m), std::vector<char>(static_cast<size_t>(n + m), 0)};
+    std::string cause = "the switch of " + text::quoted(last);
+    if (old) {
+      event.fired = fired_clauses(*old, model_, event.t, event.x);
+      if (!event.fired.empty()) {
+        const std::vector<double>& x_before = event.x_before.empty() ? event.x : event.x_before;
+        values = reset_values(*old, model_, event.t, x_before, x_before, event.fired, integrator);
+        if (fires_again(event, values.x) && fires_again(event, x_before))
+          values = reset_values(*old, model_, event.t, x_before, event.x, event.fired, integrator);
+        cause = clause_names(model_, event.fired);
+        count_resets(event.t, model_.when_names[event.fired.back()], integrator);
+      }
+    }
+    ++events_;
+    if (!event.fired.empty()) {
+      event.x = settle(event.t, values, cause, integrator);
+    } else if (model_.num_invariants > 0) {
+      // The modes stay those of the instant: a switch alone changes no state, and the
+      // re-initialization moves only what the new branch defines (rounding of the rest).
+      event.x = reinitialized(model_, event.t, values, cause, integrator);
+      report_moved(event.t, values.x, event.x, values.held, cause);
     }
   }
 
@@ -238,28 +266,98 @@ class Events {
     return last;
   }
 
-  // The when clauses that fire at the event (when_reset.hpp): the state becomes the reset one,
-  // and the modes are set again there (a reset may change what the relations compare; the
-  // changes go to the sink too). `last` becomes the name of the last clause that fired.
-  void reset(const System& old, Event& event, const Integrator& integrator, std::string& last) {
-    const std::vector<int> fired = fired_clauses(old, model_, event.t, event.x);
-    event.fired = fired;
-    if (fired.empty()) return;
-    const std::vector<double>& x_before = event.x_before.empty() ? event.x : event.x_before;
-    event.x = reset_state(old, model_, event.t, x_before, fired, integrator);
-    last = model_.when_names[fired.back()];
-    resets_in_a_row_ = resets_ > 0 && event.t - last_reset_ <= spacing_ ? resets_in_a_row_ + 1 : 1;
+  // The state after a reset: `values` (the state at the instant with what the resets set) made
+  // consistent under the modes it gives. A reset may switch relations that select the equations
+  // (the branch that defines a promoted unknown), so the modes are set again at the result and
+  // the re-initialization repeated under them until they hold. Continuous states that the
+  // constraints moved are reported (docs/simulator.md, "Resets").
+  std::vector<double> settle(double t, ResetValues values, const std::string& cause,
+                             const Integrator& integrator) {
+    const std::vector<double> at_instant = values.x;
+    for (int round = 1;; ++round) {
+      std::vector<double> x =
+          model_.num_invariants > 0 ? reinitialized(model_, t, values, cause, integrator) : values.x;
+      std::vector<double> modes(model_.modes(), model_.modes() + count);
+      if (const int status = model_.set_modes(t, x.data())) integrator.fail(t, unsettled(status));
+      (void)report_changes(t, modes);
+      if (std::equal(modes.begin(), modes.end(), model_.modes())) {
+        report_moved(t, at_instant, x, values.held, cause);
+        return x;
+      }
+      if (round == kMaxSettleRounds)
+        integrator.fail(t, "the modes of the conditions do not settle after " + cause + " (" +
+                               std::to_string(kMaxSettleRounds) +
+                               " rounds of re-initialization, each switching some of them)");
+      values.x = x;
+    }
+  }
+
+  // Whether a clause of `event.fired` would fire again at once from the state `x`: its condition
+  // false there and true a few bracket widths on along the solution. Where it would from the
+  // state the resets give, carried from the near end of the bracket, and from that near end
+  // itself, the resets did not turn the solution back from the condition (x' = -1 crossing
+  // x < 0.5 while only c is reset): the states they do not set are then carried from the far end
+  // instead, where the condition holds, and it stays true, as in Modelica, until the solution
+  // crosses back. Where the resets turned it back (a bounce, h < 0 with v reversed) the near end
+  // is kept: the condition is false as the run restarts, so a step that ends beyond the next
+  // crossing still sees it change; and where only the resets make it fire again (a spurious
+  // crossing that reverses a rising ball), it does, and the chattering guard stops the run.
+  bool fires_again(const Event& event, const std::vector<double>& x) const {
+    const double dt = std::max(4 * (event.t - event.t_before),
+                               64 * DBL_EPSILON * std::max(std::fabs(event.t), 1.0));
+    std::vector<double> f = buffer(n), ahead = x;
+    if (model_.rhs(event.t, x.data(), f.data(), nullptr) != 0) return false;
+    for (int i = 0; i < n; ++i) ahead[static_cast<size_t>(i)] += dt * f[static_cast<size_t>(i)];
+    const std::unique_ptr<System> here = model_.copy(), later = model_.copy();
+    if (here->set_modes(event.t, x.data()) != 0 || later->set_modes(event.t + dt, ahead.data()) != 0)
+      return false;
+    for (int clause : fired_clauses(*here, *later, event.t + dt, ahead))
+      if (std::find(event.fired.begin(), event.fired.end(), clause) != event.fired.end()) return true;
+    return false;
+  }
+
+  // Counts the resets in a row whose instants accumulate: each closer to the last than spacing_,
+  // and at the rounding of t or not evenly spaced (a bouncing ball coming to rest: flights that
+  // shrink, regularly or, located by a low-order method, irregularly). Evenly spaced resets,
+  // however close (a sawtooth of 5 us over 1e4 s; a pulse train of two clauses), do not
+  // accumulate: an interval within kEvenSpacing of the one or the two before. Stops the run at
+  // kMaxChatteringResets in a row.
+  void count_resets(double t, const std::string& clause, const Integrator& integrator) {
+    const double interval = t - last_reset_;
+    const auto even = [&](double other) {
+      return other > 0.0 && std::fabs(interval - other) <= kEvenSpacing * std::max(interval, other);
+    };
+    const bool at_rounding = interval <= 64 * DBL_EPSILON * std::max(std::fabs(t), 1.0);
+    const bool accumulates = resets_ > 0 && interval <= spacing_ &&
+                             (at_rounding || !(even(intervals_[0]) || even(intervals_[1])));
+    resets_in_a_row_ = accumulates ? resets_in_a_row_ + 1 : 1;
+    if (resets_ > 0) intervals_ = {interval, intervals_[0]};
     ++resets_;
-    last_reset_ = event.t;
+    last_reset_ = t;
     if (resets_in_a_row_ >= kMaxChatteringResets)
-      integrator.fail(event.t, "the when clause " + text::quoted(last) + " fired " +
-                                   std::to_string(resets_in_a_row_) +
-                                   " times in a row, each within " + text::format_number(spacing_) +
-                                   " of the last (chattering: its instants accumulate)");
-    std::vector<double> modes(model_.modes(), model_.modes() + count);
-    if (const int status = model_.set_modes(event.t, event.x.data()))
-      integrator.fail(event.t, unsettled(status));
-    (void)report_changes(event.t, modes);
+      integrator.fail(t, "the when clause " + text::quoted(clause) + " fired " +
+                             std::to_string(resets_in_a_row_) +
+                             " times in a row, each within " + text::format_number(spacing_) +
+                             " of the last and not evenly spaced (chattering: its instants "
+                             "accumulate)");
+  }
+
+  // Reports the continuous states that nothing held but the constraints moved at t.
+  void report_moved(double t, const std::vector<double>& before, const std::vector<double>& after,
+                    const std::vector<char>& held, const std::string& cause) const {
+    if (quiet_) return;
+    const std::vector<int> moved = moved_continuous_states(model_, before, after, held, rtol_, atol_);
+    if (moved.empty()) return;
+    clear_progress_line();
+    std::fprintf(stderr,
+                 "sim: at t = %s the constraints moved %zu continuous state%s after %s (before -> "
+                 "after; nothing reset %s):\n",
+                 text::format_number(t).c_str(), moved.size(), moved.size() == 1 ? "" : "s",
+                 cause.c_str(), moved.size() == 1 ? "it" : "them");
+    for (int i : moved)
+      std::fprintf(stderr, "sim:   %s: %s -> %s\n", model_.state_names[i],
+                   text::format_number(before[static_cast<size_t>(i)]).c_str(),
+                   text::format_number(after[static_cast<size_t>(i)]).c_str());
   }
 
   // Why set_modes failed (a relation that compares algebraic unknowns is settled with them).
@@ -323,6 +421,9 @@ class Events {
   long resets_ = 0;
   int resets_in_a_row_ = 0;
   double last_reset_ = 0.0;
+  std::array<double, 2> intervals_{};  // between the last resets, the latest first
+  double rtol_, atol_;
+  bool quiet_;
 };
 
 }  // namespace daec::simulator

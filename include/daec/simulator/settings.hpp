@@ -133,7 +133,10 @@ inline RequestedStart apply_settings(const Options& options, System& model) {
     size_t index = static_cast<size_t>(target.index);
     if (target.kind == Target::Kind::state) {
       start.x[index] = setting.value;
-      model.start_given[index] = true;
+      // A guess for a promoted unknown (an algebraic variable of the model): the constraints
+      // determine it, and it never pulls a written start away (docs/language.md).
+      if (model.state_continuous == nullptr || model.state_continuous[index] || setting.fix)
+        model.start_given[index] = true;
       if (setting.fix) model.fixed[index] = true;
       continue;
     }

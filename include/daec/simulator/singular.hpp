@@ -15,6 +15,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <limits>
 #include <string>
 #include <utility>
 #include <vector>
@@ -218,16 +219,22 @@ class SingularityMonitor {
 
   // det(A) has sign `sign_before` at `before` and the other sign at `after`: bisects on the
   // interpolant of the last step. A singular point ends with a large condition estimate beside
-  // it; a jump of A (a coefficient such as abs or sign that changes sign there) does not.
+  // it, or, where the estimate cannot show it (a 1 x 1 block x z = x cos(t): its pivot scaled by
+  // its own column is always 1), with |det A| far below its size at the ends of the step (at
+  // the larger: one end may be the singular point itself); a jump of A (a coefficient such as
+  // abs or sign that changes sign there) has neither.
   void locate(double before, int sign_before, double after, Integrator& integrator) {
     const double tolerance = kSingularLocateTolerance * std::max({std::fabs(after), 1.0});
+    const double ends = std::max(log_determinant(before, integrator),
+                                 log_determinant(after, integrator));
     Conditioning worst;
     worst.algebraic = 0.0;
-    double worst_t = after;
+    double worst_t = after, least = std::numeric_limits<double>::infinity();
     for (int i = 0; i < kSingularLocateIterations && after - before > tolerance; ++i) {
       const double middle = before + 0.5 * (after - before);
       if (!(middle > before && middle < after)) break;
       Conditioning c = at(middle, integrator);
+      least = std::min(least, model_.algebraic_log_determinant(middle, x_.data()));
       if (!(c.algebraic <= worst.algebraic)) {
         worst = c;
         worst_t = middle;
@@ -235,7 +242,19 @@ class SingularityMonitor {
       if (c.sign == 0) break;
       (c.sign == sign_before ? before : after) = middle;
     }
+    // |det A| at the bracket below 1/kSingularCondition of its size at an end of the step.
+    const bool vanished = least < ends - std::log(kSingularCondition);
+    if (vanished && !worst.singular()) {
+      worst.algebraic = std::numeric_limits<double>::infinity();
+      worst_t = before + 0.5 * (after - before);
+    }
     if (worst.singular() || worst.sign == 0) report(worst_t, worst, " (det A changes sign there)");
+  }
+
+  // log |det A| on the interpolant at t (NaN for a model without the check).
+  double log_determinant(double t, Integrator& integrator) {
+    integrator.interpolate(t, x_);
+    return model_.algebraic_log_determinant(t, x_.data());
   }
 
   void report(double t, const Conditioning& c, const std::string& how) {

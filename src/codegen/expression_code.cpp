@@ -182,16 +182,31 @@ std::string ExpressionCompiler::emit_sum(const ex& e) {
   return code;
 }
 
-// The product of the factors' positive orientations (its sign is the product of theirs).
+// The product of the factors' positive orientations (its sign is the product of theirs). A
+// constant beyond a double goes into a power of a sum where it can (model/power_content.h).
 std::string ExpressionCompiler::emit_product(const ex& e) {
   numeric coefficient = 1;
   std::vector<std::string> numerator, denominator;
-  for (const ex& factor : ordered_operands(e)) {
+  const std::vector<ex> factors = ordered_operands(e);
+  for (const ex& factor : factors) {
+    if (is_a<numeric>(factor) && ex_to<numeric>(factor).is_real())
+      coefficient *= GiNaC::abs(ex_to<numeric>(factor));
+  }
+  std::optional<ContentInPower> scaled;
+  if (!beyond_double(coefficient).empty()) scaled = content_into_power(coefficient, factors);
+  coefficient = scaled ? scaled->rest : numeric(1);
+  for (size_t i = 0; i < factors.size(); ++i) {
+    const ex& factor = factors[i];
+    if (scaled && i == scaled->factor) {
+      long m = ex_to<numeric>(factor.op(1)).to_long();
+      (m > 0 ? numerator : denominator).push_back(emit_scaled_power(factor.op(0), *scaled, m));
+      continue;
+    }
     if (is_a<numeric>(factor)) {
       // abs would turn I*pi into pi: the imaginary unit must fail here as anywhere else.
       if (!ex_to<numeric>(factor).is_real())
         throw std::invalid_argument("complex constant in generated code");
-      coefficient *= GiNaC::abs(ex_to<numeric>(factor));
+      if (!scaled) coefficient *= GiNaC::abs(ex_to<numeric>(factor));
     } else if (is_a<GiNaC::power>(factor) && is_a<numeric>(factor.op(1)) &&
                ex_to<numeric>(factor.op(1)).is_negative()) {
       denominator.push_back(emit_positive(GiNaC::pow(factor.op(0), -factor.op(1))));
@@ -216,6 +231,22 @@ std::string ExpressionCompiler::emit_product(const ex& e) {
     code += "/" + (denominator.size() == 1 ? parenthesize(below) : "(" + below + ")");
   }
   return code;
+}
+
+// The positive orientation of `sum`^m (its orientation to the power m) times k^|m|, as
+// (k*sum)^|m|, for a product whose constant was put into the power (ContentInPower, m != 0).
+std::string ExpressionCompiler::emit_scaled_power(const ex& sum, const ContentInPower& scaled,
+                                                  long m) {
+  // k*sum was made of the sum as GiNaC holds it; the power's positive orientation is that of the
+  // sum's, so the scaled sum is taken with the sign that gives it.
+  ex base = forms_.of(sum).negative ? -scaled.scaled : scaled.scaled;
+  long n = std::labs(m);
+  if (n <= 32) {
+    std::string b = parenthesize(emit(base));
+    return emit_integer_power(b.find_first_of("*/+- ") == std::string::npos ? b : bind(b), n);
+  }
+  ++operations_;
+  return "std::pow(" + emit(base) + ", " + double_literal(static_cast<double>(n)) + ")";
 }
 
 std::string ExpressionCompiler::emit_integer_power(const std::string& base, long exponent) {

@@ -10,6 +10,7 @@
 #include <ginac/ginac.h>
 
 #include "codegen/canonical_form.h"
+#include "model/power_content.h"
 
 namespace daec {
 
@@ -48,6 +49,7 @@ class ExpressionCompiler {
   std::string emit_product(const GiNaC::ex& e);
   std::string emit_power(const GiNaC::ex& base, const GiNaC::ex& exponent);
   std::string emit_integer_power(const std::string& base, long exponent);
+  std::string emit_scaled_power(const GiNaC::ex& sum, const ContentInPower& scaled, long m);
   std::string emit_function(const GiNaC::ex& e);
   std::string emit_condition(const GiNaC::ex& e);
   std::string bind(const std::string& code);  ///< a temporary holding `code` (if not trivial)

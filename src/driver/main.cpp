@@ -17,6 +17,7 @@
 #include "driver/batch.h"
 #include "driver/options.h"
 #include "driver/process_model.h"
+#include "support/atomic_file.h"
 #include "support/source.h"
 
 namespace {
@@ -86,13 +87,22 @@ std::vector<Output> outputs_of(const daec::Options& o) {
 }
 
 // Whether two paths name one file: the same words, the same path once "./" and ".." are
-// resolved, or (for files that exist) the same inode, whatever links lead there.
+// resolved, (for files that exist) the same inode, whatever links lead there, or the same file
+// where their symbolic links end: a dangling link to another output would create that output.
 bool same_file(const std::string& a, const std::string& b) {
   if (a == "-" || b == "-") return a == b;
   namespace fs = std::filesystem;
   if (fs::path(a).lexically_normal() == fs::path(b).lexically_normal()) return true;
   std::error_code ec;
-  return fs::equivalent(a, b, ec) && !ec;
+  if (fs::equivalent(a, b, ec) && !ec) return true;
+  std::string error;  // a chain that cannot be followed is refused when written
+  std::string end_a = daec::output_destination(a, error),
+              end_b = daec::output_destination(b, error);
+  if (end_a.empty() || end_b.empty()) return false;
+  fs::path real_a = fs::weakly_canonical(end_a, ec);
+  if (ec) return false;
+  fs::path real_b = fs::weakly_canonical(end_b, ec);
+  return !ec && real_a == real_b;
 }
 
 // Two outputs on one file would leave only the last; an output on an input model would replace

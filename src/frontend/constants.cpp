@@ -5,10 +5,12 @@
 #include <cmath>
 #include <cstdlib>
 #include <limits>
+#include <vector>
 
 #include "model/conditions.h"
 #include "model/evaluation.h"
 #include "model/expression_printer.h"
+#include "model/power_content.h"
 
 namespace daec {
 
@@ -229,11 +231,33 @@ std::optional<std::string> to_finite_double(const ex& value, const GiNaC::exmap&
   }
 }
 
+// The constant of a product that the generated code puts into a power of a sum is not computed
+// (model/power_content.h): (1 + x/1000)^200 is 10^-600*(x + 1000)^200 to GiNaC, computed as
+// (0.001*x + 1)^200.
 std::string number_beyond_double(const ex& e) {
-  for (auto it = e.preorder_begin(); it != e.preorder_end(); ++it) {
-    if (!GiNaC::is_a<GiNaC::numeric>(*it)) continue;
-    std::string beyond = beyond_double(GiNaC::ex_to<GiNaC::numeric>(*it));
-    if (!beyond.empty()) return beyond;
+  std::vector<ex> pending{e};
+  while (!pending.empty()) {
+    ex node = std::move(pending.back());
+    pending.pop_back();
+    if (GiNaC::is_a<GiNaC::numeric>(node)) {
+      std::string beyond = beyond_double(GiNaC::ex_to<GiNaC::numeric>(node));
+      if (!beyond.empty()) return beyond;
+      continue;
+    }
+    GiNaC::exvector operands(node.begin(), node.end());
+    if (GiNaC::is_exactly_a<GiNaC::mul>(node)) {
+      GiNaC::numeric coefficient = 1;
+      for (const ex& operand : operands) {
+        if (GiNaC::is_a<GiNaC::numeric>(operand))
+          coefficient *= GiNaC::ex_to<GiNaC::numeric>(operand);
+      }
+      if (!beyond_double(coefficient).empty() && content_into_power(coefficient, operands)) {
+        for (const ex& operand : operands)
+          if (!GiNaC::is_a<GiNaC::numeric>(operand)) pending.push_back(operand);
+        continue;
+      }
+    }
+    pending.insert(pending.end(), operands.begin(), operands.end());
   }
   return {};
 }

@@ -22,6 +22,9 @@ constexpr size_t kReportedMultiple = 4;
 void report_limit(const LimitExceeded& e, const SourceFile* file, DiagnosticEngine& diags) {
   SourceLocation location = e.location();
   if (!location.file) location.file = file;
+  // A stage about the whole model points at the start of the file, as out-of-memory errors do
+  // (driver/process_model.cpp), so that the message keeps the FILE:LINE:COL form.
+  if (!location.valid() && location.file) location = location.file->location_at(0);
   diags.error(location, e.what());
 }
 

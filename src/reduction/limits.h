@@ -32,7 +32,7 @@ class LimitExceeded : public std::runtime_error {
 };
 
 /// Reports `e` as an error in `diags`; a stage that concerns the model as a whole names no place,
-/// and is reported against `file`.
+/// and is reported at the start (1:1) of its file, or of `file`.
 void report_limit(const LimitExceeded& e, const SourceFile* file, DiagnosticEngine& diags);
 
 /// Reports `e`, thrown by GiNaC from a model's expressions (a division by zero met while

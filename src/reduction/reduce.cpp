@@ -18,6 +18,7 @@
 #include "reduction/manifold_points.h"
 #include "reduction/numeric_rank.h"
 #include "reduction/parameter_degeneracy.h"
+#include "reduction/shared_expressions.h"
 #include "reduction/symbolic.h"
 #include "structure/matching.h"
 #include "support/text.h"
@@ -93,6 +94,7 @@ class Reducer {
                                               ReductionRound& round);
   bool vanishes_on_invariants(const GiNaC::ex& h) const;
   bool differentiate(size_t row, ReductionRound& round);
+  void warn_nondifferentiable(const Constraint& c);
   SourceLocation file_location() const;
   GiNaC::ex total_derivative(const GiNaC::ex& h, ReductionRound& round);
   GiNaC::ex rate_of(size_t state, ReductionRound& round);
@@ -121,6 +123,8 @@ class Reducer {
   /// Combinations whose constraints as written contradict one another, by label: the error to
   /// report when the combination reduces to 0 = 0.
   std::map<std::string, std::string> contradictions_;
+  /// The places (source offsets) already warned of differentiating abs or sign.
+  std::set<size_t> warned_nondifferentiable_;
 };
 
 std::vector<GiNaC::ex> Reducer::all_symbols() const {
@@ -483,6 +487,7 @@ bool Reducer::differentiate(size_t row, ReductionRound& round) {
   invariants_.push_back(c);
   checkpoint(c.location,
              fmt::format("differentiating constraint '{}' in round {}", c.label, round.number));
+  warn_nondifferentiable(c);
   GiNaC::ex derivative_of_c = total_derivative(c.residual, round);
   Constraint& target = system_.constraints[row];  // total_derivative may have appended rows
   round.differentiated.push_back(target.label);
@@ -491,6 +496,24 @@ bool Reducer::differentiate(size_t row, ReductionRound& round) {
   target.label = level_label(target.base_label, target.level);
   target.residual = derivative_of_c;
   return true;
+}
+
+// abs and sign have no derivative where their argument is 0 (docs/language.md): a constraint
+// that holds them is differentiated as if the argument stayed off 0, which the user should know
+// (the reduced system does not hold where it crosses 0). Once per equation, whatever the rounds.
+void Reducer::warn_nondifferentiable(const Constraint& c) {
+  std::vector<std::string> found;
+  for (const std::string& name : differentiated_functions(c.residual))
+    if (name == "abs" || name == "sign") found.push_back(name);
+  if (found.empty() || !warned_nondifferentiable_.insert(c.location.offset).second) return;
+  bool both = found.size() == 2;
+  diags_.warning(c.location,
+                 fmt::format("differentiating constraint '{}' to reduce the index: {} {} not "
+                             "differentiable at 0; {} derivative{} taken where {} argument{} "
+                             "nonzero",
+                             c.label, both ? "abs and sign" : found.front(), both ? "are" : "is",
+                             both ? "their" : "its", both ? "s are" : " is", both ? "their" : "its",
+                             both ? "s are" : " is"));
 }
 
 GiNaC::ex Reducer::total_derivative(const GiNaC::ex& h, ReductionRound& round) {

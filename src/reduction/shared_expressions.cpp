@@ -313,4 +313,19 @@ void for_each_symbol(const ex& e, const std::function<bool(const ex&)>& found) {
   }
 }
 
+std::set<std::string> differentiated_functions(const ex& e) {
+  std::set<std::string> names;
+  std::unordered_map<const GiNaC::basic*, ex> seen;  // holding each node (see node_of)
+  std::vector<ex> pending{e};
+  while (!pending.empty()) {
+    ex node = std::move(pending.back());
+    pending.pop_back();
+    if (node.nops() == 0 || !seen.emplace(node_of(node), node).second) continue;
+    if (GiNaC::is_exactly_a<GiNaC::function>(node) && !is_if(node))
+      names.insert(GiNaC::ex_to<GiNaC::function>(node).get_name());
+    for (size_t i = is_if(node) ? 1 : 0; i < node.nops(); ++i) pending.push_back(node.op(i));
+  }
+  return names;
+}
+
 }  // namespace daec

@@ -10,6 +10,8 @@
 
 #include <cstddef>
 #include <functional>
+#include <set>
+#include <string>
 
 #include <ginac/ginac.h>
 
@@ -32,5 +34,9 @@ GiNaC::ex shared_substitute(const GiNaC::ex& e, const GiNaC::exmap& values);
 
 /// Calls `found` with each distinct symbol of `e` until it returns false.
 void for_each_symbol(const GiNaC::ex& e, const std::function<bool(const GiNaC::ex&)>& found);
+
+/// The names of the functions `e` calls where a derivative of `e` differentiates them: outside the
+/// conditions of its if-expressions (whose derivative takes each branch's, model/conditions.h).
+std::set<std::string> differentiated_functions(const GiNaC::ex& e);
 
 }  // namespace daec

@@ -38,13 +38,51 @@ static mode_t new_file_mode() {
   return 0666 & ~mask;
 }
 
-// Where the temporary of `path` goes and what it replaces: `path` itself, or the regular file a
-// symbolic link points to (renaming over the link would turn it into a copy).
-static std::string rename_target(const std::string& path) {
-  struct stat link;
-  if (::lstat(path.c_str(), &link) != 0 || !S_ISLNK(link.st_mode)) return path;
-  char resolved[PATH_MAX];
-  return ::realpath(path.c_str(), resolved) ? std::string(resolved) : path;
+// Links followed before giving up, as the kernel's path resolution does (ELOOP).
+constexpr int kMaxLinkHops = 40;
+
+std::string output_destination(const std::string& path, std::string& error) {
+  std::string current = path;
+  for (int hop = 0; hop < kMaxLinkHops; ++hop) {
+    struct stat link;
+    if (::lstat(current.c_str(), &link) != 0 || !S_ISLNK(link.st_mode)) return current;
+    std::string target(PATH_MAX, '\0');
+    ssize_t length = ::readlink(current.c_str(), target.data(), target.size());
+    if (length < 0 || static_cast<size_t>(length) >= target.size()) {
+      error = std::strerror(length < 0 ? errno : ENAMETOOLONG);
+      return {};
+    }
+    target.resize(static_cast<size_t>(length));
+    size_t slash = current.find_last_of('/');
+    if (!target.empty() && target.front() != '/' && slash != std::string::npos)
+      target = current.substr(0, slash + 1) + target;
+    current = target;
+  }
+  error = std::strerror(ELOOP);
+  return {};
+}
+
+// The directory of `path` as written ("." for a bare name).
+static std::string directory_of(const std::string& path) {
+  size_t slash = path.find_last_of('/');
+  if (slash == std::string::npos) return ".";
+  return slash == 0 ? "/" : path.substr(0, slash);
+}
+
+// Where the temporary of `path` goes and what it replaces: `path` itself, or the file its symbolic
+// links end at (renaming over the link would turn it into a copy). "" with `error` set where that
+// file cannot be written: a dangling link into a directory that does not exist is named as such,
+// since "No such file or directory" about a path that is there would mislead.
+static std::string rename_target(const std::string& path, std::string& error) {
+  std::string target = output_destination(path, error);
+  if (target.empty() || target == path) return target;
+  struct stat existing;
+  if (::lstat(target.c_str(), &existing) == 0 || errno != ENOENT) return target;
+  std::string directory = directory_of(target);
+  if (::stat(directory.c_str(), &existing) == 0 || errno != ENOENT) return target;
+  error = "it is a symbolic link to '" + target + "', whose directory '" + directory +
+          "' does not exist";
+  return {};
 }
 
 // Unlinks a registered temporary and forgets it, at once.
@@ -107,7 +145,8 @@ bool OutputFiles::stage(const std::string& path, std::string contents, std::stri
     }
     output.contents = std::move(contents);
   } else {
-    output.target = rename_target(path);
+    output.target = rename_target(path, error);
+    if (output.target.empty()) return false;
     output.temporary = write_temporary(output.target, contents);
     if (output.temporary.empty()) {
       error = std::strerror(errno);

@@ -16,7 +16,8 @@ namespace daec {
 /// Targets that cannot be replaced by rename(2) are written in place at commit: "-" (standard
 /// output) and existing files that are not regular files (a device such as /dev/null, a FIFO),
 /// which are opened when staged so that a refusal is known before anything is written. A symbolic
-/// link to a regular file is followed: the file it points to is replaced and the link kept.
+/// link is followed: the file it points to is replaced (or, for a dangling link, created) and the
+/// link kept.
 class OutputFiles {
  public:
   /// An output that could not be written, and why (the text of strerror).
@@ -51,5 +52,11 @@ class OutputFiles {
 
   std::vector<Staged> staged_;
 };
+
+/// Where writing `path` puts its text: `path` itself, or the end of its chain of symbolic links
+/// (each relative target read against its link's directory), which a dangling link names without
+/// it existing. "" with `error` set where the chain cannot be followed (a loop, an unreadable
+/// link). Two outputs whose destinations are one file would leave only the last.
+std::string output_destination(const std::string& path, std::string& error);
 
 }  // namespace daec

@@ -30,7 +30,7 @@ volatile sig_atomic_t g_active_message = -1;  // index into g_messages; -1: none
 volatile sig_atomic_t g_expired = 0;          // the first alarm came: the limit is reached
 
 // The part outside the signal handler: plain strings.
-std::string g_file_prefix;  // "m.dae: "
+std::string g_file_prefix;  // "m.dae:1:1: "
 int g_seconds = 0;
 std::string g_stage;
 SourceLocation g_stage_location;
@@ -63,11 +63,12 @@ void set_timer(int seconds, int interval) {
   ::setitimer(ITIMER_REAL, &timer, nullptr);
 }
 
+// A stage about the whole model is at the start of its file (1:1), as in report_limit.
 std::string location_prefix(const SourceLocation& location) {
   if (location.valid()) {
     return fmt::format("{}:{}:{}: ", location.file->name(), location.line, location.column);
   }
-  if (location.file) return location.file->name() + ": ";
+  if (location.file) return location.file->name() + ":1:1: ";
   return g_file_prefix;
 }
 
@@ -88,7 +89,7 @@ void arm_watchdog(const std::string& file_name, int seconds) {
   disarm_watchdog();
   g_stage.clear();
   g_stage_location = {};
-  g_file_prefix = file_name + ": ";
+  g_file_prefix = file_name + ":1:1: ";
   g_seconds = seconds;
   if (seconds <= 0) return;
   struct sigaction action {};

@@ -25,7 +25,8 @@ class UnitChecker {
             [this](const std::string& name) { return constant(name); },
             [this](const SourceLocation& where, const std::string& message) {
               report(where, message);
-            }) {}
+            },
+            [this](const std::string& name) { return model_.find_parameter(name) != nullptr; }) {}
 
   void parse_declared_units();
   /// Whether a declaration has a unit: a model without any is not checked (`sin(t)` in a

@@ -1,6 +1,7 @@
 // The unit of an expression (unit_expression.h): one function per kind of node.
 #include "units/unit_expression.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
@@ -215,12 +216,19 @@ Quantity UnitInference::power_unit(const Expr& base, const Expr& exponent,
     return Quantity::unknown();
   if (!b.is_known()) return b.kind == Quantity::Kind::Number ? b : Quantity::unknown();
   if (b.unit->is_dimensionless()) return Quantity::known(units_.one());
-  std::optional<double> value = constant_value(exponent);
+  // A parameter has a value when compiled, but another one may be set at run time (--set n=2),
+  // and with it the unit of the power would change.
+  std::string parameter = settable_parameter_in(exponent);
+  std::optional<double> value =
+      parameter.empty() ? constant_value(exponent) : std::optional<double>();
   if (!value) {
     report_(where,
             "a power with a non-constant exponent needs a dimensionless base, but its "
             "unit is '" +
-                b.unit->spelling() + "'");
+                b.unit->spelling() + "'" +
+                (parameter.empty() ? ""
+                                   : " (the exponent uses parameter '" + parameter +
+                                         "', which can be set at run time)"));
     return Quantity::unknown();
   }
   std::optional<std::pair<int, int>> fraction = as_fraction(*value);
@@ -392,6 +400,20 @@ std::optional<double> UnitInference::constant_value(const Expr& e) {
     default:
       return std::nullopt;
   }
+}
+
+// The first name in `e` that is a parameter settable at run time (not a loop variable), or "".
+std::string UnitInference::settable_parameter_in(const Expr& e) const {
+  if (!settable_) return {};
+  if (e.kind == ExprKind::Name &&
+      std::find(iterators_.begin(), iterators_.end(), e.text) == iterators_.end() &&
+      settable_(e.text))
+    return e.text;
+  for (const ExprPtr& operand : e.operands) {
+    std::string name = settable_parameter_in(*operand);
+    if (!name.empty()) return name;
+  }
+  return {};
 }
 
 }  // namespace daec

@@ -42,12 +42,17 @@ class UnitInference {
   using Lookup = std::function<Quantity(const std::string&)>;
   /// The value of a constant parameter (exponents: x^n), if it has one.
   using ConstantValue = std::function<std::optional<double>(const std::string&)>;
+  /// Whether a name is a parameter that can be set at run time: its value is no constant
+  /// exponent for a base with a unit, whose unit would change with it.
+  using Settable = std::function<bool(const std::string&)>;
 
-  UnitInference(const UnitSystem& units, Lookup lookup, ConstantValue constant, Report report)
+  UnitInference(const UnitSystem& units, Lookup lookup, ConstantValue constant, Report report,
+                Settable settable = {})
       : units_(units),
         lookup_(std::move(lookup)),
         constant_(std::move(constant)),
-        report_(std::move(report)) {}
+        report_(std::move(report)),
+        settable_(std::move(settable)) {}
 
   /// The unit of `e`; mismatches inside it are reported.
   Quantity unit_of(const Expr& e);
@@ -87,11 +92,13 @@ class UnitInference {
   bool fits(long long largest, const std::string& what, const SourceLocation& where);
   bool check_dimensionless(const Quantity& q, const SourceLocation& where, const std::string& what);
   std::optional<double> constant_value(const Expr& e);
+  std::string settable_parameter_in(const Expr& e) const;
 
   const UnitSystem& units_;
   Lookup lookup_;
   ConstantValue constant_;
   Report report_;
+  Settable settable_;
   std::vector<std::string> iterators_;
 };
 

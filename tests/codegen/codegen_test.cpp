@@ -72,6 +72,32 @@ TEST(Codegen, ComplexCoefficientsAreRefused) {
   EXPECT_THROW(compile(f, {f.x + GiNaC::I}), std::invalid_argument);
 }
 
+// GiNaC takes the content of a sum out of its integer power: (1 + x/1000)^200 is
+// 10^-600*(x + 1000)^200, whose constant no double holds and whose power overflows. The constant
+// goes back into the sum (model/power_content.h): as the model wrote it where it is a perfect
+// power, else as a power of ten; a constant within a double stays where it is.
+TEST(Codegen, ConstantBeyondADoubleGoesBackIntoThePowerOfASum) {
+  Fixture f;
+  ex power = GiNaC::pow(1 + f.x / 1000, 200);
+  EXPECT_EQ(compile(f, {-power}), "out = -std::pow(0.001*x[0] + 1.0, 200.0);\n");
+  EXPECT_EQ(compile(f, {power.diff(f.x)}),
+            "out = 0.20000000000000001*std::pow(0.001*x[0] + 1.0, 199.0);\n");
+  EXPECT_EQ(compile(f, {3 * power * f.y}), "out = 3.0*std::pow(0.001*x[0] + 1.0, 200.0)*x[1];\n");
+  EXPECT_EQ(compile(f, {GiNaC::pow(1 - f.x / 1000, -201)}),
+            "out = -(1.0/std::pow(0.001*x[0] - 1.0, 201.0));\n");
+  // A power of at most 32 is a product, as any other.
+  EXPECT_EQ(compile(f, {GiNaC::pow(1 + f.x / GiNaC::pow(GiNaC::numeric(10), 20), 20)}),
+            "const double w0 = (9.9999999999999995e-21*x[0] + 1.0);\nconst double w1 = w0*w0;\n"
+            "const double w2 = w1*w1;\nconst double w3 = w2*w2;\nconst double w4 = w3*w3;\n"
+            "out = (w2*w4);\n");
+  // 10^-18*(x - 1000)^3 and 10^-2*(x + 10)^2 are within a double.
+  EXPECT_EQ(compile(f, {GiNaC::pow(f.x / 1000 - 1, 3) * GiNaC::numeric(1, 1000000000)}),
+            "const double w0 = (x[0] - 1000.0);\nconst double w1 = w0*w0;\n"
+            "out = 1.0000000000000001e-18*(w0*w1);\n");
+  EXPECT_EQ(compile(f, {GiNaC::pow(1 + f.x / 10, 2)}),
+            "const double w0 = (x[0] + 10.0);\nconst double w1 = w0*w0;\nout = 0.01*w1;\n");
+}
+
 TEST(Codegen, ConjugateOfARealQuantityIsItself) {
   Fixture f;
   ex squared = GiNaC::pow(GiNaC::abs(GiNaC::log(f.x)), 2);  // GiNaC: log(x)*conjugate(log(x))

@@ -260,6 +260,57 @@ TEST_F(Outputs, SymbolicLinkIsFollowed) {
   EXPECT_EQ((std::vector<std::string>{"x.cpp"}), files("real"));
 }
 
+// A dangling link names the file to create: it is written there, through a temporary beside it,
+// and the link stays. Where the link's directory is missing, the message names it, and nothing
+// is written (the code that could have been, x.cpp, is not).
+TEST_F(Outputs, DanglingSymbolicLinkIsFollowedAndKept) {
+  std::string header = expected("-o x.cpp --header x.h", "x.h");
+  fs::remove(dir_ / "x.cpp");
+  fs::create_directory(dir_ / "real");
+  fs::create_symlink("real/new.h", dir_ / "out.h");
+  CommandResult r = daec("decay.dae -o x.cpp --header out.h");
+  EXPECT_EQ(0, r.status) << r.err;
+  EXPECT_TRUE(fs::is_symlink(dir_ / "out.h"));
+  EXPECT_EQ(header, read("real/new.h"));
+  EXPECT_EQ((std::vector<std::string>{"new.h"}), files("real"));
+  // A chain of links, relative to the directory of each.
+  fs::create_symlink("../real/last.h", dir_ / "real/middle.h");
+  fs::create_symlink("real/middle.h", dir_ / "first.h");
+  r = daec("decay.dae -o x.cpp --header first.h");
+  EXPECT_EQ(0, r.status) << r.err;
+  EXPECT_EQ(header, read("real/last.h"));
+  EXPECT_EQ((std::vector<std::string>{"last.h", "middle.h", "new.h"}), files("real"));
+
+  fs::create_symlink("nodir/target.h", dir_ / "bad.h");
+  r = daec("decay.dae -o y.cpp --header bad.h");
+  EXPECT_EQ(1, r.status);
+  EXPECT_EQ(
+      "daec: error: cannot write 'bad.h': it is a symbolic link to 'nodir/target.h', whose "
+      "directory 'nodir' does not exist\n",
+      r.err);
+  EXPECT_TRUE(fs::is_symlink(dir_ / "bad.h"));
+  EXPECT_EQ((std::vector<std::string>{"bad.h", "decay.dae", "first.h", "out.h", "real", "x.cpp"}),
+            files());
+}
+
+// Two outputs that end at one file through a link, even a dangling one whose target is the other
+// output (which does not exist yet), are two outputs on one file.
+TEST_F(Outputs, OutputsThatALinkMakesOneFileAreAUsageError) {
+  fs::create_symlink("m.cpp", dir_ / "out.h");
+  fs::create_directory(dir_ / "sub");
+  fs::create_symlink("../m.cpp", dir_ / "sub/up.h");
+  fs::create_symlink("sub/up.h", dir_ / "chain.h");
+  expect_usage_error("decay.dae -o m.cpp --header out.h",
+                     "-o and --header would both write 'out.h'");
+  expect_usage_error("decay.dae -o ./m.cpp --header sub/up.h",
+                     "-o and --header would both write 'sub/up.h'");
+  expect_usage_error("decay.dae --header chain.h -o sub/../m.cpp",
+                     "-o and --header would both write 'chain.h'");
+  expect_usage_error("decay.dae -o x.cpp --report-json out.h --header m.cpp",
+                     "--header and --report-json would both write 'out.h'");
+  EXPECT_EQ((std::vector<std::string>{"chain.h", "decay.dae", "out.h", "sub"}), files());
+}
+
 TEST_F(Outputs, OutputOntoAnInputIsAUsageError) {
   fs::create_symlink("decay.dae", dir_ / "link.dae");
   struct Case {

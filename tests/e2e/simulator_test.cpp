@@ -258,6 +258,25 @@ TEST(Simulator, IndexChainsOfOtherSizesFollowExactSolution) {
   }
 }
 
+// x' = -(1 + x/1000)^200, which GiNaC holds as 10^-600*(x + 1000)^200, a constant no double
+// holds times a power that overflows: computed as written (model/power_content.h). With
+// u = 1 + x/1000, u' = -u^200/1000, so u^-199 = u(0)^-199 + 0.199 t.
+TEST(Simulator, PowerOfASumWithATinyContentFollowsExactSolution) {
+  Fixture f = build_text_or_fail("PowerOfASumWithATinyContentFollowsExactSolution", "steep",
+                                 "model steep;\nvariable x(start = 1);\nequation\n"
+                                 "  x' = -(1 + x/1000)^200;\nend\n");
+  ASSERT_TRUE(f.build.ok);
+  SimRun sim = run_ok(f.build, "--t-end 2 --rtol 1e-10 --atol 1e-12");
+  ASSERT_EQ(sim.csv.rows.size(), 101u);
+  EXPECT_LT(largest_error(sim.csv, "x",
+                          [](double t) {
+                            return 1000 *
+                                   (std::pow(std::pow(1.001, -199) + 0.199 * t, -1.0 / 199) - 1);
+                          }),
+            1e-8);
+  EXPECT_NEAR(sim.csv.last("x"), -0.98899547857257633, 1e-8);  // crossed 0 near t = 0.91
+}
+
 // x' + x'^3/3 = y + y^3/3, x^2 + y^2 = 1: x = sin(t), y = cos(t) on [0, 1.5].
 TEST(Simulator, ImplicitIndex1FollowsExactSolution) {
   Fixture f = build_or_fail("ImplicitIndex1FollowsExactSolution", "models/implicit_index1.dae");

@@ -1219,6 +1219,29 @@ TEST(Sema, ConstantsOfEquationsMustFitADouble) {
                           "end\n"));
 }
 
+// GiNaC takes the content of a sum out of its integer power: (1 + x/1000)^200 is
+// 10^-600*(x + 1000)^200. That constant is not computed: the generated code puts it back into the
+// power (model/power_content.h), so the equation holds no constant beyond a double.
+TEST(Sema, ContentOfAPowerOfASumIsNotAConstantOfTheEquation) {
+  EXPECT_EQ("", diagnostics_quickly("model m;\n"
+                                    "variable x(start = 1), y(start = 1);\n"
+                                    "equation\n"
+                                    "  x' = -(1 + x/1000)^200;\n"
+                                    "  y' = 2*(1 - y/1000)^-201 + 1e-300*(1 + y/1e10)^40;\n"
+                                    "end\n"));
+  // A constant that no power of the product can take in is still refused.
+  EXPECT_EQ(
+      "test.dae:4:3: error: equation 'tiny': its numbers, combined exactly, give a constant too "
+      "small for a double (underflows to 0)\n"
+      "  tiny: x' = 10^-800*x*(x + 1)^2 + 1;\n"
+      "  ^\n",
+      diagnostics_quickly("model m;\n"
+                          "variable x;\n"
+                          "equation\n"
+                          "  tiny: x' = 10^-800*x*(x + 1)^2 + 1;\n"
+                          "end\n"));
+}
+
 // A base that is not positive with an exponent that is not a number has no real derivative (it
 // holds log of the base): refused where it is written, however the power is spelled.
 TEST(Sema, PowersOfBasesThatAreNotPositiveNeedNumericExponents) {

@@ -183,6 +183,77 @@ TEST(WhenClauses, NotInTheInitialEquationSection) {
                      "  when x > 1 then reinit(x, 0); end when;\nend\n"));
 }
 
+// One clause giving a state two values at one instant: an error at the second, a note at the
+// first. A variable and its velocity are two states.
+TEST(WhenClauses, TwoReinitsOfOneStateInOneClause) {
+  auto result =
+      run(ball("  when h < 0 then\n    reinit(v, -e*v);\n    reinit(x', 0);\n    reinit(v, 0);\n"
+               "    reinit(x, 1);\n  end when;\n"));
+  EXPECT_FALSE(result->model);
+  EXPECT_EQ(
+      "test.dae:13:5: error: 'when h < 0' sets v twice; a when clause may reinit each state once\n"
+      "    reinit(v, 0);\n"
+      "    ^\n"
+      "test.dae:11:5: note: the first reinit(v, ...) is here\n"
+      "    reinit(v, -e*v);\n"
+      "    ^\n",
+      result->diagnostics());
+}
+
+// Two clauses may fire at one instant, where the later one's value is kept: a warning at the
+// later reinit naming both clauses, a note at the earlier; the model is still compiled.
+TEST(WhenClauses, OneStateReinitInTwoClauses) {
+  auto result =
+      run(ball("  when h < 0 then reinit(v, -e*v); end when;\n"
+               "  when x > 1 then reinit(x', 0); reinit(v, 0); end when;\n"));
+  EXPECT_TRUE(result->model);
+  EXPECT_EQ(
+      "test.dae:11:34: warning: 'when x > 1' sets v, which 'when h < 0' also reinits: at an "
+      "instant where both clauses fire, the value of 'when x > 1' (the later one) is kept\n"
+      "  when x > 1 then reinit(x', 0); reinit(v, 0); end when;\n"
+      "                                 ^\n"
+      "test.dae:10:19: note: 'when h < 0' reinits v here\n"
+      "  when h < 0 then reinit(v, -e*v); end when;\n"
+      "                  ^\n",
+      result->diagnostics());
+}
+
+// Clauses whose conditions cannot hold at one instant never fire together (a relay's x > 1 and
+// x < -1): no warning. 1 - x > 3 (x < -2) excludes x > 1 but not x < -1: warned, naming that one.
+TEST(WhenClauses, ClausesWhoseConditionsExcludeOneAnotherMayReinitOneState) {
+  const std::string relay =
+      "  when x > 1 then reinit(v, 0); end when;\n  when x < -1 then reinit(v, 1); end when;\n";
+  auto clean = run(ball(relay));
+  EXPECT_TRUE(clean->model);
+  EXPECT_EQ("", clean->diagnostics());
+  EXPECT_EQ(
+      "test.dae:12:33: warning: 'when 1 - x > 3 and h < 0' sets v, which 'when x < -1' also "
+      "reinits: at an instant where both clauses fire, the value of 'when 1 - x > 3 and h < 0' "
+      "(the later one) is kept\n"
+      "  when 1 - x > 3 and h < 0 then reinit(v, 2); end when;\n"
+      "                                ^\n"
+      "test.dae:11:20: note: 'when x < -1' reinits v here\n"
+      "  when x < -1 then reinit(v, 1); end when;\n"
+      "                   ^\n",
+      diagnostics_of(ball(relay + "  when 1 - x > 3 and h < 0 then reinit(v, 2); end when;\n")));
+}
+
+// A clause in a loop that sets one state in every iteration: one warning, at its one place.
+TEST(WhenClauses, OneStateReinitByEveryIterationOfALoop) {
+  auto result = run(
+      "model m;\nvariable x[3], s;\nequation\n"
+      "  for i in 1:3 loop\n    x[i]' = s;\n  end for;\n  s' = 0;\n"
+      "  for i in 1:3 loop\n    when x[i] > 1 then reinit(s, -1); end when;\n  end for;\nend\n");
+  EXPECT_TRUE(result->model);
+  EXPECT_EQ(
+      "test.dae:9:24: warning: 'when x[i] > 1 (at i = 2)' sets s, which 'when x[i] > 1 (at i = "
+      "1)' also reinits: at an instant where both clauses fire, the value of 'when x[i] > 1 (at "
+      "i = 2)' (the later one) is kept\n"
+      "    when x[i] > 1 then reinit(s, -1); end when;\n"
+      "                       ^\n",
+      result->diagnostics());
+}
+
 TEST(WhenClauses, WhenAndReinitAreReserved) {
   EXPECT_EQ(
       "test.dae:2:10: error: expected a name in a variable declaration, found the reserved word "

@@ -133,15 +133,15 @@ TEST_F(Limits, TimeLimitStopsAModelThatWouldTakeAMinute) {
   EXPECT_EQ(1, r.status);
   EXPECT_LT(seconds, 1 + daec::kWatchdogGraceSeconds + 2.0);
   // Which round and stage are reached depends on the machine: differentiating c, or deciding the
-  // rank of its derivatives (a stage of the whole file, reported without a line). A checkpoint
-  // reports with the source line and caret; the backstop, stopping daec inside one GiNaC call,
-  // with the first line only.
+  // rank of its derivatives (a stage of the whole file, at its start, 1:1). A checkpoint reports
+  // with the source line and caret; the backstop, stopping daec inside one GiNaC call, with the
+  // first line only.
   static const std::regex expected(
       "(boom\\.dae:16:3: error: time limit of 1 s exceeded while differentiating constraint "
       "'c'*' in round [0-9]+ \\(raise it with --time-limit\\)\n"
       "(  c: x1\\*exp\\(x1\\) = sin\\(t\\);\n  \\^\n)?|"
-      "boom\\.dae: error: time limit of 1 s exceeded while computing the rank of the constraints "
-      "in round [0-9]+ \\(raise it with --time-limit\\)\n)");
+      "boom\\.dae:1:1: error: time limit of 1 s exceeded while computing the rank of the "
+      "constraints in round [0-9]+ \\(raise it with --time-limit\\)\n(model boom;\n\\^\n)?)");
   EXPECT_TRUE(std::regex_match(r.err, expected)) << r.err;
   EXPECT_EQ(std::vector<std::string>{"boom.dae"}, files());
 }
@@ -159,6 +159,41 @@ TEST(LimitsWatchdog, BackstopEndsAProcessStuckInOneOperation) {
       testing::ExitedWithCode(1),
       "^stuck\\.dae:4:3: error: time limit of 1 s exceeded while computing something long "
       "\\(raise it with --time-limit\\)\n$");
+}
+
+// A stage of the whole model (deciding a rank) has no equation: the backstop's line points at the
+// start of the file, 1:1, as every other diagnostic has a line and column (docs/limits.md).
+TEST(LimitsWatchdog, BackstopInAStageOfTheWholeModelPointsAtItsStart) {
+  daec::SourceFile file("stuck.dae", "model stuck;\nvariable x;\nequation\n  e: x = 1;\nend\n");
+  EXPECT_EXIT(
+      {
+        daec::arm_watchdog(file.name(), 1);
+        daec::enter_stage(daec::SourceLocation{&file},
+                          "computing the rank of the constraints in round 1");
+        for (;;) ::pause();
+      },
+      testing::ExitedWithCode(1),
+      "^stuck\\.dae:1:1: error: time limit of 1 s exceeded while computing the rank of the "
+      "constraints in round 1 \\(raise it with --time-limit\\)\n$");
+}
+
+// A checkpoint in such a stage reports at 1:1 with the source line and caret, as the error of
+// running out of memory does.
+TEST(LimitsWatchdog, TimeLimitInAStageOfTheWholeModelIsReportedAtItsStart) {
+  daec::SourceFile file("stuck.dae", "model stuck;\nvariable x;\nequation\n  e: x = 1;\nend\n");
+  daec::arm_watchdog(file.name(), 1);
+  daec::enter_stage(daec::SourceLocation{&file},
+                    "computing the rank of the constraints in round 1");
+  daec::LimitExceeded limit(daec::current_stage_location(), daec::time_limit_message());
+  daec::disarm_watchdog();
+  daec::DiagnosticEngine diags;
+  daec::report_limit(limit, &file, diags);
+  EXPECT_EQ(
+      "stuck.dae:1:1: error: time limit of 1 s exceeded while computing the rank of the "
+      "constraints in round 1 (raise it with --time-limit)\n"
+      "model stuck;\n"
+      "^\n",
+      diags.str());
 }
 
 TEST_F(Limits, BatchReportsAnExplodingModelAmongGoodOnes) {
@@ -187,8 +222,8 @@ TEST_F(Limits, BatchAppliesTheTimeLimitToEachModel) {
   // The chain runs out of time while c is differentiated or while the rank of its derivatives is
   // decided (a stage of the whole file), as the machine's speed has it.
   EXPECT_TRUE(r.err.find("boom.dae:16:3: error: time limit of 1 s exceeded while ") == 0 ||
-              r.err.find("boom.dae: error: time limit of 1 s exceeded while computing the rank of "
-                         "the constraints in round ") == 0)
+              r.err.find("boom.dae:1:1: error: time limit of 1 s exceeded while computing the "
+                         "rank of the constraints in round ") == 0)
       << r.err;
   EXPECT_EQ(std::vector<std::string>{"pendulum.cpp"}, files("out"));
 }

@@ -670,6 +670,54 @@ TEST(Reduction, ParameterValuesThatMakeConstraintsSingularAreNamed) {
   EXPECT_EQ("", regular.diagnostics());
 }
 
+// abs and sign have no derivative at 0 (docs/language.md): a constraint holding them that the
+// reduction differentiates is warned, once per equation however many rounds differentiate it.
+TEST(Reduction, DifferentiatingAbsIsWarnedOnce) {
+  Reduced r = reduce_text(
+      "model m;\n"
+      "variable x(start = 1), y, u, v, lam;\n"
+      "equation\n"
+      "  x' = u;\n  y' = v;\n  u' = -lam*x;\n  v' = -lam*y - 9.81;\n"
+      "  rod: abs(x) + y^2 = 1;\n"
+      "end\n");
+  EXPECT_EQ(index_of(r), 3);
+  EXPECT_EQ(
+      "test.dae:8:3: warning: differentiating constraint 'rod' to reduce the index: abs is not "
+      "differentiable at 0; its derivative is taken where its argument is nonzero\n"
+      "  rod: abs(x) + y^2 = 1;\n"
+      "  ^\n",
+      r.diagnostics());
+}
+
+TEST(Reduction, DifferentiatingAbsAndSignIsWarnedNamingBoth) {
+  Reduced r = reduce_text(
+      "model m;\nvariable x(start = 1), z;\nequation\n  x' = z;\n"
+      "  c: x + sign(x) + abs(x) = 3;\nend\n");
+  EXPECT_EQ(index_of(r), 2);
+  EXPECT_EQ(
+      "test.dae:5:3: warning: differentiating constraint 'c' to reduce the index: abs and sign "
+      "are not differentiable at 0; their derivatives are taken where their arguments are "
+      "nonzero\n"
+      "  c: x + sign(x) + abs(x) = 3;\n"
+      "  ^\n",
+      r.diagnostics());
+}
+
+// Not differentiated (an ODE's right-hand side, an equation solved for an algebraic variable, a
+// condition, whose derivative is that of its branches): no warning.
+TEST(Reduction, AbsAndSignThatAreNotDifferentiatedAreNotWarned) {
+  Reduced ode = reduce_text(
+      "model m;\nvariable x(start = 1), z;\nequation\n  x' = -abs(x)*sign(z);\n"
+      "  z = abs(x) - 2;\nend\n");
+  EXPECT_EQ(index_of(ode), 1);
+  EXPECT_EQ("", ode.diagnostics());
+  Reduced condition = reduce_text(
+      "model m;\nvariable x(start = 1), z;\nequation\n  x' = z;\n"
+      "  c: (if abs(x) < 5 then x else 2*x) = 1 + sin(t);\nend\n");
+  EXPECT_EQ(index_of(condition), 2);
+  EXPECT_EQ("", condition.diagnostics());
+}
+
 // ---- conditions (docs/language.md) ----
 
 // The rod's length jumps at t = 1. The condition depends on t alone, so the derivative of the

@@ -372,6 +372,45 @@ TEST(SimulatorRuntime, TwoOutputsOnOneFileAreBadUsageAndTouchNothing) {
   EXPECT_EQ(files_with(dir, ".partial", "same"), std::vector<std::string>{});
 }
 
+// A dangling link names the file to create: the run writes it through a temporary beside it and
+// keeps the link. Where the link's directory is missing, the message names it and nothing is
+// written; a dangling link to another output is two outputs on one file.
+TEST(SimulatorRuntime, DanglingLinkOutputIsWrittenThroughAndKept) {
+  namespace fs = std::filesystem;
+  const std::string dir = fs::path(scratch("dangling")).parent_path().string();
+  for (const char* name : {"dangling-real", "dangling-link.csv", "dangling-bad.csv",
+                           "dangling-same.csv", "dangling-same.events", "dangling-link.units.csv"})
+    fs::remove_all(scratch(name));
+  fs::create_directory(scratch("dangling-real"));
+  fs::create_symlink("dangling-real/out.csv", scratch("dangling-link.csv"));
+  RunResult ok = run({"--t-end", "0.1", "--output", scratch("dangling-link.csv")});
+  ASSERT_EQ(ok.status, 0) << ok.err;
+  EXPECT_TRUE(fs::is_symlink(scratch("dangling-link.csv")));
+  EXPECT_EQ(read(scratch("dangling-real/out.csv")).rfind("t,x,y,z,angle\n0,1.5,0,", 0), 0u);
+  EXPECT_EQ(files_with(scratch("dangling-real"), ""), std::vector<std::string>{"out.csv"});
+
+  fs::create_symlink("dangling-nodir/out.csv", scratch("dangling-bad.csv"));
+  RunResult bad = run({"--t-end", "0.1", "--output", scratch("dangling-bad.csv")});
+  EXPECT_EQ(bad.status, 1);
+  EXPECT_EQ(bad.err, "sim: error: cannot create output file '" + scratch("dangling-bad.csv") +
+                         "': it is a symbolic link to '" + dir +
+                         "/dangling-nodir/out.csv', whose directory '" + dir +
+                         "/dangling-nodir' does not exist\n");
+  EXPECT_EQ(bad.out, "");
+  EXPECT_TRUE(fs::is_symlink(scratch("dangling-bad.csv")));
+  EXPECT_FALSE(fs::exists(scratch("dangling-nodir")));
+
+  fs::create_symlink("dangling-same.csv", scratch("dangling-same.events"));
+  RunResult same =
+      run({"--output", scratch("dangling-same.csv"), "--events", scratch("dangling-same.events")});
+  EXPECT_EQ(same.status, 2);
+  EXPECT_EQ(same.err, "sim: error: --output and --events would both write '" +
+                          scratch("dangling-same.events") +
+                          "'\nsim: note: run with --help for the usage\n");
+  EXPECT_FALSE(fs::exists(scratch("dangling-same.csv")));
+  EXPECT_EQ(files_with(dir, ".partial", "dangling"), std::vector<std::string>{});
+}
+
 // A failed run leaves no temporary and an existing file as it was when it fails before the
 // first row (here at the start), never a mixture.
 TEST(SimulatorRuntime, AFailureBeforeTheRowsLeavesTheFileAsItWas) {

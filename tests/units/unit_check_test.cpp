@@ -104,7 +104,7 @@ TEST(UnitCheck, Atan2ArgumentsAlike) {
 }
 
 TEST(UnitCheck, PowersAndRoots) {
-  EXPECT_EQ("", warnings_of(model_with("  h' = sqrt(v^2) + (v^3)^(1/3) + pow(v, n)/v;")));
+  EXPECT_EQ("", warnings_of(model_with("  h' = sqrt(v^2) + (v^3)^(1/3) + pow(v, 2)/v;")));
   EXPECT_EQ(
       "test.dae:8:8: warning: the unit 'm' has no square root (the exponents of its units are "
       "not divisible by 2)\n",
@@ -117,6 +117,40 @@ TEST(UnitCheck, PowersAndRoots) {
       "test.dae:8:10: warning: the exponent of a power must be dimensionless, but its unit is "
       "'s'\n",
       warnings_of(model_with("  h' = 2^t*v;")));
+}
+
+// A parameter can be set at run time (--set n=3): as the exponent of a base with a unit it would
+// change the unit, so it is no constant exponent; a dimensionless base may have it.
+TEST(UnitCheck, ParameterExponentOfABaseWithAUnit) {
+  EXPECT_EQ(
+      "test.dae:8:21: warning: a power with a non-constant exponent needs a dimensionless base, "
+      "but its unit is 'm' (the exponent uses parameter 'n', which can be set at run time)\n",
+      warnings_of(model_with("  h' = v*(h/h)^n + h^n*k;")));
+  EXPECT_EQ(
+      "test.dae:8:8: warning: a power with a non-constant exponent needs a dimensionless base, "
+      "but its unit is 'm/s' (the exponent uses parameter 'n', which can be set at run time)\n",
+      warnings_of(model_with("  h' = pow(v, 2*n - 3);")));
+  EXPECT_EQ("", warnings_of(model_with("  h' = v*(k*t)^n*2^n;")));
+}
+
+// The output of the issue: with n = 2 it is in m2, not m3, but --set n=3 makes it right. Under
+// --units=error it is not compiled; a parameter fixed when compiled (an array size) is a
+// constant exponent.
+TEST(UnitCheck, ParameterExponentIsAnErrorUnderUnitsError) {
+  const std::string model =
+      "model m;\nparameter n = 2, N = 3;\nvariable x(start = 1, unit = \"m\"), y[N];\n"
+      "output o(unit = \"m3\") = x^n, p(unit = \"m3\") = x^N;\nequation\n  x' = 0;\n"
+      "  for i in 1:N loop\n    y[i] = i;\n  end for;\nend\n";
+  daec::FlattenOptions options;
+  options.units = daec::UnitCheckMode::Error;
+  auto result = run(model, "test.dae", options);
+  EXPECT_FALSE(result->model);
+  EXPECT_EQ(
+      "test.dae:4:26: error: a power with a non-constant exponent needs a dimensionless base, "
+      "but its unit is 'm' (the exponent uses parameter 'n', which can be set at run time)\n"
+      "output o(unit = \"m3\") = x^n, p(unit = \"m3\") = x^N;\n"
+      "                         ^\n",
+      result->diagnostics());
 }
 
 // udunits2 holds an exponent in 16 bits: ((h^100)^100)^100 would wrap around to m16960. The

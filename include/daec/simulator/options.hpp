@@ -15,6 +15,7 @@
 #include <daec/model_error.hpp>
 #include <daec/simulator/failure.hpp>
 #include <daec/simulator/option_numbers.hpp>
+#include <daec/simulator/output_files.hpp>
 #include <daec/simulator/output_times_option.hpp>
 
 namespace daec::simulator {
@@ -233,15 +234,17 @@ inline bool has_suffix(const std::string& text, const std::string& suffix) {
 }
 
 /// Whether two output paths name one file: both '-' (standard output), the same path once "."
-/// and ".." and symbolic links are resolved, or (for files that exist) the same inode, whatever
-/// links lead there.
+/// and ".." and symbolic links are resolved (a dangling link to another output included: writing
+/// through it creates that output), or (for files that exist) the same inode, whatever links lead
+/// there.
 inline bool same_file(const std::string& a, const std::string& b) {
   if (a == "-" || b == "-") return a == b;
   namespace fs = std::filesystem;
   if (fs::path(a).lexically_normal() == fs::path(b).lexically_normal()) return true;
+  const std::string end_a = output_destination(a), end_b = output_destination(b);
   std::error_code error_a, error_b;
-  const fs::path real_a = fs::weakly_canonical(a, error_a),
-                 real_b = fs::weakly_canonical(b, error_b);
+  const fs::path real_a = fs::weakly_canonical(end_a.empty() ? a : end_a, error_a),
+                 real_b = fs::weakly_canonical(end_b.empty() ? b : end_b, error_b);
   if (!error_a && !error_b && real_a == real_b) return true;
   return fs::equivalent(a, b, error_a) && !error_a;
 }

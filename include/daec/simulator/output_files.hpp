@@ -103,13 +103,52 @@ inline mode_t new_file_mode() {
   return 0666 & ~mask;
 }
 
-/// What replacing `path` means: `path` itself, or the file a symbolic link points to (renaming
-/// over the link would turn it into a copy).
-inline std::string rename_target(const std::string& path) {
-  struct stat link;
-  if (::lstat(path.c_str(), &link) != 0 || !S_ISLNK(link.st_mode)) return path;
-  char resolved[PATH_MAX];
-  return ::realpath(path.c_str(), resolved) != nullptr ? std::string(resolved) : path;
+/// Where writing `path` puts its text: `path` itself, or the end of its chain of symbolic links
+/// (each relative target read against its link's directory), which a dangling link names without
+/// it existing. "" with errno set where the chain cannot be followed (a loop, an unreadable link).
+inline std::string output_destination(const std::string& path) {
+  constexpr int kMaxLinkHops = 40;  // as the kernel's path resolution (ELOOP)
+  std::string current = path;
+  for (int hop = 0; hop < kMaxLinkHops; ++hop) {
+    struct stat link;
+    if (::lstat(current.c_str(), &link) != 0 || !S_ISLNK(link.st_mode)) return current;
+    std::string target(PATH_MAX, '\0');
+    const ssize_t length = ::readlink(current.c_str(), target.data(), target.size());
+    if (length < 0) return {};
+    if (static_cast<size_t>(length) >= target.size()) {
+      errno = ENAMETOOLONG;
+      return {};
+    }
+    target.resize(static_cast<size_t>(length));
+    const size_t slash = current.find_last_of('/');
+    if (!target.empty() && target.front() != '/' && slash != std::string::npos)
+      target = current.substr(0, slash + 1) + target;
+    current = target;
+  }
+  errno = ELOOP;
+  return {};
+}
+
+/// What replacing `path` means: `path` itself, or the file its symbolic links end at (renaming
+/// over the link would turn it into a copy), created if the link dangles. "" with `problem` set
+/// where that file cannot be written: a dangling link into a directory that does not exist is
+/// named as such ("No such file or directory" about a path that is there would mislead).
+inline std::string rename_target(const std::string& path, std::string& problem) {
+  const std::string target = output_destination(path);
+  if (target.empty()) {
+    problem = std::strerror(errno);
+    return {};
+  }
+  struct stat existing;
+  if (target == path || ::lstat(target.c_str(), &existing) == 0 || errno != ENOENT) return target;
+  const size_t slash = target.find_last_of('/');
+  const std::string directory = slash == std::string::npos ? "."
+                                : slash == 0               ? "/"
+                                                           : target.substr(0, slash);
+  if (::stat(directory.c_str(), &existing) == 0 || errno != ENOENT) return target;
+  problem = "it is a symbolic link to '" + target + "', whose directory '" + directory +
+            "' does not exist";
+  return {};
 }
 
 /// One output file being written: a regular (or new) FILE through a temporary that commit()
@@ -129,7 +168,9 @@ class StagedFile {
       if (file_ == nullptr) fail("cannot open");
       return;
     }
-    target_ = rename_target(path_);
+    std::string problem;
+    target_ = rename_target(path_, problem);
+    if (target_.empty()) fail_because("cannot create", problem);
     std::string name = target_ + ".partial.XXXXXX";
     const int fd = ::mkstemp(name.data());
     if (fd < 0) fail("cannot create");
@@ -189,7 +230,9 @@ class StagedFile {
 
  private:
   [[noreturn]] void fail(const std::string& action) {
-    const std::string reason = errno != 0 ? std::strerror(errno) : "unknown error";
+    fail_because(action, errno != 0 ? std::strerror(errno) : "unknown error");
+  }
+  [[noreturn]] void fail_because(const std::string& action, const std::string& reason) {
     discard();
     run_error(action + " " + what_ + " '" + path_ + "': " + reason);
   }

@@ -116,12 +116,17 @@ bool check_start_conditions(const ReducedSystem& system, SourceLocation model_lo
     if (at.valid()) where = at;  // an initial equation where one is involved, else a constraint
   }
   for (int c : dm.over_cols) states.push_back(system.states[static_cast<size_t>(c)].name);
-  diags.error(where, "the start is over-determined: the " +
-                         count_of(conditions.size(), "condition", "conditions") + " " +
-                         listed(conditions) + " constrain only the " +
-                         count_of(states.size(), "state", "states") + " " + listed(states) +
-                         " (fix fewer starts or drop an initial equation)");
-  return false;
+  const size_t surplus = conditions.size() - states.size();
+  diags.warning(where, "the start is over-determined: the " +
+                           count_of(conditions.size(), "condition", "conditions") + " " +
+                           listed(conditions) + " constrain only the " +
+                           count_of(states.size(), "state", "states") + " " + listed(states) +
+                           ", so " + std::to_string(surplus) +
+                           " of them must follow" +
+                           " from the others; the simulator checks that they agree at the start "
+                           "and names the surplus ones (fix fewer starts or drop an initial "
+                           "equation if they do not)");
+  return true;
 }
 
 }  // namespace daec

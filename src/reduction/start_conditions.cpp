@@ -11,9 +11,15 @@ namespace daec {
 
 namespace {
 
+// At most this many names in a list; the rest are counted (a circuit of 175 nodes whose published
+// start is written fixed has 541 conditions on 350 states).
+constexpr size_t kNamesShown = 12;
+
 std::string listed(const std::vector<std::string>& names) {
   std::string text;
-  for (const std::string& name : names) text += (text.empty() ? "" : ", ") + name;
+  for (size_t i = 0; i < names.size() && i < kNamesShown; ++i)
+    text += (text.empty() ? "" : ", ") + names[i];
+  if (names.size() > kNamesShown) text += " and " + std::to_string(names.size() - kNamesShown) + " more";
   return text;
 }
 

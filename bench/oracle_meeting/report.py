@@ -43,6 +43,7 @@ def main():
     parser.add_argument("tsv")
     parser.add_argument("--command", default="bench/oracle_meeting/run.sh")
     parser.add_argument("--commit", default="unknown")
+    parser.add_argument("--note", default="", help="a paragraph after the header (a slice, ...)")
     args = parser.parse_args()
     with open(args.tsv, newline="") as f:
         rows = list(csv.DictReader(f, delimiter="\t"))
@@ -65,6 +66,9 @@ def main():
     w("Written by `bench/oracle_meeting/report.py` from [`results.tsv`](results.tsv); what the "
       "oracle checks: [`scripts/oracle/README.md`](../../scripts/oracle/README.md).")
     w("")
+    if args.note:
+        w(args.note)
+        w("")
     w(f"**{len(passed)} of {len(seeds)} models passed on every method** "
       f"({', '.join(methods) or 'none simulated'}); seeds {seeds[0] if seeds else '-'} ... "
       f"{seeds[-1] if seeds else '-'}.")

@@ -206,7 +206,8 @@ def _simulate_method(model, path, directory, run, options, method):
             run.failures.append((f"{kind} start moved", ", ".join(
                 f"{name}: {' -> '.join(run.moved[name])}" for name in moved)))
     if status != 0:
-        run.failures.append(("simulation failure", _tail(err)))
+        errors = [line for line in err.splitlines() if line.startswith("sim: error:")]
+        run.failures.append(("simulation failure", "\n".join(errors[:1] + [_tail(err)])))
         return
     run.fom = worst[0]
     run.worst = compare.describe(worst)
@@ -437,7 +438,9 @@ def write_tsv(path, outcomes):
     with open(path, "w") as f:
         f.write("\t".join(TSV_COLUMNS) + "\n")
         for o in sorted(outcomes, key=lambda o: o.seed):
-            common = [c for c in o.failures if not c[0].endswith("]")]
+            from_runs = [(c + (f" [{r.method}]" if r.method else ""), d)
+                         for r in o.runs for c, d in r.failures]
+            common = [f for f in o.failures if f not in from_runs]  # daec, compile, index
             runs = o.runs or [Run("-")]
             for r in runs:
                 failures = common + r.failures

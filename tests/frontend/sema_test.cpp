@@ -689,6 +689,10 @@ TEST(Sema, UnderdeterminedModel) {
       "test.dae:1:7: error: model 'm' has 2 equations for 3 variables (underdetermined)\n"
       "model m;\n"
       "      ^\n"
+      "test.dae:2:16: note: under-determined: no equation is left for 'z' when each equation "
+      "determines one variable (first the one whose derivative it holds)\n"
+      "variable x, y, z;\n"
+      "               ^\n"
       "test.dae:2:16: error: variable 'z' appears in no equation, so nothing determines it\n"
       "variable x, y, z;\n"
       "               ^\n",
@@ -704,7 +708,12 @@ TEST(Sema, OverdeterminedModel) {
   EXPECT_EQ(
       "test.dae:1:7: error: model 'm' has 3 equations for 2 variables (overdetermined)\n"
       "model m;\n"
-      "      ^\n",
+      "      ^\n"
+      "test.dae:6:3: note: over-determined: no variable is left for 'eq3' when each equation "
+      "determines one variable (first the one whose derivative it holds); it shares its variables "
+      "with 2 other equations ('eq1', 'eq2'), any of which could be the surplus one\n"
+      "  x + y = 3;\n"
+      "  ^\n",
       diagnostics_of("model m;\n"
                      "variable x, y;\n"
                      "equation\n"
@@ -714,11 +723,57 @@ TEST(Sema, OverdeterminedModel) {
                      "end\n"));
 }
 
+// A count mismatch names where it lies: the variable a maximum matching leaves without an equation
+// (each equation given first the variable it differentiates: the multiplier of the missing rod,
+// not a position), with those that could take its place (its Dulmage–Mendelsohn part); the
+// surplus equation likewise.
+TEST(Sema, CountMismatchNamesWhereItLies) {
+  EXPECT_EQ(
+      "test.dae:1:7: error: model 'dpend' has 5 equations for 6 variables (underdetermined)\n"
+      "model dpend;\n"
+      "      ^\n"
+      "test.dae:2:30: note: under-determined: no equation is left for 'l2' when each equation "
+      "determines one variable (first the one whose derivative it holds); it shares its equations "
+      "with 2 other variables ('x2', 'y2'), any of which could be the one without\n"
+      "variable x1, y1, l1, x2, y2, l2;\n"
+      "                             ^\n",
+      diagnostics_of("model dpend;\n"
+                     "variable x1, y1, l1, x2, y2, l2;\n"
+                     "equation\n"
+                     "  x1'' = -l1*x1;\n"
+                     "  y1'' = -l1*y1 - 9.81;\n"
+                     "  rod1: x1^2 + y1^2 = 1;\n"
+                     "  x2'' = -l2*(x2 - x1);\n"
+                     "  y2'' = -l2*(y2 - y1) - 9.81;\n"
+                     "end\n"));
+  EXPECT_EQ(
+      "test.dae:1:7: error: model 'm' has 4 equations for 3 variables (overdetermined)\n"
+      "model m;\n"
+      "      ^\n"
+      "test.dae:6:3: note: over-determined: no variable is left for 'twice' when each equation "
+      "determines one variable (first the one whose derivative it holds); it shares its variables "
+      "with 1 other equation ('eq3'), any of which could be the surplus one\n"
+      "  twice: 2*c = 4;\n"
+      "  ^\n",
+      diagnostics_of("model m;\n"
+                     "variable a, b, c;\n"
+                     "equation\n"
+                     "  a' = -b; b = 2*a;\n"
+                     "  c = 2;\n"
+                     "  twice: 2*c = 4;\n"
+                     "end\n"));
+}
+
 TEST(Sema, OneEquationForOneVariableIsSingular) {
   EXPECT_EQ(
       "test.dae:1:7: error: model 'm' has 1 equation for 2 variables (underdetermined)\n"
       "model m;\n"
-      "      ^\n",
+      "      ^\n"
+      "test.dae:2:13: note: under-determined: no equation is left for 'y' when each equation "
+      "determines one variable (first the one whose derivative it holds); it shares its equations "
+      "with 1 other variable ('x'), any of which could be the one without\n"
+      "variable x, y;\n"
+      "            ^\n",
       diagnostics_of("model m;\n"
                      "variable x, y;\n"
                      "equation\n"

@@ -248,6 +248,11 @@ std::optional<Options> parse_options(int argc, const char* const argv[], std::st
     error = "--split must be from 0 to " + std::to_string(kMaxSplit);
     return std::nullopt;
   }
+  // --compare-dummies is a part of --check's summary: alone it would be silently ignored.
+  if (options.compare_dummies && !options.check) {
+    error = "--compare-dummies needs --check (it adds to the summary --check prints)";
+    return std::nullopt;
+  }
   if (options.max_rounds < 1) {
     error = "--max-rounds must be at least 1";
     return std::nullopt;

@@ -701,6 +701,14 @@ bool Parser::parse_equation(std::vector<Statement>& statements) {
   equation.lhs = parse_expression();
   if (!equation.lhs) return false;
   equation.equals_location = peek().location;
+  // `z == y^2;` parses as a relation with no '=' after it: say what '==' is where it stands.
+  if (!at(TokenKind::Equals) && !at(TokenKind::Invalid) &&
+      equation.lhs->kind == ExprKind::Relation && equation.lhs->text == "==") {
+    syntax_error(equation.lhs->location,
+                 "'==' is a relation, true or false (for conditions: if x == 0 then ...); an "
+                 "equation is written with one '=': 'lhs = rhs;'");
+    return false;
+  }
   if (!expect(TokenKind::Equals, "in the equation (equations are written 'lhs = rhs;')"))
     return false;
   equation.rhs = parse_expression();

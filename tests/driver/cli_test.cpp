@@ -554,6 +554,14 @@ TEST_F(Cli, CompareDummiesPrintsBothPolicies) {
       << r.out.substr(table);
 }
 
+// --compare-dummies adds to --check's summary: without --check it would be ignored.
+TEST_F(Cli, CompareDummiesNeedsCheck) {
+  write("decay.dae", kGoodModel);
+  expect_usage_error("decay.dae --compare-dummies",
+                     "--compare-dummies needs --check (it adds to the summary --check prints)");
+  EXPECT_EQ((std::vector<std::string>{"decay.dae"}), files());
+}
+
 TEST_F(Cli, ReportsAreWrittenWithoutCode) {
   write("decay.dae", kGoodModel);
   CommandResult r = daec("decay.dae --report r.md --report-json r.json");

@@ -737,6 +737,15 @@ TEST(Parser, EquationWithTwoEquals) {
             "      ^\n");
 }
 
+// `z == y^2;` reads as a relation with no equation after it: the message says what '==' is.
+TEST(Parser, DoubleEqualsIsARelationNotAnEquation) {
+  EXPECT_EQ(errors_of("model m;\nequation\nz == y^2;\nend\n"),
+            "test.dae:3:3: error: '==' is a relation, true or false (for conditions: if x == 0 "
+            "then ...); an equation is written with one '=': 'lhs = rhs;'\n"
+            "z == y^2;\n"
+            "  ^\n");
+}
+
 TEST(Parser, ReservedWordInExpression) {
   EXPECT_EQ(errors_of("model m;\nequation\nx = start + 1;\nend\n"),
             "test.dae:3:5: error: expected an expression, found the reserved word 'start'\n"

@@ -2,8 +2,11 @@
 // output and declared value through UnitInference.
 #include "units/unit_check.h"
 
+#include <algorithm>
 #include <map>
 #include <optional>
+#include <set>
+#include <utility>
 
 #include "units/unit_expression.h"
 
@@ -26,7 +29,9 @@ class UnitChecker {
             [this](const SourceLocation& where, const std::string& message) {
               report(where, message);
             },
-            [this](const std::string& name) { return model_.find_parameter(name) != nullptr; }) {}
+            [this](const std::string& name) { return model_.find_parameter(name) != nullptr; },
+            [this](const std::string& name, const std::optional<Unit>& needed,
+                   const SourceLocation& where) { blame(name, needed, where); }) {}
 
   void parse_declared_units();
   /// Whether a declaration has a unit: a model without any is not checked (`sin(t)` in a
@@ -43,6 +48,9 @@ class UnitChecker {
   void check_when(const WhenDecl& when);
   void check_equation(const EquationDecl& equation);
   void check_value(const Expr& value, const std::string& name, const std::string& what);
+  void blame(const std::string& name, const std::optional<Unit>& needed,
+             const SourceLocation& where);
+  void report_declarations();
 
   const ModelSyntax& syntax_;
   const Model& model_;
@@ -51,6 +59,11 @@ class UnitChecker {
   const UnitSystem& units_;
   UnitInference inference_;
   std::map<std::string, std::optional<Unit>> declared_;  ///< by name; nullopt: no unit
+  std::map<std::string, SourceLocation> declared_at_;    ///< where each unit is written
+  /// The uses of a name (a factor of a side) whose units disagreed: the unit the name needed
+  /// there, and where; and the names that fitted somewhere.
+  std::map<std::string, std::vector<std::pair<Unit, SourceLocation>>> blamed_;
+  std::set<std::string> fitted_;
 };
 
 // An empty unit string means no unit, as no `unit` at all does.
@@ -58,6 +71,7 @@ void UnitChecker::declare(const std::string& name, const std::string& unit,
                           const SourceLocation& where) {
   std::optional<Unit>& slot = declared_[name];
   if (unit.empty()) return;
+  declared_at_[name] = where;
   std::string problem;
   slot = units_.parse(unit, problem);
   if (!slot) diags_.error(where, problem);
@@ -109,6 +123,61 @@ void UnitChecker::check_model() {
   for (const OutputDecl& o : syntax_.outputs) check_value(*o.value, o.name.name, "output");
   check_statements(syntax_.statements);
   check_statements(syntax_.initial_statements);
+  report_declarations();
+}
+
+// After a comparison with `name` a factor of one side: the unit it needed there (nullopt: its
+// own fitted), for report_declarations.
+void UnitChecker::blame(const std::string& name, const std::optional<Unit>& needed,
+                        const SourceLocation& where) {
+  if (declared_at_.count(name) == 0) return;
+  if (needed) {
+    blamed_[name].emplace_back(*needed, where);
+  } else {
+    fitted_.insert(name);
+  }
+}
+
+// How far `spelling` is from the declared unit's: symbols it writes that `declared` does not, then
+// symbols in all (so that g in m/s is told of m/s2 rather than of N/kg, the same unit).
+std::pair<size_t, size_t> distance(const Unit& unit, const Unit& declared) {
+  const Unit::Factors factors = unit.factors(), own = declared.factors();
+  size_t foreign = 0;
+  for (const auto& [symbol, exponent] : factors) {
+    (void)exponent;
+    foreign += std::none_of(own.begin(), own.end(),
+                            [&](const auto& factor) { return factor.first == symbol; });
+  }
+  return {foreign, factors.size()};
+}
+
+// A name that fits nowhere, whose uses disagree with its declared unit at least twice, all
+// needing one and the same unit, is likelier declared wrong than used wrong: a warning at the
+// declaration says so (g(unit = "m/s") in m*v' = -lambda*y - m*g and in an energy m*g*y).
+void UnitChecker::report_declarations() {
+  for (const auto& [name, uses] : blamed_) {
+    if (uses.size() < 2 || fitted_.count(name) != 0) continue;
+    const Unit& declared = *declared_[name];
+    const Unit* needed = &uses.front().first;
+    std::set<int> lines;
+    for (const auto& [unit, where] : uses) {
+      if (!unit.same_as(*needed)) {
+        needed = nullptr;
+        break;
+      }
+      if (distance(unit, declared) < distance(*needed, declared)) needed = &unit;
+      lines.insert(where.line);
+    }
+    if (needed == nullptr) continue;
+    std::string listed;
+    for (int line : lines) listed += (listed.empty() ? "" : ", ") + std::to_string(line);
+    report(declared_at_[name], "'" + name + "' is declared in '" + declared.spelling() + "', but " +
+                                   std::to_string(uses.size()) + " uses (" +
+                                   (lines.size() == 1 ? "line " : "lines ") + listed +
+                                   ") need it in '" + needed->spelling() +
+                                   "', and none fits its declared unit: is the declaration wrong?" +
+                                   factor_note(*needed, declared));
+  }
 }
 
 // Each kind of statement checks its parts through inference_: unit_of each part and check_alike

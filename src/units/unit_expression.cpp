@@ -79,10 +79,29 @@ SourceLocation start_of(const Expr& e) {
 
 bool UnitInference::check_alike(const Quantity& a, const Quantity& b, const SourceLocation& where,
                                 const std::string& what) {
-  if (!a.is_known() || !b.is_known() || a.unit->same_as(*b.unit)) return true;
-  report_(where, what + " have different units: '" + a.unit->spelling() + "' and '" +
-                     b.unit->spelling() + "'" + factor_note(*a.unit, *b.unit));
-  return false;
+  if (!a.is_known() || !b.is_known()) return true;
+  const bool alike = a.unit->same_as(*b.unit);
+  if (!alike)
+    report_(where, what + " have different units: '" + a.unit->spelling() + "' and '" +
+                       b.unit->spelling() + "'" + factor_note(*a.unit, *b.unit));
+  // Each name factor of a side: the unit it would need, its own times the other side's over its
+  // side's (g in m*g, kg.m/s against N: m/s times N over kg.m/s, N/kg), or nullopt where it fits.
+  auto tell = [&](const Quantity& side, const Quantity& other) {
+    for (const std::string& name : side.names) {
+      if (alike) {
+        blame_(name, std::nullopt, where);
+        continue;
+      }
+      const Quantity declared = lookup_(name);
+      if (declared.is_known())
+        blame_(name, declared.unit->times(*other.unit).divided_by(*side.unit), where);
+    }
+  };
+  if (blame_) {
+    tell(a, b);
+    tell(b, a);
+  }
+  return alike;
 }
 
 bool UnitInference::check_dimensionless(const Quantity& q, const SourceLocation& where,
@@ -106,7 +125,7 @@ Quantity UnitInference::unit_of(const Expr& e) {
     case ExprKind::Call:
       return call_unit(e);
     case ExprKind::Negate:
-      return unit_of(*e.operands[0]);
+      return unit_of(*e.operands[0]);  // -g is still a product of g
     case ExprKind::Sum:
       return sum_unit(e);
     case ExprKind::Product:
@@ -137,7 +156,9 @@ Quantity UnitInference::name_unit(const std::string& name) {
   }
   if (name == "t") return Quantity::known(units_.second().spelled("s"));
   if (name == "pi") return Quantity::number();
-  return lookup_(name);
+  Quantity q = lookup_(name);
+  if (q.is_known()) q.names = {name};
+  return q;
 }
 
 // x' has the unit of x per second, x'' per second squared.
@@ -170,7 +191,7 @@ Quantity UnitInference::sum_unit(const Expr& e) {
     }
   }
   if (mismatch) return Quantity::unknown();
-  if (first) return *first;
+  if (first) return e.operands.size() == 1 ? *first : first->computed();
   return unknown ? Quantity::unknown() : Quantity::number();
 }
 
@@ -179,6 +200,10 @@ Quantity UnitInference::sum_unit(const Expr& e) {
 Quantity UnitInference::product_unit(const Expr& e) {
   std::optional<Unit> result;
   bool unknown = false;
+  // The name factors of the operands multiplied, each counted with its sign: those once in the
+  // numerator are the product's (Quantity::names).
+  std::map<std::string, int> powers;
+  std::vector<std::string> order;
   for (size_t i = 0; i < e.operands.size(); ++i) {
     Quantity q = unit_of(*e.operands[i]);
     if (q.kind == Quantity::Kind::Number) continue;
@@ -188,6 +213,10 @@ Quantity UnitInference::product_unit(const Expr& e) {
     }
     if (unknown) continue;
     bool divide = i < e.inverted.size() && e.inverted[i];
+    for (const std::string& name : q.names) {
+      if (powers.count(name) == 0) order.push_back(name);
+      powers[name] += divide ? -1 : 1;
+    }
     if (result &&
         !fits(static_cast<long long>(result->largest_exponent()) + q.unit->largest_exponent(),
               "this product, '" + result->spelling() + (divide ? "' divided by '" : "' times '") +
@@ -203,7 +232,11 @@ Quantity UnitInference::product_unit(const Expr& e) {
     }
   }
   if (unknown) return Quantity::unknown();
-  return result ? Quantity::known(*result) : Quantity::number();
+  if (!result) return Quantity::number();
+  Quantity product = Quantity::known(*result);
+  for (const std::string& name : order)
+    if (powers[name] == 1) product.names.push_back(name);
+  return product;
 }
 
 // base^exponent: a constant exponent p/q raises to p and takes the q-th root; any other needs a
@@ -310,7 +343,7 @@ void UnitInference::add_alike(Alike& alike, const Quantity& q, const Expr& opera
 
 Quantity UnitInference::Alike::result() const {
   if (mismatch) return Quantity::unknown();
-  if (known) return *known;
+  if (known) return known->computed();
   return unknown ? Quantity::unknown() : Quantity::number();
 }
 

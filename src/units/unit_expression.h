@@ -25,11 +25,18 @@ struct Quantity {
   };
   Kind kind = Kind::Unknown;
   std::optional<Unit> unit;
+  /// The declared names that are factors of the expression, each once and to the power 1 (`g`,
+  /// `-g`, `x[i]`, `m*g`, `m*g/2`), for pointing at a declaration: a name declared in a wrong
+  /// unit makes every such product wrong by the same unit. Empty for anything else (sums,
+  /// powers, derivatives, calls).
+  std::vector<std::string> names;
 
-  static Quantity number() { return {Kind::Number, std::nullopt}; }
-  static Quantity unknown() { return {Kind::Unknown, std::nullopt}; }
-  static Quantity condition() { return {Kind::Condition, std::nullopt}; }
-  static Quantity known(Unit u) { return {Kind::Known, std::move(u)}; }
+  static Quantity number() { return {Kind::Number, std::nullopt, {}}; }
+  static Quantity unknown() { return {Kind::Unknown, std::nullopt, {}}; }
+  static Quantity condition() { return {Kind::Condition, std::nullopt, {}}; }
+  static Quantity known(Unit u) { return {Kind::Known, std::move(u), {}}; }
+  /// This quantity, no longer a product of names.
+  Quantity computed() const { return {kind, unit, {}}; }
   bool is_known() const { return kind == Kind::Known; }
 };
 
@@ -45,14 +52,21 @@ class UnitInference {
   /// Whether a name is a parameter that can be set at run time: its value is no constant
   /// exponent for a base with a unit, whose unit would change with it.
   using Settable = std::function<bool(const std::string&)>;
+  /// Told, after two sides are compared, of each declared name that is a factor of one of them
+  /// (Quantity::names) and where: after a mismatch, the unit the name would need for the sides
+  /// to agree (`needed`); after a match, nullopt (its declared unit fits there). A declaration
+  /// may be what is wrong.
+  using Blame = std::function<void(const std::string& name, const std::optional<Unit>& needed,
+                                   const SourceLocation& where)>;
 
   UnitInference(const UnitSystem& units, Lookup lookup, ConstantValue constant, Report report,
-                Settable settable = {})
+                Settable settable = {}, Blame blame = {})
       : units_(units),
         lookup_(std::move(lookup)),
         constant_(std::move(constant)),
         report_(std::move(report)),
-        settable_(std::move(settable)) {}
+        settable_(std::move(settable)),
+        blame_(std::move(blame)) {}
 
   /// The unit of `e`; mismatches inside it are reported.
   Quantity unit_of(const Expr& e);
@@ -99,6 +113,7 @@ class UnitInference {
   ConstantValue constant_;
   Report report_;
   Settable settable_;
+  Blame blame_;
   std::vector<std::string> iterators_;
 };
 

@@ -4,6 +4,7 @@
 #include <udunits2.h>
 
 #include <algorithm>
+#include <cctype>
 #include <cmath>
 #include <cstdlib>
 #include <stdexcept>
@@ -82,6 +83,96 @@ ut_status visit_underlying(const ut_unit* underlying, void* arg) {
   return ut_accept_visitor(underlying, &kExponentVisitor, arg);
 }
 
+// UTF-8 that writes a product or a power (·, ², ³, ¹ and the other superscripts): a spelling
+// holding one is kept whole.
+bool has_utf8_operator(const std::string& symbol) {
+  for (const char* mark : {"\xc2\xb7", "\xc2\xb2", "\xc2\xb3", "\xc2\xb9", "\xe2\x81"})
+    if (symbol.find(mark) != std::string::npos) return true;
+  return false;
+}
+
+// One symbol of a spelling with its exponent, `m2`, `s-1`, `uF`: letters (any byte that is not a
+// digit, sign or operator, so that µm and Ω read) then an optional signed integer.
+bool read_factor(const std::string& token, int sign, Unit::Factors& factors) {
+  size_t end = token.size();
+  while (end > 0 && std::isdigit(static_cast<unsigned char>(token[end - 1]))) --end;
+  int exponent = 1;
+  if (end < token.size()) {
+    const bool negative = end > 0 && token[end - 1] == '-';
+    exponent = std::atoi(token.c_str() + end) * (negative ? -1 : 1);
+    if (negative) --end;
+  }
+  const std::string symbol = token.substr(0, end);
+  if (symbol.empty() || symbol.find_first_of("()/.^*+- @") != std::string::npos ||
+      has_utf8_operator(symbol))
+    return false;
+  if (symbol == "1" && exponent == 1) return true;
+  factors.emplace_back(symbol, sign * exponent);
+  return true;
+}
+
+// The symbols of `text` (products with '.'), each with `sign` times its exponent; false where a
+// token is no symbol.
+bool read_product(const std::string& text, int sign, Unit::Factors& factors) {
+  if (text == "1") return true;
+  size_t start = 0;
+  while (true) {
+    const size_t dot = text.find('.', start);
+    if (!read_factor(text.substr(start, dot - start), sign, factors)) return false;
+    if (dot == std::string::npos) return true;
+    start = dot + 1;
+  }
+}
+
+// `a.b/c.d`, `a/(c.d)`, `1/s`: the factors of a spelling, or nullopt where it is something else.
+std::optional<Unit::Factors> read_spelling(const std::string& spelling) {
+  Unit::Factors factors;
+  const size_t slash = spelling.find('/');
+  std::string numerator = spelling.substr(0, slash);
+  if (!read_product(numerator, 1, factors)) return std::nullopt;
+  if (slash == std::string::npos) return factors;
+  std::string denominator = spelling.substr(slash + 1);
+  if (denominator.size() > 2 && denominator.front() == '(' && denominator.back() == ')')
+    denominator = denominator.substr(1, denominator.size() - 2);
+  if (!read_product(denominator, -1, factors)) return std::nullopt;
+  return factors;
+}
+
+// The factors of `a` and `b` (raised to `power_b`), exponents of one symbol summed, in the order
+// the symbols first come; those that cancel are dropped.
+Unit::Factors combined(const Unit::Factors& a, const Unit::Factors& b, int power_b) {
+  Unit::Factors result = a;
+  for (const auto& [symbol, exponent] : b) {
+    auto same = std::find_if(result.begin(), result.end(),
+                             [&](const auto& factor) { return factor.first == symbol; });
+    if (same == result.end()) {
+      result.emplace_back(symbol, exponent * power_b);
+    } else {
+      same->second += exponent * power_b;
+    }
+  }
+  result.erase(std::remove_if(result.begin(), result.end(),
+                              [](const auto& factor) { return factor.second == 0; }),
+               result.end());
+  return result;
+}
+
+// `kg.m2/s2`, `1/s`, `uF.V/(m.s)`, `1`: the factors as a unit is written.
+std::string spelling_of(const Unit::Factors& factors) {
+  std::string numerator, denominator;
+  int denominators = 0;
+  for (const auto& [symbol, exponent] : factors) {
+    const int power = std::abs(exponent);
+    std::string item = symbol + (power == 1 ? "" : std::to_string(power));
+    std::string& side = exponent > 0 ? numerator : denominator;
+    side += (side.empty() ? "" : ".") + item;
+    denominators += exponent < 0 ? 1 : 0;
+  }
+  if (numerator.empty()) numerator = "1";
+  if (denominators == 0) return numerator;
+  return numerator + "/" + (denominators > 1 ? "(" + denominator + ")" : denominator);
+}
+
 // Every ')' closes an earlier '(' and every '(' is closed.
 bool balanced_parentheses(const std::string& text) {
   int depth = 0;
@@ -131,22 +222,39 @@ bool Unit::same_as(const Unit& other) const {
   return factor && std::fabs(*factor - 1.0) <= kFactorTolerance;
 }
 
+Unit Unit::from(ut_unit* unit, const std::optional<Factors>& factors) {
+  Unit result = from(unit);
+  if (factors) result.spelling_ = spelling_of(*factors);
+  return result;
+}
+
+Unit::Factors Unit::factors() const {
+  if (std::optional<Factors> read = read_spelling(spelling_)) return *read;
+  return {{"(" + spelling_ + ")", 1}};  // spelled whole, in parentheses where it is combined
+}
+
 Unit Unit::times(const Unit& other) const {
-  return from(ut_multiply(unit_.get(), other.unit_.get()));
+  return from(ut_multiply(unit_.get(), other.unit_.get()), combined(factors(), other.factors(), 1));
 }
 
 Unit Unit::divided_by(const Unit& other) const {
-  return from(ut_divide(unit_.get(), other.unit_.get()));
+  return from(ut_divide(unit_.get(), other.unit_.get()), combined(factors(), other.factors(), -1));
 }
 
 Unit Unit::raised(int n) const {
-  return from(ut_raise(unit_.get(), n));
+  return from(ut_raise(unit_.get(), n), combined({}, factors(), n));
 }
 
 std::optional<Unit> Unit::root(int n) const {
   ut_unit* result = ut_root(unit_.get(), n);
   if (!result) return std::nullopt;
-  return from(result);
+  Factors factors = this->factors();
+  bool divisible = true;
+  for (auto& [symbol, exponent] : factors) {
+    divisible = divisible && exponent % n == 0;
+    exponent /= n;
+  }
+  return from(result, divisible ? std::optional<Factors>(factors) : std::nullopt);
 }
 
 Unit Unit::spelled(std::string spelling) const {

@@ -7,17 +7,26 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <utility>
+#include <vector>
 
 struct ut_system;
 union ut_unit;
 
 namespace daec {
 
-/// A unit: a udunits2 unit and how it is shown in messages (the user's spelling when it came
-/// from a declaration, else udunits2's canonical form).
+/// A unit: a udunits2 unit and how it is shown in messages: as the model writes it. A declared
+/// unit keeps the user's spelling; a computed one (a product, quotient, power or root) is spelled
+/// from the spellings of its operands, each symbol as written with its exponents summed
+/// (`uF` times `V/s` is `uF.V/s`, `mH.A/s`, `degC/min`), so that a prefix or a unit such as `min`
+/// shows as written and a conversion factor only in the note that names it (factor_note).
 class Unit {
  public:
-  /// How the unit is shown: `m/s`, `kg.m2/s2`, `m.s-1`.
+  /// The symbols of a spelling and their exponents, in the order written: `kg.m2/s2` is kg 1,
+  /// m 2, s -2. A spelling this cannot read (`(N.m)2`, with a factor or offset) is one symbol.
+  using Factors = std::vector<std::pair<std::string, int>>;
+
+  /// How the unit is shown: `m/s`, `kg.m2/s2`, `uF.V/s`.
   const std::string& spelling() const { return spelling_; }
   bool is_dimensionless() const;
   /// Equal units: the same dimension and no conversion factor between them (`N.m` and
@@ -41,11 +50,16 @@ class Unit {
   std::optional<Unit> root(int n) const;
   /// The unit with another spelling (the same udunits2 unit).
   Unit spelled(std::string spelling) const;
+  /// The symbols of the spelling and their exponents (`kg.m2/s2`: kg 1, m 2, s -2).
+  Factors factors() const;
 
  private:
   friend class UnitSystem;
   Unit(std::shared_ptr<ut_unit> unit, std::string spelling);
   static Unit from(ut_unit* unit);
+  /// The unit `unit` computed by udunits2, spelled from `factors` (udunits2's canonical form
+  /// where they cannot spell it).
+  static Unit from(ut_unit* unit, const std::optional<Factors>& factors);
 
   std::shared_ptr<ut_unit> unit_;
   std::string spelling_;

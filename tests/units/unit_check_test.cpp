@@ -395,3 +395,97 @@ TEST(UnitCheck, BundledModelsCheckCleanAsErrors) {
 }
 
 }  // namespace
+
+namespace {
+
+// Units print as the model writes them, a computed one from the spellings of its parts (uF, mH,
+// min, degC kept), and a conversion factor once, in its note (1 A = 1e+06 uF.V/s, not
+// '1e-06 A').
+TEST(UnitCheck, PrefixedUnitsPrintAsWrittenWithTheFactorOnce) {
+  EXPECT_EQ(
+      "test.dae:6:5: warning: the two sides of this equation have different units: 'A' and "
+      "'uF.V/s' (the same dimension, but 1 A = 1e+06 uF.V/s: a conversion factor is missing)\n"
+      "  i = C1*v';\n"
+      "    ^\n"
+      "test.dae:7:14: warning: the terms of this sum have different units: 'mH.A/s' and 'Ohm.A' "
+      "(the same dimension, but 1 Ohm.A = 1000 mH.A/s: a conversion factor is missing)\n"
+      "  v = L1*iL' + R*iL;\n"
+      "             ^\n"
+      "test.dae:8:6: warning: the two sides of this equation have different units: 'degC/s' and "
+      "'degC/min' (the same dimension, but 1 degC/s = 60 degC/min: a conversion factor is "
+      "missing)\n"
+      "  T' = -k*(T - Tamb);\n"
+      "     ^\n",
+      run("model circuit;\n"
+          "parameter C1(unit = \"uF\") = 10, L1(unit = \"mH\") = 2, R(unit = \"Ohm\") = 100;\n"
+          "parameter k(unit = \"1/min\") = 0.5, Tamb(unit = \"degC\") = 20;\n"
+          "variable v(unit = \"V\"), i(unit = \"A\"), iL(unit = \"A\"), T(unit = \"degC\");\n"
+          "equation\n"
+          "  i = C1*v';\n"
+          "  v = L1*iL' + R*iL;\n"
+          "  T' = -k*(T - Tamb);\n"
+          "  i = iL + v/R;\n"
+          "end\n")
+          ->diagnostics());
+}
+
+// A name declared in the wrong unit warns at each use, and at its declaration where it fits
+// nowhere and its uses, two or more, agree on the unit they need: as a term of its own or as a
+// factor of a product (m*g), each use needing the unit that would make its sides agree.
+TEST(UnitCheck, ADeclarationThatEveryUseContradictsIsNamed) {
+  const std::string head =
+      "model fall;\n"
+      "parameter g(unit = \"m/s\") = 9.81;\n"
+      "variable h1(unit = \"m\"), v1(unit = \"m/s\"), h2(unit = \"m\"), v2(unit = \"m/s\");\n"
+      "equation\n"
+      "  h1' = v1;\n"
+      "  v1' = -g;\n"
+      "  h2' = v2;\n";
+  EXPECT_EQ(
+      "test.dae:2:20: warning: 'g' is declared in 'm/s', but 2 uses (lines 6, 8) need it in "
+      "'m/s2', and none fits its declared unit: is the declaration wrong?\n"
+      "parameter g(unit = \"m/s\") = 9.81;\n"
+      "                   ^\n"
+      "test.dae:6:7: warning: the two sides of this equation have different units: 'm/s2' and "
+      "'m/s'\n"
+      "  v1' = -g;\n"
+      "      ^\n"
+      "test.dae:8:7: warning: the two sides of this equation have different units: 'm/s2' and "
+      "'m/s'\n"
+      "  v2' = -g;\n"
+      "      ^\n",
+      run(head + "  v2' = -g;\nend\n")->diagnostics());
+  // One use, or uses that need different units: the declaration is not singled out.
+  const std::string once = run(head + "  v2' = -9.81;\nend\n")->diagnostics();
+  EXPECT_EQ(once.find("is declared in"), std::string::npos) << once;
+  const std::string differ = run(head + "  v2' = -g*h2;\nend\n")->diagnostics();
+  EXPECT_EQ(differ.find("is declared in"), std::string::npos) << differ;
+  // The pendulum with g in m/s: g is a factor of m*g and m*g*y, whose sums need it in m/s2 (N
+  // over kg.m/s times m/s is N/kg: the spelling closest to its own is shown); m, lambda and y
+  // fit elsewhere (m*u' = -lambda*x, x^2 + y^2 = L^2), so that only g is named.
+  EXPECT_EQ(
+      "test.dae:2:20: warning: 'g' is declared in 'm/s', but 2 uses (lines 4, 7) need it in "
+      "'m/s2', and none fits its declared unit: is the declaration wrong?\n"
+      "parameter g(unit = \"m/s\") = 9.81, m(unit = \"kg\") = 1, L(unit = \"m\") = 1;\n"
+      "                   ^\n"
+      "test.dae:4:45: warning: the terms of this sum have different units: 'kg.m2/s2' and "
+      "'kg.m2/s'\n"
+      "output energy(unit = \"J\") = m*(u^2 + v^2)/2 + m*g*y;\n"
+      "                                            ^\n"
+      "test.dae:7:20: warning: the terms of this sum have different units: 'N' and 'kg.m/s'\n"
+      "  m*v' = -lambda*y - m*g;\n"
+      "                   ^\n",
+      run("model pendulum;\n"
+          "parameter g(unit = \"m/s\") = 9.81, m(unit = \"kg\") = 1, L(unit = \"m\") = 1;\n"
+          "variable x(unit = \"m\"), y(unit = \"m\"), u(unit = \"m/s\"), v(unit = \"m/s\"), "
+          "lambda(unit = \"N/m\");\n"
+          "output energy(unit = \"J\") = m*(u^2 + v^2)/2 + m*g*y;\n"
+          "equation\n"
+          "  x' = u; y' = v; m*u' = -lambda*x;\n"
+          "  m*v' = -lambda*y - m*g;\n"
+          "  x^2 + y^2 = L^2;\n"
+          "end\n")
+          ->diagnostics());
+}
+
+}  // namespace

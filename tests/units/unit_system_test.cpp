@@ -72,11 +72,22 @@ TEST(UnitSystem, Arithmetic) {
   EXPECT_TRUE(parse("m/s").raised(2).same_as(parse("m2/s2")));
   EXPECT_TRUE(parse("m2").root(2)->same_as(parse("m")));
   EXPECT_FALSE(parse("m").root(2).has_value());
+  // A computed unit is spelled from its parts as written, each symbol's exponents summed; a
+  // prefix or a factor stays in the symbol (km, uF, min), never a number in the spelling.
   EXPECT_EQ("m/s", parse("m").divided_by(parse("s")).spelling());
-  EXPECT_EQ("m2.kg/s2", parse("N").times(parse("m")).spelling());
-  EXPECT_EQ("kg/(m.s2)", parse("N").divided_by(parse("m2")).spelling());
+  EXPECT_EQ("N.m", parse("N").times(parse("m")).spelling());
+  EXPECT_EQ("N/m2", parse("N").divided_by(parse("m2")).spelling());
   EXPECT_EQ("1/s", parse("1").divided_by(parse("s")).spelling());
-  EXPECT_EQ("1000 m", parse("km").times(parse("1")).spelling());
+  EXPECT_EQ("km", parse("km").times(parse("1")).spelling());
+  EXPECT_EQ("uF.V/s", parse("uF").times(parse("V/s")).spelling());
+  EXPECT_EQ("kg.m2/s2", parse("kg.m/s2").times(parse("m")).spelling());
+  EXPECT_EQ("1/(s.m)", parse("1/s").divided_by(parse("m")).spelling());
+  EXPECT_EQ("1", parse("m/s").divided_by(parse("m/s")).spelling());
+  EXPECT_EQ("m2/s2", parse("m/s").raised(2).spelling());
+  EXPECT_EQ("m/s", parse("m2/s2").root(2)->spelling());
+  EXPECT_EQ("degC/min", parse("1/min").times(parse("degC")).spelling());
+  // A spelling of another form is kept whole, in parentheses where it is combined.
+  EXPECT_EQ("(kg·m²/s²)/s", parse("kg·m²/s²").divided_by(parse("s")).spelling());
   EXPECT_TRUE(parse("rad").is_dimensionless());
   EXPECT_FALSE(parse("m").is_dimensionless());
 }

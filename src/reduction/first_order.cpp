@@ -53,6 +53,10 @@ FirstOrderSystem to_first_order(const Model& model, UnknownOrder unknown_order) 
   }
   GiNaC::exmap lowered;  // x^(j) -> the state or derivative symbol that replaces it
   std::vector<SystemEquation> definitions;
+  // The velocities of each declared variable (by its index), x_dot, x_ddot, ...: they join the
+  // tables of the variables after the declared ones, in declaration order, so that the
+  // simulator's output and the Python result hold them (docs/method.md, section 2).
+  std::vector<std::vector<size_t>> velocity_positions(model.variables.size());
   for (size_t position = 0; position < numbering.variables.size(); ++position) {
     const Variable& v = model.variables[numbering.variables[position]];
     size_t previous = position;  // the state whose derivative the next velocity stands for
@@ -68,9 +72,18 @@ FirstOrderSystem to_first_order(const Model& model, UnknownOrder unknown_order) 
                                         per_second(system.unknowns[previous].unit)});
       system.derivative.push_back(std::nullopt);
       previous = system.unknowns.size() - 1;
+      velocity_positions[numbering.variables[position]].push_back(previous);
       GiNaC::realsymbol next = system.context.fresh_symbol(derivative_name(name, 1));
       system.derivative[previous] = next;
       lowered[v.derivatives[order]] = next;
+    }
+  }
+  for (const std::vector<size_t>& positions : velocity_positions) {
+    for (size_t position : positions) {
+      const Unknown& velocity = system.unknowns[position];
+      system.context.variable_names.push_back(velocity.name);
+      system.context.variable_descriptions.push_back("");
+      system.context.variable_units.push_back(velocity.unit);
     }
   }
   for (size_t index : numbering.equations) {

@@ -41,8 +41,8 @@ struct Unknown {
   GiNaC::ex start = 0;        ///< in terms of parameters
   bool fixed = false;
   std::string description;
-  GiNaC::ex nominal = 0;  ///< the scale of its changes, in terms of parameters; 0: not given
-  std::string unit;       ///< as declared, or per second of derivative_of's; "" if none
+  GiNaC::ex nominal = 0;       ///< the scale of its changes, in terms of parameters; 0: not given
+  std::string unit;            ///< as declared, or per second of derivative_of's; "" if none
   bool start_written = false;  ///< Variable: its `start = ...` was written (model.h)
   /// Variable: an algebraic unknown of the model made a state (it enters nonlinearly, or its
   /// rows were dependent): its start is solved for, never held (docs/language.md, "Initial
@@ -75,7 +75,10 @@ struct ModelContext {
   GiNaC::realsymbol time;
   std::vector<Parameter> parameters;
   std::vector<Output> outputs;
-  std::vector<std::string> variable_names;         ///< the model's variables in declaration order
+  /// The model's variables in declaration order, then the velocities x_dot, x_ddot, ... of
+  /// their second and higher derivatives (first order, docs/method.md section 2) in that order:
+  /// the columns of the simulator's output.
+  std::vector<std::string> variable_names;
   std::vector<std::string> variable_descriptions;  ///< and their descriptions ("" if none)
   std::vector<std::string> variable_units;         ///< and their units ("" if none)
   /// The derivative symbols outputs and initial equations may use (model level: x', x'').

@@ -66,10 +66,11 @@ struct has_algebraic_log_determinant<
 template <typename Model, typename = void>
 struct has_start_surplus : std::false_type {};
 template <typename Model>
-struct has_start_surplus<
-    Model, std::void_t<decltype(std::declval<const Model&>().start_surplus(
-               0.0, static_cast<const double*>(nullptr), static_cast<const double*>(nullptr),
-               static_cast<int*>(nullptr)))>> : std::true_type {};
+struct has_start_surplus<Model,
+                         std::void_t<decltype(std::declval<const Model&>().start_surplus(
+                             0.0, static_cast<const double*>(nullptr),
+                             static_cast<const double*>(nullptr), static_cast<int*>(nullptr)))>>
+    : std::true_type {};
 
 /// Model::has_dense_jacobians where the model declares it, else true.
 template <typename Model, typename = void>
@@ -129,6 +130,14 @@ template <typename Model, typename = void>
 struct has_units : std::false_type {};
 template <typename Model>
 struct has_units<Model, std::void_t<decltype(Model::variable_units)>> : std::true_type {};
+
+/// Whether the model has parameter_descriptions: every model daec generates has them; a
+/// hand-written model may not.
+template <typename Model, typename = void>
+struct has_parameter_descriptions : std::false_type {};
+template <typename Model>
+struct has_parameter_descriptions<Model, std::void_t<decltype(Model::parameter_descriptions)>>
+    : std::true_type {};
 
 /// Whether the model has the singular-point checks (algebraic_condition, invariants_condition):
 /// every model daec generates has them; a hand-written model may not.

@@ -24,8 +24,7 @@ import tank_py
 
 simulator, scratch = sys.argv[2], sys.argv[3]
 m = tank_py.Model()
-t = np.arange(41) * 0.1  # the command line's output times k*DT, then T
-t[-1] = 4.0
+t = np.arange(41) / 10  # the command line's output times: the decimals k*DT, the last T
 
 
 def cli(*arguments):
@@ -72,6 +71,15 @@ assert np.array_equal(m.simulate(t, fix={"h": 1.5}).y, r.y)
 m.parameters = {"q": 0.5}
 assert m.simulate(t, rtol=1e-6, atol=1e-9).statistics["steps"] < m.simulate(t).statistics["steps"]
 
+# columns=, as --columns: names and patterns, a list or one string.
+lines, _, err, status = cli("--columns", "out*")
+assert status == 0 and lines[0] == "t,outflow", lines[0]
+r = m.simulate(t, columns=["out*"])
+assert r.names == ["outflow"] and r.y.shape == (41, 1), r
+assert np.allclose([float(line.split(",")[1]) for line in lines[1:]], r.y[:, 0], rtol=1e-12)
+assert np.array_equal(r.y[:, 0], m.simulate(t)["outflow"])
+assert m.simulate(t, columns="h,outflow").names == ["h", "outflow"]
+
 # A failing run: the command line's message and notes, and the rows before it.
 lines, _, err, status = cli("--set", "q=0")
 assert status == 1, err
@@ -114,7 +122,11 @@ for arguments, error, words in [
         (dict(linear_solver="lu"), ValueError, "linear_solver must be 'auto', 'dense' or 'klu', got 'lu'"),
         (dict(on_singular="ignore"), ValueError, "on_singular must be 'stop' or 'warn', got 'ignore'"),
         (dict(sensitivities=["Q"]), ValueError,
-         "sensitivities: no parameter 'Q'; the parameters are A, q, h_on")]:
+         "sensitivities: no parameter 'Q'; the parameters are A, q, h_on"),
+        (dict(columns=["level"]), ValueError,
+         "columns: no column matches 'level'; the columns are h, outflow"),
+        (dict(columns=3), TypeError,
+         "simulate(columns=...) takes a list of names and patterns, or a string")]:
     try:
         m.simulate(t, **arguments)
     except error as failure:

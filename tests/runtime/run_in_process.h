@@ -36,9 +36,10 @@ struct RunResult {
   int status;
   std::string out, err;
 };
+/// `program` is argv[0], the name the simulator was run by.
 template <typename Model>
-RunResult run(std::vector<std::string> arguments) {
-  arguments.insert(arguments.begin(), "sim");
+RunResult run(std::vector<std::string> arguments, const std::string& program = "sim") {
+  arguments.insert(arguments.begin(), program);
   std::vector<char*> argv;
   for (std::string& argument : arguments) argv.push_back(argument.data());
   testing::internal::CaptureStdout();

@@ -102,10 +102,58 @@ TEST(SimulatorRuntime, MethodListAndHelp) {
   RunResult help = run({"--help"});
   EXPECT_EQ(help.status, 0);
   for (const char* part :
-       {"--method NAME", "--linear-solver", "--plot FILE", "w = 2", "r = 1.5",
-        "Start values (guesses unless fixed; made consistent at T0): x, y",
-        "Computed from the states (only --fix has an effect): z", "--fix NAME=VALUE", "--quiet"})
+       {"--method NAME", "--linear-solver", "--plot FILE", "  w = 2\n", "  r = 1.5\n",
+        "Start values (guesses unless fixed; made consistent at T0; --set NAME=VALUE gives\n"
+        "another, --fix NAME=VALUE fixes it):\n"
+        "  x = 1.5  abscissa [m]\n"
+        "  y = 0    ordinate [m]\n",
+        "Computed from the states (only --fix has an effect): z", "--fix NAME=VALUE", "--quiet",
+        "--columns C"})
     EXPECT_NE(help.out.find(part), std::string::npos) << part << "\n" << help.out;
+  // The usage names the simulator as it was run, without its directory.
+  RunResult named = daec::test::run<Model>({"--help"}, "/some/where/circle_sim");
+  EXPECT_NE(named.out.find("usage: circle_sim [--t-start T0] [--t-end T]"), std::string::npos)
+      << named.out;
+  EXPECT_NE(named.out.find("\n                  [--rtol R] [--atol A]"), std::string::npos)
+      << named.out;
+  EXPECT_EQ(named.out.find("usage: sim"), std::string::npos) << named.out;
+}
+
+// --columns: the CSV (and its plot, unless --plot-columns chooses) holds t and the columns the
+// names and patterns match, in the CSV's order.
+TEST(SimulatorRuntime, ColumnsChooseWhatIsWritten) {
+  const RunResult all = run({"--t-end", "0.5", "--quiet"});
+  ASSERT_EQ(all.status, 0) << all.err;
+  const RunResult some = run({"--t-end", "0.5", "--quiet", "--columns", "an*,x"});
+  ASSERT_EQ(some.status, 0) << some.err;
+  std::istringstream full(all.out), chosen(some.out);
+  std::string full_line, chosen_line;
+  std::getline(chosen, chosen_line);
+  EXPECT_EQ(chosen_line, "t,x,angle");
+  std::getline(full, full_line);
+  size_t rows = 0;
+  while (std::getline(full, full_line) && std::getline(chosen, chosen_line)) {
+    std::vector<std::string> fields;
+    std::stringstream items(full_line);
+    for (std::string field; std::getline(items, field, ',');) fields.push_back(field);
+    ASSERT_EQ(fields.size(), 5u);
+    EXPECT_EQ(chosen_line, fields[0] + "," + fields[1] + "," + fields[4]);
+    ++rows;
+  }
+  EXPECT_EQ(rows, 101u);
+  const std::string svg = scratch("columns.svg");
+  const RunResult plotted =
+      run({"--t-end", "0.5", "--columns", "y", "--plot", svg, "--output", "/dev/null"});
+  ASSERT_EQ(plotted.status, 0) << plotted.err;
+  const std::string picture = read(svg);
+  EXPECT_NE(picture.find(">y [m]<"), std::string::npos) << picture.substr(0, 2000);
+  EXPECT_EQ(picture.find(">x [m]<"), std::string::npos) << picture.substr(0, 2000);
+  EXPECT_TRUE(sim::matches_pattern("x[*]", "x[12]"));
+  EXPECT_TRUE(sim::matches_pattern("A[1,*]", "A[1,2]"));
+  EXPECT_FALSE(sim::matches_pattern("x[*]", "x"));
+  EXPECT_TRUE(sim::matches_pattern("*", ""));
+  EXPECT_EQ(sim::parse_column_patterns("x[*],\"A[1,2]\",v"),
+            (std::vector<std::string>{"x[*]", "A[1,2]", "v"}));
 }
 
 TEST(SimulatorRuntime, UsageErrors) {
@@ -130,6 +178,14 @@ TEST(SimulatorRuntime, UsageErrors) {
       {{"--fix", "w=1"},
        "sim: error: --fix w: 'w' is a parameter, constant anyway; set it with --set\n"},
       {{"--fix", "x"}, "sim: error: --fix expects NAME=VALUE, got 'x'\n"},
+      {{"--tend", "2"}, "sim: error: unknown option '--tend'; did you mean '--t-end'?\n"},
+      {{"--plot-column=x"},
+       "sim: error: unknown option '--plot-column=x'; did you mean '--plot-columns'?\n"},
+      {{"--frobnicate"}, "sim: error: unknown option '--frobnicate'\n"},
+      {{"--columns", "x,q"},
+       "sim: error: --columns: no column matches 'q'; the columns are x, y, z, angle\n"},
+      {{"--columns", "x,,y"},
+       "sim: error: --columns expects names or patterns separated by commas, got 'x,,y'\n"},
   };
   for (const Case& c : cases) {
     RunResult r = run(c.arguments);
@@ -520,10 +576,31 @@ TEST(SimulatorRuntime, OutputTimesEndExactlyAtT) {
   options.t_start = 0, options.t_end = 1, options.step = 0.3;
   sim::OutputTimes times(options);
   ASSERT_EQ(times.count(), 5);
-  EXPECT_EQ(times[3], 0.8999999999999999);
+  EXPECT_EQ(times[3], 0.9);  // the decimal 3*0.3, not the double product 0.8999999999999999
   EXPECT_EQ(times[4], 1.0);
   options.step = 0.1;  // divides T - T0 up to rounding: no extra row
   EXPECT_EQ(sim::OutputTimes(options).count(), 11);
+}
+
+// The times of the uniform step print as the decimals asked for: T0 + k DT as an exact decimal,
+// rounded once (-1 + 51*0.02 in doubles is 0.020000000000000018), where T0 and DT have few
+// digits; other values as T0 + k*DT in double precision.
+TEST(SimulatorRuntime, OutputTimesAreTheDecimalsAskedFor) {
+  EXPECT_EQ(sim::grid_time(-1, 0.02, 51), 0.02);
+  EXPECT_EQ(sim::grid_time(-1, 0.02, 49), -0.02);
+  EXPECT_EQ(sim::grid_time(-1, 0.02, 50), 0.0);
+  EXPECT_EQ(sim::grid_time(0, 0.1, 3), 0.3);
+  EXPECT_EQ(sim::grid_time(0.1, 0.1, 2), 0.3);
+  EXPECT_EQ(sim::grid_time(1e-3, 2.5e-4, 7), 0.00275);
+  EXPECT_EQ(sim::grid_time(-2.5, 1e5, 3), 299997.5);
+  const double third = 1.0 / 3;  // 17 digits: no short decimal, so the double arithmetic
+  EXPECT_EQ(sim::grid_time(0, third, 2), 2 * third);
+  EXPECT_EQ(sim::grid_time(1e300, 1e-300, 1), 1e300 + 1e-300);  // too many digits apart
+  const RunResult full = run({"--t-start", "-1", "--t-end", "1", "--quiet"});
+  ASSERT_EQ(full.status, 0) << full.err;
+  EXPECT_NE(full.out.find("\n0.02,"), std::string::npos) << full.out;
+  EXPECT_NE(full.out.find("\n-0.02,"), std::string::npos) << full.out;
+  EXPECT_EQ(full.out.find("0.020000000000000018"), std::string::npos) << full.out;
 }
 
 /// A RunOutput keeping the rows it is given.

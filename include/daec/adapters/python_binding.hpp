@@ -600,26 +600,33 @@ inline void def_parameters(py::class_<Instance>& cls,
 
 constexpr const char* kSimulateDoc =
     "simulate(t_eval, method=None, rtol=1e-08, atol=1e-10, fix={}, set={}, sensitivities=None,\n"
-    "         as_frame=False, linear_solver='auto', on_singular='stop') -> SimulationResult\n\n"
+    "         as_frame=False, linear_solver='auto', on_singular='stop', columns=None,\n"
+    "         quiet=False) -> SimulationResult\n\n"
     "Runs daec's simulator in process, its own code: consistent initialization at t_eval[0],\n"
     "the method (None: the model's default_method; Model.methods lists them), events at the\n"
     "changes of the model's conditions, projection onto the hidden constraints. One row per time\n"
     "of t_eval (increasing, at least two). The model's current parameters hold; set={name:\n"
     "value} sets parameters and start guesses, fix={name: value} starts that are kept exactly,\n"
     "both for this call only (KeyError naming the valid names for an unknown one).\n\n"
-    "Returns a SimulationResult: t, y (one row per time: the declared variables, then the\n"
-    "outputs, as the simulator's CSV), names, events, statistics, moved_starts; with\n"
+    "Returns a SimulationResult: t, y (one row per time: the declared variables, the\n"
+    "velocities x_dot of x'', then the outputs, as the simulator's CSV), names, events,\n"
+    "statistics, moved_starts; with\n"
     "as_frame=True a pandas.DataFrame (index t) instead. A failure raises SimulationError (a\n"
     "RuntimeError with the simulator's message); its .result holds the rows before it.\n"
     "sensitivities: a list of parameter names, or 'all': dX/dp is integrated with the states\n"
     "(method radau5) and y gets the columns 'd(v)/d(p)' of every variable and output after the\n"
     "others (docs/simulator.md,\n"
-    "\"Sensitivities\").";
+    "\"Sensitivities\").\n"
+    "columns: names or patterns ('x[*]': * stands for any text), a list or one string\n"
+    "'x,v': y holds only the columns they match, as the simulator's --columns.\n"
+    "The starts that consistent initialization moved are named in a UserWarning, as the\n"
+    "simulator prints them (quiet=True: none; moved_starts has them either way).";
 
 constexpr const char* kResultDoc =
     "The result of Model.simulate.\n\n"
     "t: the output times (t_eval); y: an array with one row per time and one column per name;\n"
-    "names: the declared variables, then the outputs (the simulator's CSV columns after t);\n"
+    "names: the declared variables, the velocities x_dot of x'', then the outputs (the\n"
+    "simulator's CSV columns after t);\n"
     "r['x'] is the column of x. events: (t, condition, value) per change of a condition;\n"
     "statistics: steps, rhs_evaluations, jacobian_evaluations, projections, events,\n"
     "factor_nonzeros, largest_invariant_residual (relative to its terms, and _absolute), method,\n"
@@ -688,16 +695,19 @@ inline void def_simulate(py::class_<Instance>& cls, py::module_& module,
          [error_type](const Instance& self, const Array& t_eval, const py::object& method,
                       double rtol, double atol, const py::dict& fix, const py::dict& set,
                       const py::object& sensitivities, bool as_frame,
-                      const std::string& linear_solver, const std::string& on_singular) {
-           const SimulateCall call{t_eval, method,        rtol,     atol,          fix,
-                                   set,    sensitivities, as_frame, linear_solver, on_singular};
+                      const std::string& linear_solver, const std::string& on_singular,
+                      const py::object& columns, bool quiet) {
+           const SimulateCall call{t_eval,        method,      rtol,          atol,
+                                   fix,           set,         sensitivities, as_frame,
+                                   linear_solver, on_singular, columns,       quiet};
            return simulate(*self.model, call, error_type);
          },
          py::arg("t_eval"), py::arg("method") = py::none(),
          py::arg("rtol") = simulator::kDefaultRtol, py::arg("atol") = simulator::kDefaultAtol,
          py::arg("fix") = py::dict(), py::arg("set") = py::dict(),
          py::arg("sensitivities") = py::none(), py::arg("as_frame") = false,
-         py::arg("linear_solver") = "auto", py::arg("on_singular") = "stop", kSimulateDoc)
+         py::arg("linear_solver") = "auto", py::arg("on_singular") = "stop",
+         py::arg("columns") = py::none(), py::arg("quiet") = false, kSimulateDoc)
       .def_property_readonly_static(
           "methods",
           [](py::object) {
@@ -713,7 +723,7 @@ inline void def_simulate(py::class_<Instance>& cls, py::module_& module,
           "the method simulate takes when method is None");
 }
 
-/// "h (level [m]), outflow (outflow [m/s])": the declared variables with their descriptions.
+/// "h (level [m]), outflow (outflow [m/s])": the variables with their descriptions.
 inline std::string described_variables(const System& model) {
   std::vector<std::string> items;
   for (int i = 0; i < model.num_variables; ++i) {

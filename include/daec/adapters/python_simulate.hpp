@@ -59,7 +59,7 @@ class ArrayOutput : public simulator::RunOutput {
   const std::vector<Change>& changes() const { return changes_; }
 
  private:
-  std::vector<double> rows_;  // row-major: t, the declared variables, the outputs
+  std::vector<double> rows_;  // row-major: t, the variables, the outputs, the sensitivities
   long count_ = 0;
   std::vector<Change> changes_;
 };
@@ -67,7 +67,7 @@ class ArrayOutput : public simulator::RunOutput {
 /// What Model.simulate returns (docs/python.md, "The result").
 struct DAEC_PYTHON_HIDDEN SimulationResult {
   Array t, y;                      // the output times; one row of values per time
-  std::vector<std::string> names;  // y's columns: the declared variables, the outputs
+  std::vector<std::string> names;  // y's columns: the variables, the outputs (columns=...)
   py::list events;                 // (t, condition, value) per change of a condition
   py::dict statistics;             // the counts of the statistics line, the method, ...
   py::list moved_starts;           // (name, given, used) per start initialization moved
@@ -75,27 +75,25 @@ struct DAEC_PYTHON_HIDDEN SimulationResult {
   std::string message;  // "" on success, else the simulator's message
 };
 
-/// The columns of y: those of the simulator's CSV without t.
-inline std::vector<std::string> result_names(const runtime::System& model) {
-  std::vector<std::string> columns = simulator::csv_columns(model);
-  return std::vector<std::string>(columns.begin() + 1, columns.end());
-}
-
-/// The rows of `output` as (t, y); statistics only for a run that ended (`summary`).
+/// The rows of `output` as (t, y); statistics only for a run that ended (`summary`). `chosen`:
+/// the columns of columns=... (simulator::column_selection, t first).
 inline SimulationResult make_result(const runtime::System& model, const ArrayOutput& output,
                                     const simulator::RunSummary* summary,
-                                    const std::vector<std::string>& extra) {
+                                    const std::vector<std::string>& extra,
+                                    const std::vector<size_t>& chosen) {
   SimulationResult result;
-  result.names = result_names(model);
-  result.names.insert(result.names.end(), extra.begin(), extra.end());
+  const std::vector<std::string> all = simulator::all_columns(model, extra);
+  for (size_t c = 1; c < chosen.size(); ++c) result.names.push_back(all[chosen[c]]);
   const auto rows = static_cast<py::ssize_t>(output.count());
   const auto columns = static_cast<py::ssize_t>(result.names.size());
+  const auto width = static_cast<py::ssize_t>(all.size());
   result.t = Array(rows);
   result.y = Array({rows, columns});
   for (py::ssize_t i = 0; i < rows; ++i) {
-    const double* row = output.rows().data() + i * (columns + 1);
+    const double* row = output.rows().data() + i * width;
     result.t.mutable_data()[i] = row[0];
-    std::copy(row + 1, row + 1 + columns, result.y.mutable_data() + i * columns);
+    for (py::ssize_t c = 0; c < columns; ++c)
+      result.y.mutable_data()[i * columns + c] = row[chosen[static_cast<size_t>(c) + 1]];
   }
   for (const ArrayOutput::Change& change : output.changes())
     result.events.append(py::make_tuple(change.t, change.condition, change.value));
@@ -124,6 +122,8 @@ struct DAEC_PYTHON_HIDDEN SimulateCall {
   py::object sensitivities;
   bool as_frame = false;
   std::string linear_solver, on_singular;
+  py::object columns;  // None, a string "x,v" or a list of names and patterns
+  bool quiet = false;  // no warning for the starts moved
 };
 
 /// A finite number from `value`, else ValueError naming `what`.
@@ -307,8 +307,10 @@ inline std::string sensitivity_text(const py::object& sensitivities) {
   if (py::isinstance<py::str>(sensitivities)) {
     const std::string text = sensitivities.cast<std::string>();
     if (text == "all") return text;
-    throw py::type_error("simulate(sensitivities=...) takes a list of parameter names or 'all', "
-                         "got the string '" + text + "'");
+    throw py::type_error(
+        "simulate(sensitivities=...) takes a list of parameter names or 'all', "
+        "got the string '" +
+        text + "'");
   }
   if (!py::isinstance<py::list>(sensitivities) && !py::isinstance<py::tuple>(sensitivities))
     throw py::type_error("simulate(sensitivities=...) takes a list of parameter names or 'all'");
@@ -329,6 +331,48 @@ inline std::string sensitivity_words(const std::string& message) {
   return "sensitivities" + message.substr(option.size());
 }
 
+/// columns= as the command line's --columns takes it: None (every column), a string "x,v" or a
+/// list or tuple of names and patterns; a TypeError for anything else.
+inline std::vector<std::string> column_patterns(const py::object& columns) {
+  if (columns.is_none()) return {};
+  try {
+    if (py::isinstance<py::str>(columns))
+      return simulator::parse_column_patterns(columns.cast<std::string>(), "columns");
+  } catch (const simulator::Failure& failure) {
+    throw py::value_error(failure.message);
+  }
+  if (!py::isinstance<py::list>(columns) && !py::isinstance<py::tuple>(columns))
+    throw py::type_error("simulate(columns=...) takes a list of names and patterns, or a string");
+  std::vector<std::string> patterns;
+  for (const py::handle& pattern : columns) {
+    if (!py::isinstance<py::str>(pattern))
+      throw py::type_error("simulate(columns=...): each name or pattern must be a str");
+    patterns.push_back(pattern.cast<std::string>());
+  }
+  if (patterns.empty()) throw py::value_error("simulate(columns=[]): no column named");
+  return patterns;
+}
+
+/// The starts consistent initialization moved, as a UserWarning in the words of the simulator's
+/// report (docs/simulator.md, "What it does"); nothing if none moved.
+inline void warn_moved_starts(const py::list& moved, double t0) {
+  if (moved.empty()) return;
+  std::vector<std::string> items;
+  for (const py::handle& start : moved) {
+    const py::tuple entry = py::reinterpret_borrow<py::tuple>(start);
+    items.push_back(entry[0].cast<std::string>() + ": " +
+                    text::format_number(entry[1].cast<double>()) + " -> " +
+                    text::format_number(entry[2].cast<double>()));
+  }
+  const std::string message =
+      "consistent initialization at t = " + text::format_number(t0) + " changed " +
+      std::to_string(items.size()) + (items.size() == 1 ? " start" : " starts") +
+      " (given -> used; fix={...} keeps a start, quiet=True hides this, the result's "
+      "moved_starts lists them): " +
+      text::join(items);
+  if (PyErr_WarnEx(PyExc_UserWarning, message.c_str(), 1) != 0) throw py::error_already_set();
+}
+
 /// Model.simulate on `model` (copied: the run's settings and modes do not stay).
 inline py::object simulate(const runtime::System& model, const SimulateCall& call,
                            const py::object& error_type) {
@@ -340,10 +384,18 @@ inline py::object simulate(const runtime::System& model, const SimulateCall& cal
   options.sensitivities = sensitivity_text(call.sensitivities);
   std::vector<std::string> extra;
   try {
-    extra = simulator::sensitivity_columns(*copy,
-                                           simulator::sensitivity_parameters(*copy, options));
+    extra =
+        simulator::sensitivity_columns(*copy, simulator::sensitivity_parameters(*copy, options));
   } catch (const simulator::Failure& failure) {
     throw py::value_error(sensitivity_words(failure.message));
+  }
+  std::vector<size_t> chosen;
+  try {
+    chosen = simulator::column_selection(simulator::all_columns(*copy, extra),
+                                         simulator::csv_columns(*copy).size(),
+                                         column_patterns(call.columns), "columns");
+  } catch (const simulator::Failure& failure) {
+    throw py::value_error(failure.message);
   }
   ArrayOutput output;
   simulator::RunSummary summary;
@@ -354,17 +406,19 @@ inline py::object simulate(const runtime::System& model, const SimulateCall& cal
     if (failure.status == 2)
       throw py::value_error(sensitivity_words(argument_words(failure.message)));
     raise_failure(error_type, failure.message, failure.notes,
-                  make_result(*copy, output, nullptr, extra));
+                  make_result(*copy, output, nullptr, extra, chosen));
   } catch (const model_error& failure) {
-    raise_failure(error_type, failure.what(), {}, make_result(*copy, output, nullptr, extra));
+    raise_failure(error_type, failure.what(), {},
+                  make_result(*copy, output, nullptr, extra, chosen));
   }
-  SimulationResult result = make_result(*copy, output, &summary, extra);
+  SimulationResult result = make_result(*copy, output, &summary, extra, chosen);
   result.success = true;
   for (int i : simulator::moved_starts(*copy, summary.start_given, summary.start_used, options.rtol,
                                        options.atol))
     result.moved_starts.append(py::make_tuple(copy->state_names[i],
                                               summary.start_given[static_cast<size_t>(i)],
                                               summary.start_used[static_cast<size_t>(i)]));
+  if (!call.quiet) warn_moved_starts(result.moved_starts, options.t_start);
   if (call.as_frame) return frame_of(pandas, result);
   return py::cast(std::move(result));
 }

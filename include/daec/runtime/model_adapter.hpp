@@ -228,6 +228,8 @@ class ModelAdapter final : public System {
     variable_names = Model::variable_names;
     variable_descriptions = Model::variable_descriptions;
     output_descriptions = Model::output_descriptions;
+    if constexpr (traits::has_parameter_descriptions<Model>::value)
+      parameter_descriptions = Model::parameter_descriptions;
     if constexpr (traits::units_v<Model>) {
       state_units = Model::state_units;
       algebraic_units = Model::algebraic_units;

@@ -50,6 +50,7 @@ class System {
   const char* const* variable_names = nullptr;
   const char* const* variable_descriptions = nullptr;
   const char* const* output_descriptions = nullptr;
+  const char* const* parameter_descriptions = nullptr;  // nullptr: a model without them
   /// The declared units (docs/language.md, "Units"), "" where none; nullptr all five when the
   /// model has no unit tables (a hand-written model).
   const char* const* state_units = nullptr;

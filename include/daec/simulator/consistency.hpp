@@ -30,36 +30,41 @@ struct InvariantResiduals {
   }
 };
 
+/// The size of one change of each state: its nominal value, else max(|x_i|, 1) at the start x
+/// (consistent initialization's scale, and the residuals' below).
+inline std::vector<double> state_scales(const System& model, const std::vector<double>& x) {
+  std::vector<double> s = buffer(model.num_states);
+  model.state_nominal(s.data());
+  for (size_t i = 0; i < static_cast<size_t>(model.num_states); ++i)
+    if (!(s[i] > 0.0)) s[i] = std::max(std::fabs(x[i]), 1.0);
+  return s;
+}
+
 /// The invariants' residuals at (t, x); fails if an invariant is not finite. A residual alone
 /// cannot be judged: a hidden constraint differentiated ten times through gains of 1e3 has
-/// terms of 1e30. So each |h_i| is also divided by the size of its terms, the norm of its
-/// gradient times the scale of the states it involves:
-///   size_i = (sum_j |dh_i/dx_j|) max_j max(|x_j|, s_j, a)   (j over the states h_i involves,
-/// s_j the state's nominal value, 0 where the model gives none, a = `state_floor`, the absolute
-/// tolerance: a state below it is as good as 0 to the integrator), at least the first-order size
-/// sum_j |dh_i/dx_j| |x_j| of its terms, and not 0 where some of them are (a velocity constraint
-/// x u + y v at rest); h_i is taken as it is where the size is 0 (h_i depends on t alone).
-/// Without the floor, a crank angle of 3e-35 left by the projection at t = 0 made its drive
-/// constraint phi1 - omega t a residual of 1 relative to its terms.
+/// terms of 1e30. So each |h_i| is also divided by the size of its terms at (t, x), as consistent
+/// initialization measures it:
+///   size_i = sum_j |dh_i/dx_j| max(|x_j|, s_j)   (j over the states h_i involves,
+/// s_j = `scale` of state_scales: the state's nominal value, else max(|x_j|, 1) at the start), so
+/// that a constraint whose terms all pass through 0 at once (v1 = V0 sin(w t) at its zero
+/// crossings, a crank angle of 3e-35 left by the projection at t = 0 in phi1 = omega t) is
+/// measured against the size its states have, not against rounding; h_i is taken as it is where
+/// the size is 0 (h_i depends on t alone).
 inline InvariantResiduals largest_residuals(const System& model, double t, const double* x,
-                                            double state_floor = 0.0) {
+                                            const std::vector<double>& scale) {
   const int k = model.num_invariants, n = model.num_states;
   InvariantResiduals result;
   if (k > 0) {
-    std::vector<double> h = buffer(k), gradient = buffer(k), scale = buffer(k), nominal = buffer(n),
+    std::vector<double> h = buffer(k), size = buffer(k),
                         values = buffer(model.invariants_jacobian_nnz);
     model.invariants(t, x, h.data());
     model.invariants_jacobian_values(t, x, values.data());
-    model.state_nominal(nominal.data());
     for (int j = 0; j < n; ++j) {
-      const double weight =
-          std::max({std::fabs(x[j]), nominal[static_cast<size_t>(j)], state_floor});
+      const double weight = std::max(std::fabs(x[j]), scale[static_cast<size_t>(j)]);
       for (int e = model.invariants_jacobian_colptr[j]; e < model.invariants_jacobian_colptr[j + 1];
-           ++e) {
-        const auto row = static_cast<size_t>(model.invariants_jacobian_rowval[e]);
-        gradient[row] += std::fabs(values[static_cast<size_t>(e)]);
-        scale[row] = std::max(scale[row], weight);
-      }
+           ++e)
+        size[static_cast<size_t>(model.invariants_jacobian_rowval[e])] +=
+            std::fabs(values[static_cast<size_t>(e)]) * weight;
     }
     for (int i = 0; i < k; ++i) {
       const double value = h[static_cast<size_t>(i)];
@@ -67,14 +72,14 @@ inline InvariantResiduals largest_residuals(const System& model, double t, const
         run_error("the invariant " + text::quoted(model.invariant_names[i]) + " is " +
                   text::format_number(value) + " at t = " + text::format_number(t) +
                   text::domain_hint("the constraint"));
-      const double size = gradient[static_cast<size_t>(i)] * scale[static_cast<size_t>(i)];
+      const double terms = size[static_cast<size_t>(i)];
       result.absolute = std::max(result.absolute, std::fabs(value));
       const double relative =
-          size > 0.0 && std::isfinite(size) ? std::fabs(value) / size : std::fabs(value);
+          terms > 0.0 && std::isfinite(terms) ? std::fabs(value) / terms : std::fabs(value);
       result.relative = std::max(result.relative, relative);
     }
   } else {
-    (void)model, (void)t, (void)x;
+    (void)model, (void)t, (void)x, (void)scale;
   }
   return result;
 }
@@ -216,18 +221,18 @@ inline void report_surplus(const System& model, double t0, const std::vector<dou
   for (int i = 0; i < model.num_states; ++i)
     if (model.fixed[i] && fixed_count++ < kNamesShown) fixed.push_back(model.state_names[i]);
   clear_progress_line();
-  std::fprintf(stderr,
-               "sim: warning: the start at t = %s meets %d more condition%s than the model's "
-               "freedom allows, and they agree: %s follow%s from the others%s\n",
-               text::format_number(t0).c_str(), count, count == 1 ? "" : "s",
-               listed(names, static_cast<size_t>(std::max(count - kNamesShown, 0))).c_str(),
-               count == 1 ? "s" : "",
-               fixed.empty()
-                   ? ""
-                   : (" with the fixed starts " +
-                      listed(fixed, static_cast<size_t>(std::max(fixed_count - kNamesShown, 0))) +
-                      " held")
-                         .c_str());
+  std::fprintf(
+      stderr,
+      "sim: warning: the start at t = %s meets %d more condition%s than the model's "
+      "freedom allows, and they agree: %s follow%s from the others%s\n",
+      text::format_number(t0).c_str(), count, count == 1 ? "" : "s",
+      listed(names, static_cast<size_t>(std::max(count - kNamesShown, 0))).c_str(),
+      count == 1 ? "s" : "",
+      fixed.empty()
+          ? ""
+          : (" with the fixed starts " +
+             listed(fixed, static_cast<size_t>(std::max(fixed_count - kNamesShown, 0))) + " held")
+                .c_str());
 }
 
 // A constraint whose derivatives, over one scale unit of each state, are below this fraction of
@@ -247,15 +252,6 @@ constexpr double kNearProbe = 1e-4, kNearProbeRatio = 1e-1;
 // leaves them to rounding error: b*z + x = y with b = 1e-20 (z has no correct digit; at the
 // limit, fewer than four).
 constexpr double kNegligibleUnknowns = 1e-12;
-
-/// The size of one change of each state: its nominal value, else max(|x_i|, 1).
-inline std::vector<double> state_scales(const System& model, const std::vector<double>& x) {
-  std::vector<double> s = buffer(model.num_states);
-  model.state_nominal(s.data());
-  for (size_t i = 0; i < static_cast<size_t>(model.num_states); ++i)
-    if (!(s[i] > 0.0)) s[i] = std::max(std::fabs(x[i]), 1.0);
-  return s;
-}
 
 /// "b = 1e-20": the parameters that `quantity` (of a model) depends on at the current values,
 /// found by changing one at a time (doubled, or 1 where it is 0); "" if none.

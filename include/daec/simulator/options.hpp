@@ -73,6 +73,7 @@ struct Options {
   OnSingular on_singular = OnSingular::stop;
   std::string plot;                      // --plot FILE ("" none)
   std::vector<PlotColumn> plot_columns;  // --plot-columns a,b,c or x:y (empty: every column)
+  std::vector<std::string> columns;      // --columns: names and patterns (empty: every column)
   std::string events;                    // --events FILE ("" none): the switches of conditions
   std::string sensitivities;             // --sensitivities p1,p2|all ("" none)
   bool help = false;
@@ -165,6 +166,56 @@ inline std::vector<PlotColumn> parse_columns(const std::string& text) {
   }
 }
 
+/// The items of --columns "x,v,x[*]": names and patterns (* for any text), separated by the
+/// commas outside square brackets and outside double quotes, each possibly a CSV field "...".
+inline std::vector<std::string> parse_column_patterns(const std::string& text,
+                                                      const std::string& option = "--columns") {
+  auto bad = [&](const std::string& why) {
+    usage_error(option + " expects names or patterns separated by commas" + why + ", got '" + text +
+                "'");
+  };
+  std::vector<std::string> patterns;
+  size_t i = 0;
+  while (true) {
+    std::string pattern;
+    if (i < text.size() && text[i] == '"') {
+      pattern = parse_column_name(text, i, bad);
+      if (i < text.size() && text[i] == ':') bad(" (a quoted name ends the item)");
+    } else {
+      for (int depth = 0; i < text.size() && (text[i] != ',' || depth > 0); ++i) {
+        depth += text[i] == '[' ? 1 : text[i] == ']' && depth > 0 ? -1 : 0;
+        pattern += text[i];
+      }
+    }
+    if (pattern.empty()) bad("");
+    patterns.push_back(pattern);
+    if (i >= text.size()) return patterns;
+    ++i;  // the comma
+    if (i == text.size()) bad("");
+  }
+}
+
+/// Whether `name` matches `pattern`, where * stands for any text (none included) and every other
+/// character for itself: x[*] matches x[1] and x[12], A[1,*] the first row of A.
+inline bool matches_pattern(const std::string& pattern, const std::string& name) {
+  size_t p = 0, n = 0, star = std::string::npos, resume = 0;
+  while (n < name.size()) {
+    if (p < pattern.size() && pattern[p] == '*') {
+      star = p++;
+      resume = n;
+    } else if (p < pattern.size() && pattern[p] == name[n]) {
+      ++p, ++n;
+    } else if (star != std::string::npos) {
+      p = star + 1;
+      n = ++resume;
+    } else {
+      return false;
+    }
+  }
+  while (p < pattern.size() && pattern[p] == '*') ++p;
+  return p == pattern.size();
+}
+
 /// `name` as parse_columns reads it back: as it is, or quoted when it holds a quote, or a comma
 /// or colon outside square brackets (or is empty).
 inline std::string column_selector(const std::string& name) {
@@ -180,15 +231,53 @@ inline std::string column_selector(const std::string& name) {
   return quoted + "\"";
 }
 
+// The options that take a value, and those that take none.
+constexpr const char* kValueOptions[] = {
+    "--t-start",       "--t-end",  "--step",   "--rtol",          "--atol",
+    "--set",           "--fix",    "--output", "--linear-solver", "--plot",
+    "--plot-columns",  "--method", "--events", "--on-singular",   "--output-times",
+    "--sensitivities", "--columns"};
+constexpr const char* kFlagOptions[] = {"--quiet", "--progress", "--no-progress", "--help"};
+
 inline bool takes_value(const std::string& option) {
-  static const char* const kValueOptions[] = {
-      "--t-start",       "--t-end",       "--step",         "--rtol",
-      "--atol",          "--set",         "--fix",          "--output",
-      "--linear-solver", "--plot",        "--plot-columns", "--method",
-      "--events",        "--on-singular", "--output-times", "--sensitivities"};
   for (const char* known : kValueOptions)
     if (option == known) return true;
   return false;
+}
+
+/// The Levenshtein distance of a and b (insertions, deletions, substitutions).
+inline size_t edit_distance(const std::string& a, const std::string& b) {
+  std::vector<size_t> row(b.size() + 1);
+  for (size_t j = 0; j <= b.size(); ++j) row[j] = j;
+  for (size_t i = 1; i <= a.size(); ++i) {
+    size_t diagonal = row[0];
+    row[0] = i;
+    for (size_t j = 1; j <= b.size(); ++j) {
+      const size_t above = row[j];
+      row[j] = std::min({row[j] + 1, row[j - 1] + 1, diagonal + (a[i - 1] == b[j - 1] ? 0 : 1)});
+      diagonal = above;
+    }
+  }
+  return row[b.size()];
+}
+
+/// "unknown option '--tend'; did you mean '--t-end'?": the known option closest to `option`
+/// when it is a plausible typo (at most a third of its letters changed, and at most 3), else
+/// none.
+inline std::string unknown_option(const std::string& argument, const std::string& option) {
+  std::string message = "unknown option '" + argument + "'";
+  std::string best;
+  size_t best_distance = 0;
+  auto consider = [&](const char* known) {
+    const size_t distance = edit_distance(option, known);
+    if (best.empty() || distance < best_distance) best = known, best_distance = distance;
+  };
+  for (const char* known : kValueOptions) consider(known);
+  for (const char* known : kFlagOptions) consider(known);
+  const size_t letters = option.size() > 2 ? option.size() - 2 : 0;
+  if (!best.empty() && best_distance <= std::min<size_t>(3, std::max<size_t>(1, letters / 3)))
+    message += "; did you mean '" + best + "'?";
+  return message;
 }
 
 inline void apply_option(Options& options, const std::string& option, const std::string& value) {
@@ -210,6 +299,7 @@ inline void apply_option(Options& options, const std::string& option, const std:
   if (option == "--linear-solver") options.linear_solver = parse_linear_solver(value);
   if (option == "--on-singular") options.on_singular = parse_on_singular(value);
   if (option == "--plot-columns") options.plot_columns = parse_columns(value);
+  if (option == "--columns") options.columns = parse_column_patterns(value);
   if (option == "--sensitivities") {
     if (value.empty()) usage_error("--sensitivities expects parameter names (p1,p2) or 'all'");
     options.sensitivities = value;
@@ -370,7 +460,7 @@ inline Options parse_arguments(int argc, char** argv) {
       continue;
     }
     if (argument.rfind("-", 0) != 0) usage_error("unexpected argument '" + argument + "'");
-    if (!takes_value(option)) usage_error("unknown option '" + argument + "'");
+    if (!takes_value(option)) usage_error(unknown_option(argument, option));
     std::string value;
     if (equals != std::string::npos) {
       value = argument.substr(equals + 1);

@@ -55,6 +55,8 @@ inline Statistics integrate(Integrator& integrator, System& model, const Options
                             std::vector<double> x, const RowSink& sink, InvariantResiduals& largest,
                             Events& events, ProgressLine& progress) {
   const OutputTimes times(options);
+  // The scale of each state's terms in the invariants' residuals: from the start (state_scales).
+  const std::vector<double> scale = state_scales(model, x);
   long next = 0;
   std::vector<double> sensitivities;
   const std::vector<int> parameters = sensitivity_parameters(model, options);
@@ -121,7 +123,7 @@ inline Statistics integrate(Integrator& integrator, System& model, const Options
     }
     redo.passed(integrator, reached);
     t = reached;
-    largest.add(largest_residuals(model, t, x.data(), options.atol));
+    largest.add(largest_residuals(model, t, x.data(), scale));
     if (progress.due()) progress.show(t, integrator.statistics().steps);
     for (; next < times.count() && times[next] <= t; ++next) {
       if (times[next] == t) {
@@ -185,7 +187,8 @@ inline RunSummary run_simulation(System& model, const Options& options, RunOutpu
   summary.start_used = x;
   if (!options.quiet)
     report_moved_starts(model, start.x, x, options.t_start, options.rtol, options.atol);
-  summary.largest = largest_residuals(model, options.t_start, x.data(), options.atol);
+  const std::vector<double> scale = state_scales(model, x);
+  summary.largest = largest_residuals(model, options.t_start, x.data(), scale);
   const std::vector<int> parameters = sensitivity_parameters(model, options);
   const std::vector<double> s0 =
       parameters.empty() ? std::vector<double>()

@@ -1,12 +1,12 @@
-// daec/adapters/odeint.hpp: Boost.Odeint's explicit and stiff steppers on the hand-written circle
-// model.
+// daec/adapters/odeint.hpp, through its public name of the product's spec (section 8),
+// <daec/odeint.hpp>, which brings Boost.Odeint with it: Boost.Odeint's explicit and stiff steppers
+// on the hand-written circle model.
 #include <gtest/gtest.h>
 
 #include <cmath>
 #include <vector>
 
-#include <boost/numeric/odeint.hpp>
-#include <daec/adapters/odeint.hpp>
+#include <daec/odeint.hpp>
 
 #include "circle_model.h"
 

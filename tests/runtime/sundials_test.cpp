@@ -1,5 +1,6 @@
-// daec/adapters/sundials.hpp: CVODE and IDA driven by the ready callbacks, with dense and KLU
-// linear solvers, on the hand-written circle model (exact solution x = r cos(w t), y = r sin(w t)).
+// daec/adapters/sundials.hpp, through its public name of the product's spec (section 8),
+// <daec/sundials.hpp>: CVODE and IDA driven by the ready callbacks, with dense and KLU linear
+// solvers, on the hand-written circle model (exact solution x = r cos(w t), y = r sin(w t)).
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -9,7 +10,7 @@
 #include <ida/ida.h>
 #include <sunlinsol/sunlinsol_dense.h>
 #include <sunlinsol/sunlinsol_klu.h>
-#include <daec/adapters/sundials.hpp>
+#include <daec/sundials.hpp>
 
 #include "circle_model.h"
 

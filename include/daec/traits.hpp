@@ -66,10 +66,11 @@ struct has_algebraic_log_determinant<
 template <typename Model, typename = void>
 struct has_start_surplus : std::false_type {};
 template <typename Model>
-struct has_start_surplus<
-    Model, std::void_t<decltype(std::declval<const Model&>().start_surplus(
-               0.0, static_cast<const double*>(nullptr), static_cast<const double*>(nullptr),
-               static_cast<int*>(nullptr)))>> : std::true_type {};
+struct has_start_surplus<Model,
+                         std::void_t<decltype(std::declval<const Model&>().start_surplus(
+                             0.0, static_cast<const double*>(nullptr),
+                             static_cast<const double*>(nullptr), static_cast<int*>(nullptr)))>>
+    : std::true_type {};
 
 /// Model::has_dense_jacobians where the model declares it, else true.
 template <typename Model, typename = void>

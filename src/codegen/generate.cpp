@@ -138,7 +138,8 @@ std::string fixed_initializer(const ReducedSystem& s) {
 // promoted unknown or a promoted unknown, which the constraints determine (docs/language.md,
 // "When clauses and reinit").
 bool continuous(const Unknown& u) {
-  return (u.origin == UnknownOrigin::Variable && !u.promoted) || u.origin == UnknownOrigin::Velocity;
+  return (u.origin == UnknownOrigin::Variable && !u.promoted) ||
+         u.origin == UnknownOrigin::Velocity;
 }
 
 // Which states' starts are given: a differential variable's written `start = ...` (the user's
@@ -233,7 +234,8 @@ std::string algebraic_log_determinant(bool has_algebraic) {
          "  std::vector<double> a(kLuEntries > 0 ? kLuEntries : 1), r(m);\n"
          "  std::vector<int> pivot(m);\n"
          "  evaluate_A_b(p, t, x, a.data(), r.data());\n"
-         "  if (factor_A(a.data(), pivot.data()) != 0) return -std::numeric_limits<double>::infinity();\n"
+         "  if (factor_A(a.data(), pivot.data()) != 0) return "
+         "-std::numeric_limits<double>::infinity();\n"
          "  double sum = 0.0;  // the diagonal holds 1/pivot\n"
          "  for (int k = 0; k < m; ++k) sum -= std::log(std::fabs(a[kDiagonalAt[k]]));\n"
          "  return sum;";

@@ -216,18 +216,18 @@ inline void report_surplus(const System& model, double t0, const std::vector<dou
   for (int i = 0; i < model.num_states; ++i)
     if (model.fixed[i] && fixed_count++ < kNamesShown) fixed.push_back(model.state_names[i]);
   clear_progress_line();
-  std::fprintf(stderr,
-               "sim: warning: the start at t = %s meets %d more condition%s than the model's "
-               "freedom allows, and they agree: %s follow%s from the others%s\n",
-               text::format_number(t0).c_str(), count, count == 1 ? "" : "s",
-               listed(names, static_cast<size_t>(std::max(count - kNamesShown, 0))).c_str(),
-               count == 1 ? "s" : "",
-               fixed.empty()
-                   ? ""
-                   : (" with the fixed starts " +
-                      listed(fixed, static_cast<size_t>(std::max(fixed_count - kNamesShown, 0))) +
-                      " held")
-                         .c_str());
+  std::fprintf(
+      stderr,
+      "sim: warning: the start at t = %s meets %d more condition%s than the model's "
+      "freedom allows, and they agree: %s follow%s from the others%s\n",
+      text::format_number(t0).c_str(), count, count == 1 ? "" : "s",
+      listed(names, static_cast<size_t>(std::max(count - kNamesShown, 0))).c_str(),
+      count == 1 ? "s" : "",
+      fixed.empty()
+          ? ""
+          : (" with the fixed starts " +
+             listed(fixed, static_cast<size_t>(std::max(fixed_count - kNamesShown, 0))) + " held")
+                .c_str());
 }
 
 // A constraint whose derivatives, over one scale unit of each state, are below this fraction of

@@ -275,8 +275,9 @@ class Events {
                              const Integrator& integrator) {
     const std::vector<double> at_instant = values.x;
     for (int round = 1;; ++round) {
-      std::vector<double> x =
-          model_.num_invariants > 0 ? reinitialized(model_, t, values, cause, integrator) : values.x;
+      std::vector<double> x = model_.num_invariants > 0
+                                  ? reinitialized(model_, t, values, cause, integrator)
+                                  : values.x;
       std::vector<double> modes(model_.modes(), model_.modes() + count);
       if (const int status = model_.set_modes(t, x.data())) integrator.fail(t, unsettled(status));
       (void)report_changes(t, modes);
@@ -309,10 +310,12 @@ class Events {
     if (model_.rhs(event.t, x.data(), f.data(), nullptr) != 0) return false;
     for (int i = 0; i < n; ++i) ahead[static_cast<size_t>(i)] += dt * f[static_cast<size_t>(i)];
     const std::unique_ptr<System> here = model_.copy(), later = model_.copy();
-    if (here->set_modes(event.t, x.data()) != 0 || later->set_modes(event.t + dt, ahead.data()) != 0)
+    if (here->set_modes(event.t, x.data()) != 0 ||
+        later->set_modes(event.t + dt, ahead.data()) != 0)
       return false;
     for (int clause : fired_clauses(*here, *later, event.t + dt, ahead))
-      if (std::find(event.fired.begin(), event.fired.end(), clause) != event.fired.end()) return true;
+      if (std::find(event.fired.begin(), event.fired.end(), clause) != event.fired.end())
+        return true;
     return false;
   }
 
@@ -336,8 +339,8 @@ class Events {
     last_reset_ = t;
     if (resets_in_a_row_ >= kMaxChatteringResets)
       integrator.fail(t, "the when clause " + text::quoted(clause) + " fired " +
-                             std::to_string(resets_in_a_row_) +
-                             " times in a row, each within " + text::format_number(spacing_) +
+                             std::to_string(resets_in_a_row_) + " times in a row, each within " +
+                             text::format_number(spacing_) +
                              " of the last and not evenly spaced (chattering: its instants "
                              "accumulate)");
   }
@@ -346,7 +349,8 @@ class Events {
   void report_moved(double t, const std::vector<double>& before, const std::vector<double>& after,
                     const std::vector<char>& held, const std::string& cause) const {
     if (quiet_) return;
-    const std::vector<int> moved = moved_continuous_states(model_, before, after, held, rtol_, atol_);
+    const std::vector<int> moved =
+        moved_continuous_states(model_, before, after, held, rtol_, atol_);
     if (moved.empty()) return;
     clear_progress_line();
     std::fprintf(stderr,

@@ -48,10 +48,10 @@ constexpr double kChatteringSpacing = 1e-9;
 // the switch changed nothing (rounding of the two branches' formulas at the same point).
 constexpr double kSameRates = 1e-10;
 // Resets of when clauses in a row, each closer to the last than kChatteringSpacing times T - T0
-// and than kAccumulating times the interval before, that end the run: their instants accumulate
-// (a bouncing ball with restitution e < 1 comes to rest after infinitely many bounces). Fewer
-// than kMaxChatteringEvents: the flights shrink geometrically, and a hundred more would reach
-// below the rounding of t.
+// and not evenly spaced (kEvenSpacing), that end the run: their instants accumulate (a bouncing
+// ball with restitution e < 1 comes to rest after infinitely many bounces). Fewer than
+// kMaxChatteringEvents: the flights shrink geometrically, and a hundred more would reach below
+// the rounding of t.
 constexpr int kMaxChatteringResets = 10;
 // Intervals between resets that differ by at most this fraction are evenly spaced (a periodic
 // reset, located to the tolerance).

@@ -84,8 +84,8 @@ inline std::vector<double> reinitialized(const System& model, double t, const Re
   for (size_t i = 0; i < values.held.size(); ++i) held[i] = values.held[i] != 0;
   const int status = model.consistent_reinitialization(t, x.data(), values.z.data(), held.get());
   if (status != 0)
-    integrator.fail(t, "no consistent state keeps the values set by " + cause +
-                           (status == 3 ? " (they contradict the constraints)"
+    integrator.fail(t, "no consistent state follows " + cause +
+                           (status == 3 ? " (what it must keep contradicts the constraints)"
                                         : " (the re-initialization does not converge)"));
   return x;
 }

@@ -346,9 +346,9 @@ void settling_code(const ReducedSystem& system, const LinearSolvePlan& plan,
       {"p", "t", "x", "r"});
   std::vector<ex> gaps;
   for (const ex& relation : relations) gaps.push_back(relation.op(0) - relation.op(1));
-  std::string gap_code = unused_first(
-      assignments(state_symbols(system, plan), "gap", gaps, all_indices(gaps.size())),
-      {"p", "t", "x", "r"});
+  std::string gap_code =
+      unused_first(assignments(state_symbols(system, plan), "gap", gaps, all_indices(gaps.size())),
+                   {"p", "t", "x", "r"});
   code.solve_algebraic = fmt::format(kSettling, constant_table("kAlgebraicRelation", table), values,
                                      settled.size(), gap_code);
   code.settled_p = "settled_parameters(p, t, x).data()";

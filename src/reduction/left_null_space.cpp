@@ -378,8 +378,7 @@ std::optional<std::vector<RowDependency>> dependencies_at(const ExpressionMatrix
       return v;
     };
   };
-  auto precise =
-      values_at<GiNaC::numeric>(B, rows, columns, precisely(at_exact, sizes_at_point));
+  auto precise = values_at<GiNaC::numeric>(B, rows, columns, precisely(at_exact, sizes_at_point));
   auto precise_other =
       values_at<GiNaC::numeric>(B, rows, columns, precisely(at_exact_check, sizes_at_check));
   if (!precise || !precise_other) return std::nullopt;

@@ -19,7 +19,8 @@ std::string listed(const std::vector<std::string>& names) {
   std::string text;
   for (size_t i = 0; i < names.size() && i < kNamesShown; ++i)
     text += (text.empty() ? "" : ", ") + names[i];
-  if (names.size() > kNamesShown) text += " and " + std::to_string(names.size() - kNamesShown) + " more";
+  if (names.size() > kNamesShown)
+    text += " and " + std::to_string(names.size() - kNamesShown) + " more";
   return text;
 }
 
@@ -127,8 +128,7 @@ bool check_start_conditions(const ReducedSystem& system, SourceLocation model_lo
                            count_of(conditions.size(), "condition", "conditions") + " " +
                            listed(conditions) + " constrain only the " +
                            count_of(states.size(), "state", "states") + " " + listed(states) +
-                           ", so " + std::to_string(surplus) +
-                           " of them must follow" +
+                           ", so " + std::to_string(surplus) + " of them must follow" +
                            " from the others; the simulator checks that they agree at the start "
                            "and names the surplus ones (fix fewer starts or drop an initial "
                            "equation if they do not)");

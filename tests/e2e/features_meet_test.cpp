@@ -65,9 +65,9 @@ TEST(FeaturesMeet, AResetThatSwitchesAPromotedUnknownsBranchKeepsTheOtherStates)
   for (const char* method : kMethods) {
     SCOPED_TRACE(method);
     std::string err;
-    Csv csv = run_csv(build, std::string("--t-end 2 --output-times 0.5,1,1.000001,1.5,2 --method ") +
-                                 method,
-                      &err);
+    Csv csv = run_csv(
+        build, std::string("--t-end 2 --output-times 0.5,1,1.000001,1.5,2 --method ") + method,
+        &err);
     ASSERT_EQ(5u, csv.rows.size());
     EXPECT_EQ(err.find("continuous state"), std::string::npos) << err;
     for (size_t row = 0; row < csv.rows.size(); ++row) {
@@ -205,7 +205,8 @@ class BridgeReference {
       const double source = A * std::sin(w * (t + kScan));
       if (std::fabs(source) > 2 * Vknee) {
         *sign = source > 0 ? 1 : -1;
-        return bisect(t, t + kScan, [&](double s) { return std::fabs(A * std::sin(w * s)) > 2 * Vknee; });
+        return bisect(t, t + kScan,
+                      [&](double s) { return std::fabs(A * std::sin(w * s)) > 2 * Vknee; });
       }
     }
     return end;

@@ -9,8 +9,8 @@
 #include <algorithm>
 #include <cmath>
 #include <cstddef>
-#include <memory>
 #include <limits>
+#include <memory>
 #include <string>
 #include <utility>
 #include <vector>
@@ -120,7 +120,8 @@ inline bool algebraic_and_outputs(const System& model, double t, const std::vect
 inline void append_sensitivities(System& model, const std::vector<int>& parameters, double t,
                                  const std::vector<double>& x, const std::vector<double>& s,
                                  std::vector<double>& row) {
-  const size_t n = static_cast<size_t>(model.num_states), m = static_cast<size_t>(model.num_algebraic);
+  const size_t n = static_cast<size_t>(model.num_states),
+               m = static_cast<size_t>(model.num_algebraic);
   const size_t extra = m + static_cast<size_t>(model.num_outputs);
   for (size_t j = 0; j < parameters.size(); ++j) {
     const double* sj = n > 0 && s.size() >= (j + 1) * n ? s.data() + j * n : nullptr;
@@ -133,7 +134,8 @@ inline void append_sensitivities(System& model, const std::vector<int>& paramete
         scale = std::max(scale, std::fabs(x[i]));
       }
       double delta = kColumnDifferenceStep * std::max(1.0, std::fabs(model.p[parameter]));
-      if (size * delta > kColumnDifferenceStep * scale) delta = kColumnDifferenceStep * scale / size;
+      if (size * delta > kColumnDifferenceStep * scale)
+        delta = kColumnDifferenceStep * scale / size;
       std::vector<double> ends[2];
       bool ok = true;
       for (int side = 0; side < 2 && ok; ++side) {
@@ -144,14 +146,16 @@ inline void append_sensitivities(System& model, const std::vector<int>& paramete
         ok = algebraic_and_outputs(model, t, moved, ends[side]);
       }
       if (ok)
-        for (size_t k = 0; k < extra; ++k) derivative[k] = (ends[0][k] - ends[1][k]) / (2.0 * delta);
+        for (size_t k = 0; k < extra; ++k)
+          derivative[k] = (ends[0][k] - ends[1][k]) / (2.0 * delta);
     }
     for (int i = 0; i < model.num_variables; ++i) {
       const int location = model.variable_location[i];
       row.push_back(location >= 0 ? (sj != nullptr ? sj[location] : 0.0)
                                   : derivative[static_cast<size_t>(-1 - location)]);
     }
-    for (int i = 0; i < model.num_outputs; ++i) row.push_back(derivative[m + static_cast<size_t>(i)]);
+    for (int i = 0; i < model.num_outputs; ++i)
+      row.push_back(derivative[m + static_cast<size_t>(i)]);
   }
 }
 
@@ -170,7 +174,8 @@ constexpr double kStartDifferenceStep = 1e-6;
 /// constraints, the nearest point) -- so that a start that depends on a parameter (start = x0,
 /// an initial equation q = 3 p, a binding k = 1/tau) moves with it. Stops the run where a
 /// moved start cannot be made consistent.
-inline std::vector<double> start_sensitivities(const System& model, const std::vector<int>& parameters,
+inline std::vector<double> start_sensitivities(const System& model,
+                                               const std::vector<int>& parameters,
                                                const RequestedStart& start, double t0,
                                                const std::vector<double>& x0) {
   const size_t n = static_cast<size_t>(model.num_states);

@@ -225,8 +225,8 @@ class SingularityMonitor {
   // abs or sign that changes sign there) has neither.
   void locate(double before, int sign_before, double after, Integrator& integrator) {
     const double tolerance = kSingularLocateTolerance * std::max({std::fabs(after), 1.0});
-    const double ends = std::max(log_determinant(before, integrator),
-                                 log_determinant(after, integrator));
+    const double ends =
+        std::max(log_determinant(before, integrator), log_determinant(after, integrator));
     Conditioning worst;
     worst.algebraic = 0.0;
     double worst_t = after, least = std::numeric_limits<double>::infinity();

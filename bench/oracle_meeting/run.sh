@@ -10,8 +10,8 @@
 # a comma-separated list), METHODS (all; or a comma-separated list, or `default`), JOBS (2),
 # RTOL, ATOL (1e-8), THRESHOLD (10), DAEC (build/daec, copied to OUT first so that a rebuild
 # during the run does not change it), OUT (build/oracle-meeting), RESULTS (bench/oracle_meeting:
-# where results.tsv and RESULTS.md go). About 40 s a model on a loaded two-core machine (the
-# compile of its simulator dominates), so the 200 take two to three hours at JOBS=1.
+# where results.tsv and RESULTS.md go). About 8 s a model on a loaded two-core machine (each
+# simulator linked to the build's compiled runtime), so the 200 take half an hour at JOBS=1.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 

@@ -4,11 +4,13 @@ daec's index and its simulator's answer against them. See scripts/oracle/README.
 
     run.py [COUNT] [SEED] [--rtol R] [--atol A] [--threshold X] [-j N] [--out DIR]
            [--sim-args ARGS] [--kind KIND] [--methods M] [--daec PATH] [--daec-time-limit S]
-           [--compile-time-limit S] [--tsv FILE] [--keep]
+           [--compile-time-limit S] [--tsv FILE] [--keep] [--single-file]
 
 For every seed SEED .. SEED+COUNT-1: generate.py writes DIR/oracle_<seed>/oracle_<seed>.dae; then
-    daec MODEL.dae --report-json report.json --main -o sim.cpp    (the index must be the header's)
-    scripts/compile_simulator.sh sim.cpp sim
+    daec MODEL.dae --report-json report.json -o model.cpp --header model.h   (the index must be
+    g++ -O2 model.cpp main.cpp build/runtime/libdaec_runtime.a ... -o sim        the header's)
+(linked to the build's compiled runtime, a few seconds; with --single-file, or without a build
+tree, the single file of `daec --main` built by scripts/compile_simulator.sh, half a minute)
 and for each method of --methods (default: the simulator's default method only; `all`: every
 method of `./sim --method list`; or a comma-separated list)
     ./sim <the header's simulate arguments> [--method M] --rtol R --atol A --output result.csv
@@ -135,9 +137,40 @@ def check_model(seed, options):
     return outcome
 
 
+# The main of a simulator linked to the compiled runtime: the same run() the single file of
+# `daec --main` holds, so the answers are the same; only the build takes seconds instead of a
+# minute (docs/simulator.md, "The compiled runtime").
+LINKED_MAIN = """#include "model.h"
+#include <daec/runtime/model_adapter.hpp>
+#include <daec/runtime/run.hpp>
+int main(int argc, char** argv) {
+  return daec::runtime::run(argc, argv, daec::runtime::ModelAdapter<::oracle_model::Model>{});
+}
+"""
+
+
+def _compile_command(directory, options):
+    """The command that builds ./sim: the model linked to --runtime, or the single file."""
+    if options.runtime is None:
+        return [os.path.join(ROOT, "scripts", "compile_simulator.sh"), "sim.cpp", "sim"]
+    with open(os.path.join(directory, "main.cpp"), "w") as f:
+        f.write(LINKED_MAIN)
+    config = os.path.join(ROOT, "build", "daec-config")
+
+    def flags(which):
+        return subprocess.run([config, which], capture_output=True, text=True,
+                              check=True).stdout.split()
+    return [os.environ.get("CXX", "g++"), "-std=c++17", "-O2", "-Wall", "-Wextra",
+            "-I", os.path.join(ROOT, "include"), *flags("--cflags"), "-o", "sim", "model.cpp",
+            "main.cpp", options.runtime, *flags("--libs")]
+
+
 def _simulate(model, path, directory, outcome, options):
-    status, out, err = _run([options.daec, path, "--report-json", "report.json", "--main", "-o",
-                             "sim.cpp", "--time-limit", str(options.daec_time_limit)],
+    linked = options.runtime is not None
+    target = ["-o", "model.cpp", "--header", "model.h", "--namespace", "oracle_model"] if linked \
+        else ["--main", "-o", "sim.cpp"]
+    status, out, err = _run([options.daec, path, "--report-json", "report.json", *target,
+                             "--time-limit", str(options.daec_time_limit)],
                             options.daec_time_limit + 60, cwd=directory)
     if status != 0:
         outcome.failures.append(("daec error", _tail(out + err)))
@@ -147,11 +180,12 @@ def _simulate(model, path, directory, outcome, options):
     if outcome.daec_index != model.index:
         outcome.failures.append(("wrong index", f"daec says {outcome.daec_index}, expected "
                                                 f"{model.index}"))
-    status, out, err = _run([os.path.join(ROOT, "scripts", "compile_simulator.sh"), "sim.cpp",
-                             "sim"], options.compile_time_limit, cwd=directory)
+    status, out, err = _run(_compile_command(directory, options), options.compile_time_limit,
+                            cwd=directory)
     if status != 0:
-        size = os.path.getsize(os.path.join(directory, "sim.cpp"))
-        outcome.failures.append(("compile error", f"(sim.cpp: {size:,} bytes) " +
+        source = "model.cpp" if linked else "sim.cpp"
+        size = os.path.getsize(os.path.join(directory, source))
+        outcome.failures.append(("compile error", f"({source}: {size:,} bytes) " +
                                  _tail(out + err, 12)))
         return
     methods, default = simulator_methods(directory)
@@ -382,6 +416,10 @@ def options_from(argv):
                         default=int(env("GENERATOR_TIME_LIMIT", "120")),
                         help="seconds for generating one model (a few seconds as a rule)")
     parser.add_argument("--keep", action="store_true", help="keep passing models' directories")
+    parser.add_argument("--single-file", action="store_true",
+                        help="build each simulator from the single file of daec --main, not "
+                             "linked to the build's compiled runtime (build/runtime/"
+                             "libdaec_runtime.a, used when it is there)")
     options = parser.parse_args(argv)
     if options.kind:
         try:
@@ -390,6 +428,8 @@ def options_from(argv):
             parser.error(str(e))
     options.out = os.path.abspath(options.out)
     options.daec = os.path.abspath(options.daec)
+    runtime = os.path.join(ROOT, "build", "runtime", "libdaec_runtime.a")
+    options.runtime = None if options.single_file or not os.path.exists(runtime) else runtime
     return options
 
 

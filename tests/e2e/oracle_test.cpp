@@ -191,6 +191,10 @@ INSTANTIATE_TEST_SUITE_P(
         // The rows of numbers taken first always, this model's combinations lost rank together
         // at t = 0.4549 on its solution: its rows keep their order.
         OracleCase{"RowsOfNumbersFirstOnlyWhereTheyKeepTheWeights", 49100056, "index2", "", true},
+        // bdf and ida handed the tolerances as asked ended at a figure of merit of 421 and 93
+        // on this index-3 model (their local errors add up over the run); held to a hundredth
+        // of them (docs/integrators.md, "The tolerances bdf and ida are held to"), 4.3 and 1.7.
+        OracleCase{"BdfAndIdaWithinTenTimesTheirTolerances", 71400016, "index3", "", true},
         // The kinds where features meet (scripts/oracle/meeting.py, README "Where features
         // meet"). FAILS TODAY marks the cases daec at commit df46616 fails, with how; the
         // others pass.

@@ -158,8 +158,10 @@ TEST(Parameters, SimulatorSetFollowsAndOverridesBindings) {
 
   CommandResult help = run_program(build.executable, "--help");
   EXPECT_EQ(0, help.status);
-  for (const char* line : {"  tau = 2\n", "  k = 0.5 (= 1/tau)\n", "  a = 2\n", "  b = 6 (= 3*a)\n",
-                           "  c = 8 (= a + b)\n"})
+  // Each parameter with its default, its binding and its description, aligned.
+  for (const char* line :
+       {"  tau = 2            time constant [s]\n", "  k = 0.5 (= 1/tau)  decay rate [1/s]\n",
+        "  a = 2\n", "  b = 6 (= 3*a)\n", "  c = 8 (= a + b)\n"})
     EXPECT_TRUE(contains(help.out, line)) << line << "\n" << help.out;
 }
 

@@ -731,7 +731,8 @@ print("ok")
 
 // --- Command line -------------------------------------------------------------------------------
 
-// The CSV layout and the output times: T0 + k*DT, the last row exactly T, no near-duplicate row;
+// The CSV layout and the output times: the decimals T0 + k DT, the last row exactly T, no
+// near-duplicate row;
 // --output-times; the progress line on a pipe (tests/runtime/simulator_output_test.cpp tests
 // both in detail, in process).
 TEST(Simulator, OutputTimesHeaderAndProgress) {
@@ -740,7 +741,9 @@ TEST(Simulator, OutputTimesHeaderAndProgress) {
   SimRun uneven = run_ok(f.build, "--t-end 1 --step 0.3");
   EXPECT_TRUE(uneven.result.out.rfind("t,x,y,u,v,lambda,energy\n", 0) == 0) << uneven.result.out;
   ASSERT_EQ(uneven.csv.rows.size(), 5u);
-  for (size_t k = 0; k < 4; ++k) EXPECT_EQ(uneven.csv.at(k, "t"), 0.3 * static_cast<double>(k));
+  // The double nearest the decimal 0.3 k (3k/10, rounded once), not the product 0.3*k.
+  for (size_t k = 0; k < 4; ++k)
+    EXPECT_EQ(uneven.csv.at(k, "t"), 3.0 * static_cast<double>(k) / 10) << k;
   EXPECT_EQ(uneven.csv.last("t"), 1.0);
 
   SimRun even =
@@ -753,8 +756,10 @@ TEST(Simulator, OutputTimesHeaderAndProgress) {
   ASSERT_EQ(full.csv.rows.size(), 101u);
   EXPECT_EQ(full.csv.at(50, "t"), 0.0);
   EXPECT_EQ(full.csv.last("t"), 1.0);
-  EXPECT_TRUE(contains(full.result.out, "\n1,"));      // the exact end time prints as "1"
-  EXPECT_TRUE(contains(full.result.out, "\n0,"));      // -1 + 50*0.02
+  EXPECT_TRUE(contains(full.result.out, "\n1,"));     // the exact end time prints as "1"
+  EXPECT_TRUE(contains(full.result.out, "\n0,"));     // -1 + 50*0.02
+  EXPECT_TRUE(contains(full.result.out, "\n0.02,"));  // not 0.020000000000000018
+  EXPECT_TRUE(contains(full.result.out, "\n-0.02,"));
   EXPECT_TRUE(contains(uneven.result.out, "\n0.3,"));  // shortest, not 0.29999999999999999
   EXPECT_FALSE(contains(full.result.out, ",-0,")) << full.result.out;
 

@@ -286,7 +286,8 @@ TEST(SimulatorRuntime, SensitivitiesFollowTheExactDerivatives) {
       std::istringstream fields(line);
       std::string field;
       int n = 0;
-      while (n < 13 && std::getline(fields, field, ',')) v[n++] = std::strtod(field.c_str(), nullptr);
+      while (n < 13 && std::getline(fields, field, ','))
+        v[n++] = std::strtod(field.c_str(), nullptr);
       ASSERT_EQ(n, 13) << line;
       const double t = v[0], c = std::cos(w * t), s = std::sin(w * t);
       const double exact[8] = {-radius * t * s, radius * t * c, 0, t, c, s, 2 * radius, 0};

@@ -143,7 +143,9 @@ class SensitivityProblem : public ModelProblemBase {
     return 0;
   }
 
-  /// X onto h = 0 (Model::project), then each S_j onto H S_j + dh/dp_j = 0, the least change.
+  /// X onto h = 0 (Model::project), then each S_j onto H S_j + dh/dp_j = 0, the least change
+  /// in the weights of Model::project (projection_weight), so that S_j is the derivative of X so
+  /// projected.
   int project(double t, double* y) {
     if (model_->num_invariants == 0) return 0;
     std::vector<double> x(y, y + n);
@@ -185,8 +187,10 @@ class SensitivityProblem : public ModelProblemBase {
       column[model_->rhs_parameter_jacobian_rowval[e]] += fp_[static_cast<size_t>(e)];
   }
 
-  /// S_j -= H^T (H H^T)^-1 (H S_j + dh/dp_j) with H = dh/dX at X = y, its columns of the fixed
-  /// states left out where `fixed` is given; false (the failure recorded) if H H^T is singular.
+  /// S_j -= W H^T (H W H^T)^-1 (H S_j + dh/dp_j) with H = dh/dX at X = y, its columns of the
+  /// fixed states left out where `fixed` is given, and W = diag(w_i^2) for the weights w of
+  /// Model::project (projection_weight; 1 without them); false (the failure recorded) if
+  /// H W H^T is singular.
   bool project_sensitivities(double t, double* y, const bool* fixed) {
     const int m = model_->num_invariants;
     std::vector<double> H(static_cast<size_t>(m) * n),
@@ -197,12 +201,18 @@ class SensitivityProblem : public ModelProblemBase {
       for (int row = 0; row < m; ++row)
         for (int column = 0; column < n; ++column)
           if (fixed[column]) H[static_cast<size_t>(row) * n + column] = 0.0;
+    std::vector<double> w2(static_cast<size_t>(n), 1.0);
+    if (model_->projection_weight != nullptr)
+      for (int column = 0; column < n; ++column)
+        w2[static_cast<size_t>(column)] =
+            model_->projection_weight[column] * model_->projection_weight[column];
     std::vector<double> gram(static_cast<size_t>(m) * m, 0.0);
     for (int a = 0; a < m; ++a)
       for (int b = 0; b < m; ++b)
         for (int column = 0; column < n; ++column)
           gram[static_cast<size_t>(a) + static_cast<size_t>(m) * b] +=
-              H[static_cast<size_t>(a) * n + column] * H[static_cast<size_t>(b) * n + column];
+              H[static_cast<size_t>(a) * n + column] * w2[static_cast<size_t>(column)] *
+              H[static_cast<size_t>(b) * n + column];
     integrators::DenseLu<double> lu;
     if (lu.factor(gram, m) != 0) {
       fail("projection", t,
@@ -227,7 +237,8 @@ class SensitivityProblem : public ModelProblemBase {
       lu.solve(r.data());
       for (int column = 0; column < n; ++column)
         for (int row = 0; row < m; ++row)
-          s[column] -= H[static_cast<size_t>(row) * n + column] * r[static_cast<size_t>(row)];
+          s[column] -= w2[static_cast<size_t>(column)] * H[static_cast<size_t>(row) * n + column] *
+                       r[static_cast<size_t>(row)];
     }
     return true;
   }

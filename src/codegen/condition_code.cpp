@@ -92,6 +92,11 @@ void algebraic_relation_values(const double* p, double t, const double* x, const
                                double* value) {{
 {1}}}
 
+// Their switching values a - b at (t, x) and Z by position in r.
+void algebraic_relation_gaps(const double* p, double t, const double* x, const double* r,
+                             double* gap) {{
+{3}}}
+
 // A(X, t) and b(X, t) with the modes in p, A factored and Z solved (by position, into r): 0, 1 if
 // A is singular, 2 if Z is not finite.
 int solve_with_modes(const double* p, double t, const double* x, double* a, int* pivot, double* r) {{
@@ -159,8 +164,50 @@ std::vector<double> settled_parameters(const double* p, double t, const double* 
   return q;
 }}
 
-// Model::set_modes for those relations: each settled from its mode in p. On failure their modes
-// are the values of the first round, or unchanged where it could not solve for Z.
+// A relation whose switching value is within this fraction of the size of Z (at least 1) of 0
+// lies at its switching point: rounding decides its sign.
+constexpr double kSwitchingPoint = 1e-8;
+
+// Where the modes cycle (settle_modes returned 3 from the modes `start`): a relation at its
+// switching point -- an ideal diode's s at 0, where both of its branches give the same Z, so
+// that rounding flips it from round to round -- agrees with either mode. The relation that
+// changed last is held on the side it enters (the other one than its mode in `start`; true
+// where that was -1) and the others settled again, and so on while they cycle. True, with the
+// modes in p and Z in r, where they settle and every relation held lies at its switching point.
+bool settle_at_switching_points(double* p, const double* start, double t, const double* x,
+                                double* a, int* pivot, double* r) {{
+  double* mode = p + Model::num_parameters;
+  bool settle[kAlgebraicRelations];
+  std::fill(settle, settle + kAlgebraicRelations, true);
+  for (int held = 0; held < kAlgebraicRelations; ++held) {{
+    std::copy(start, start + kModeCount, p);
+    for (int i = 0; i < kAlgebraicRelations; ++i) {{
+      const double before = start[Model::num_parameters + kAlgebraicRelation[i]];
+      if (!settle[i]) mode[kAlgebraicRelation[i]] = before == 1.0 ? 0.0 : 1.0;
+    }}
+    int changed = -1;
+    const int status = settle_modes(p, settle, t, x, a, pivot, r, nullptr, &changed);
+    if (status == 0) {{
+      double gap[kAlgebraicRelations], size = 1.0;
+      algebraic_relation_gaps(p, t, x, r, gap);
+      for (int k = 0; k < Model::num_algebraic; ++k) size = std::max(size, std::fabs(r[k]));
+      for (int i = 0; i < kAlgebraicRelations; ++i)
+        if (!settle[i] && !(std::fabs(gap[i]) <= kSwitchingPoint * size)) return false;
+      return true;
+    }}
+    if (status != 3) return false;
+    int cycling = -1;
+    for (int i = 0; i < kAlgebraicRelations; ++i)
+      if (kAlgebraicRelation[i] == changed) cycling = i;
+    if (cycling < 0 || !settle[cycling]) return false;
+    settle[cycling] = false;
+  }}
+  return false;
+}}
+
+// Model::set_modes for those relations: each settled from its mode in p; where they cycle, those
+// at their switching points on the side they enter (settle_at_switching_points). On failure their
+// modes are the values of the first round, or unchanged where it could not solve for Z.
 int settle_algebraic_modes(double* p, double t, const double* x) {{
   std::vector<double> a(kLuEntries > 0 ? kLuEntries : 1), r(Model::num_algebraic),
       first(kAlgebraicRelations, -1.0), start(p, p + kModeCount);
@@ -170,6 +217,9 @@ int settle_algebraic_modes(double* p, double t, const double* x) {{
   const int status =
       settle_modes(p, settle, t, x, a.data(), pivot.data(), r.data(), first.data(), nullptr);
   if (status == 0) return 0;
+  if (status == 3 &&
+      settle_at_switching_points(p, start.data(), t, x, a.data(), pivot.data(), r.data()))
+    return 0;
   std::copy(start.begin(), start.end(), p);
   for (int i = 0; i < kAlgebraicRelations; ++i) {{
     if (first[i] >= 0.0) p[Model::num_parameters + kAlgebraicRelation[i]] = first[i];
@@ -294,8 +344,13 @@ void settling_code(const ReducedSystem& system, const LinearSolvePlan& plan,
   std::string values = unused_first(
       assignments(state_symbols(system, plan), "value", relations, all_indices(relations.size())),
       {"p", "t", "x", "r"});
-  code.solve_algebraic =
-      fmt::format(kSettling, constant_table("kAlgebraicRelation", table), values, settled.size());
+  std::vector<ex> gaps;
+  for (const ex& relation : relations) gaps.push_back(relation.op(0) - relation.op(1));
+  std::string gap_code =
+      unused_first(assignments(state_symbols(system, plan), "gap", gaps, all_indices(gaps.size())),
+                   {"p", "t", "x", "r"});
+  code.solve_algebraic = fmt::format(kSettling, constant_table("kAlgebraicRelation", table), values,
+                                     settled.size(), gap_code);
   code.settled_p = "settled_parameters(p, t, x).data()";
   code.rhs_failure =
       "  if (const int relation = cycling_relation(p, t, x); relation >= 0) {\n"

@@ -11,9 +11,16 @@ namespace daec {
 
 namespace {
 
+// At most this many names in a list; the rest are counted (a circuit of 175 nodes whose published
+// start is written fixed has 541 conditions on 350 states).
+constexpr size_t kNamesShown = 12;
+
 std::string listed(const std::vector<std::string>& names) {
   std::string text;
-  for (const std::string& name : names) text += (text.empty() ? "" : ", ") + name;
+  for (size_t i = 0; i < names.size() && i < kNamesShown; ++i)
+    text += (text.empty() ? "" : ", ") + names[i];
+  if (names.size() > kNamesShown)
+    text += " and " + std::to_string(names.size() - kNamesShown) + " more";
   return text;
 }
 
@@ -116,12 +123,16 @@ bool check_start_conditions(const ReducedSystem& system, SourceLocation model_lo
     if (at.valid()) where = at;  // an initial equation where one is involved, else a constraint
   }
   for (int c : dm.over_cols) states.push_back(system.states[static_cast<size_t>(c)].name);
-  diags.error(where, "the start is over-determined: the " +
-                         count_of(conditions.size(), "condition", "conditions") + " " +
-                         listed(conditions) + " constrain only the " +
-                         count_of(states.size(), "state", "states") + " " + listed(states) +
-                         " (fix fewer starts or drop an initial equation)");
-  return false;
+  const size_t surplus = conditions.size() - states.size();
+  diags.warning(where, "the start is over-determined: the " +
+                           count_of(conditions.size(), "condition", "conditions") + " " +
+                           listed(conditions) + " constrain only the " +
+                           count_of(states.size(), "state", "states") + " " + listed(states) +
+                           ", so " + std::to_string(surplus) + " of them must follow" +
+                           " from the others; the simulator checks that they agree at the start "
+                           "and names the surplus ones (fix fewer starts or drop an initial "
+                           "equation if they do not)");
+  return true;
 }
 
 }  // namespace daec

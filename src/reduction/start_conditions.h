@@ -23,7 +23,10 @@ struct StartPattern {
 
 StartPattern start_pattern(const ReducedSystem& system);
 
-/// Reports an over-determined start; returns false if it is one.
+/// Warns where the start is over-determined structurally (more fixed starts, initial equations
+/// and constraints on some states than those states): they must agree, which only the simulator
+/// can tell with the values of a run (spec: surplus starts that agree run with a warning).
+/// Returns true (the model is compiled).
 bool check_start_conditions(const ReducedSystem& system, SourceLocation model_location,
                             DiagnosticEngine& diags);
 

@@ -130,7 +130,9 @@ TEST(TestSet, TwoBitAdderThroughEveryInputEdge) {
 // IDA at 1e-10 stopped at t = 2.99 with "the condition 'dq167: u168 - u167 < 0' switched 100
 // times in a row ... (chattering)": the middle transistor of the carry chain is off, its current
 // 0 on both sides of a drain-source voltage of 0, where its two nodes rest. A switch that changes
-// neither X' nor Z is no chattering (docs/simulator.md, "Events"): about 17,000 of them by t = 3.
+// neither X' nor Z is no chattering (docs/simulator.md, "Events"): 188 of them by t = 3 (17,000
+// while the state after each switch was projected with every state free to move; the
+// re-initialization now holds the continuous states, and rounding crosses less often).
 TEST(TestSet, TwoBitAdderSwitchesThatChangeNothingAreNoChattering) {
   std::string dir = make_scratch_dir("testset_adder_ida");
   Build build = build_simulator("bench/robustness/two_bit_adder.dae", dir);
@@ -141,7 +143,7 @@ TEST(TestSet, TwoBitAdderSwitchesThatChangeNothingAreNoChattering) {
   ASSERT_EQ(0, run.status) << run.err;
   auto stats = parse_simulator_stats(run.err);
   ASSERT_TRUE(stats) << run.err;
-  EXPECT_GT(stats->events, 1000);
+  EXPECT_GT(stats->events, 100);
 }
 
 // The least Coulomb energy of 20 points on the unit sphere (the Thomson problem; a triangular

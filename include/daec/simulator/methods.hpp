@@ -113,16 +113,19 @@ inline const char* linear_solver_name(LinearSolver solver) {
   return solver == LinearSolver::klu ? "klu" : "dense";
 }
 
+/// The method `method` started at x0; with --sensitivities, the sensitivities started at
+/// `s0` (start_sensitivities, num_states values per parameter; empty: zero).
 inline std::unique_ptr<Integrator> make_integrator(const std::string& method, const System& model,
                                                    const Options& options,
                                                    const std::vector<double>& x0,
-                                                   LinearSolver solver) {
+                                                   LinearSolver solver,
+                                                   std::vector<double> s0 = {}) {
   check_method(method);
   if (std::vector<int> parameters = sensitivity_parameters(model, options); !parameters.empty()) {
     check_sensitivities(model, options, method, parameters);
     using Method = RadauMethod<SensitivityProblem, integrators::DenseLinearSolver>;
-    return std::make_unique<Method>(model, options, x0,
-                                    SensitivityProblem(model, std::move(parameters)));
+    return std::make_unique<Method>(
+        model, options, x0, SensitivityProblem(model, std::move(parameters), std::move(s0)));
   }
   if (method == "ida") return std::make_unique<Ida>(model, options, x0, solver);
   if (method.rfind("radau5", 0) == 0) return make_radau(method, model, options, x0, solver);

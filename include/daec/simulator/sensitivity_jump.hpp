@@ -22,6 +22,7 @@
 #include <daec/simulator/events.hpp>
 #include <daec/simulator/failure.hpp>
 #include <daec/simulator/integrator.hpp>
+#include <daec/simulator/parameter_shift.hpp>
 #include <daec/simulator/when_reset.hpp>
 
 namespace daec::simulator {
@@ -110,11 +111,10 @@ class SensitivityJump {
       std::vector<double> x = x_before_;
       for (int i = 0; i < n; ++i)
         x[static_cast<size_t>(i)] += step * direction[static_cast<size_t>(i)];
-      const double kept = model_.p[parameter];
-      model_.p[parameter] = old_->p[parameter] = kept + step;
+      const double moved = model_.p[parameter] + step;
+      ParameterShift shift(model_, parameter, moved), shift_old(*old_, parameter, moved);
       ends[side] = reset_state(*old_, model_, t, x, fired, integrator);
       if (model_.num_invariants > 0) (void)model_.project(t, ends[side].data());
-      model_.p[parameter] = old_->p[parameter] = kept;
     }
     for (int i = 0; i < n; ++i) {
       const size_t k = static_cast<size_t>(i);
@@ -145,11 +145,13 @@ class SensitivityJump {
       const size_t k = static_cast<size_t>(i);
       moved[k] += s != nullptr ? delta * s[i] : dt * f[k];
     }
-    const double kept = parameter >= 0 ? model_.p[parameter] : 0.0;
-    if (parameter >= 0) model_.p[parameter] = kept + delta;
     std::vector<double> g(static_cast<size_t>(std::max(count, 1)));
-    model_.conditions(t + dt, moved.data(), g.data());
-    if (parameter >= 0) model_.p[parameter] = kept;
+    if (parameter >= 0) {
+      ParameterShift shift(model_, parameter, model_.p[parameter] + delta);
+      model_.conditions(t + dt, moved.data(), g.data());
+    } else {
+      model_.conditions(t + dt, moved.data(), g.data());
+    }
     return g;
   }
 

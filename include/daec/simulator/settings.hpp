@@ -97,7 +97,22 @@ inline void check_finite_starts(const std::vector<double>& values, const char* c
 struct RequestedStart {
   std::vector<double> x;
   std::vector<double> z;
+  /// Which of them --set or --fix gave (numbers that do not follow the parameters).
+  std::vector<char> x_set, z_set;
 };
+
+/// The model's start values at its current parameters with the values --set and --fix gave in
+/// `start` kept: the start a run with these parameters asks for.
+inline RequestedStart restarted(const System& model, const RequestedStart& start) {
+  RequestedStart again = start;
+  model.initial_state(again.x.data());
+  model.initial_algebraic(again.z.data());
+  for (size_t i = 0; i < start.x_set.size(); ++i)
+    if (start.x_set[i]) again.x[i] = start.x[i];
+  for (size_t j = 0; j < start.z_set.size(); ++j)
+    if (start.z_set[j]) again.z[j] = start.z[j];
+  return again;
+}
 
 /// Parameters first, then the model's start values (which may use them), then the starts of
 /// --set and --fix, whatever the order on the command line. --fix also marks the start fixed in
@@ -124,7 +139,9 @@ inline RequestedStart apply_settings(const Options& options, System& model) {
     }
   }
   check_finite_parameters(model);
-  RequestedStart start{buffer(model.num_states), buffer(model.num_algebraic)};
+  RequestedStart start{buffer(model.num_states), buffer(model.num_algebraic),
+                       std::vector<char>(static_cast<size_t>(model.num_states), 0),
+                       std::vector<char>(static_cast<size_t>(model.num_algebraic), 0)};
   model.initial_state(start.x.data());
   model.initial_algebraic(start.z.data());
   check_finite_starts(start.x, model.state_names, model.num_states);
@@ -133,6 +150,7 @@ inline RequestedStart apply_settings(const Options& options, System& model) {
     size_t index = static_cast<size_t>(target.index);
     if (target.kind == Target::Kind::state) {
       start.x[index] = setting.value;
+      start.x_set[index] = 1;
       // A guess for a promoted unknown (an algebraic variable of the model): the constraints
       // determine it, and it never pulls a written start away (docs/language.md).
       if (model.state_continuous == nullptr || model.state_continuous[index] || setting.fix)
@@ -141,6 +159,7 @@ inline RequestedStart apply_settings(const Options& options, System& model) {
       continue;
     }
     start.z[index] = setting.value;
+    start.z_set[index] = 1;
     if (setting.fix) {
       model.fixed[static_cast<size_t>(model.num_states) + index] = true;
     } else if (!model.fixed[static_cast<size_t>(model.num_states) + index]) {

@@ -62,8 +62,10 @@ inline Statistics integrate(Integrator& integrator, System& model, const Options
   // The row at `time` of `state`, with dX/dp where the method integrates it (--sensitivities).
   auto emit = [&](double time, const std::vector<double>& state) {
     std::vector<double> row = checked_row(model, time, state);
-    integrator.sensitivities(time, sensitivities);
-    append_sensitivities(model, sensitivities, row);
+    if (!parameters.empty()) {
+      integrator.sensitivities(time, sensitivities);
+      append_sensitivities(model, parameters, time, state, sensitivities, row);
+    }
     sink(row);
   };
   if (times[0] == options.t_start) emit(times[next++], x);
@@ -184,6 +186,10 @@ inline RunSummary run_simulation(System& model, const Options& options, RunOutpu
   if (!options.quiet)
     report_moved_starts(model, start.x, x, options.t_start, options.rtol, options.atol);
   summary.largest = largest_residuals(model, options.t_start, x.data(), options.atol);
+  const std::vector<int> parameters = sensitivity_parameters(model, options);
+  const std::vector<double> s0 =
+      parameters.empty() ? std::vector<double>()
+                         : start_sensitivities(model, parameters, start, options.t_start, x);
   // Erased when the run ends, before the statistics line or the error that ends it.
   ProgressLine progress(progress_wanted(options), options.t_start, options.t_end);
   output.begin();
@@ -195,7 +201,7 @@ inline RunSummary run_simulation(System& model, const Options& options, RunOutpu
     if (model.num_states > 0) {
       events.start(options.t_start, x);  // else the rows follow the relations' live values
       std::unique_ptr<Integrator> integrator =
-          make_integrator(summary.method, model, options, x, summary.linear_solver);
+          make_integrator(summary.method, model, options, x, summary.linear_solver, s0);
       summary.counts =
           integrate(*integrator, model, options, x, sink, summary.largest, events, progress);
     } else {  // everything algebraic: nothing to integrate, only to evaluate

@@ -46,6 +46,14 @@ template <typename Model>
 struct has_state_continuous<Model, std::void_t<decltype(Model::state_continuous)>>
     : std::true_type {};
 
+/// Whether Model tells each state's weight in project's least correction
+/// (Model::projection_weight); a model written by hand may not.
+template <typename Model, typename = void>
+struct has_projection_weight : std::false_type {};
+template <typename Model>
+struct has_projection_weight<Model, std::void_t<decltype(Model::projection_weight)>>
+    : std::true_type {};
+
 /// Whether Model has consistent_reinitialization (every generated model; one written by hand
 /// may not).
 template <typename Model, typename = void>

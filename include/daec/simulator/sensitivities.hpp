@@ -254,7 +254,9 @@ class SensitivityProblem : public ModelProblemBase {
     return 0;
   }
 
-  /// X onto h = 0 (Model::project), then each S_j onto H S_j + dh/dp_j = 0, the least change.
+  /// X onto h = 0 (Model::project), then each S_j onto H S_j + dh/dp_j = 0, the least change
+  /// in the weights of Model::project (projection_weight), so that S_j is the derivative of X so
+  /// projected.
   int project(double t, double* y) {
     if (model_->num_invariants == 0) return 0;
     std::vector<double> x(y, y + n);
@@ -298,11 +300,12 @@ class SensitivityProblem : public ModelProblemBase {
       column[model_->rhs_parameter_jacobian_rowval[e]] += fp_[static_cast<size_t>(e)];
   }
 
-  /// S_j -= H_f^T (H_f H_f^T)^-1 (H S_j + dh/dp_j) with H = dh/dX at X = y and H_f its columns
-  /// of the fixed states left out where `fixed` is given (so that they keep their S); where that
-  /// leaves H_f H_f^T singular (a start that the fixed starts determine with conditions to
-  /// spare), S_j is kept where it already meets the linearized constraints. False (the failure
-  /// recorded) where it cannot be moved onto them.
+  /// S_j -= W H_f^T (H_f W H_f^T)^-1 (H S_j + dh/dp_j) with H = dh/dX at X = y, H_f its columns
+  /// of the fixed states left out where `fixed` is given (so that they keep their S), and W =
+  /// diag(w_i^2) for the weights w of Model::project (projection_weight; 1 without them), so that
+  /// S_j is the derivative of X so projected. Where H_f W H_f^T is singular (a start that the
+  /// fixed starts determine with conditions to spare), S_j is kept where it already meets the
+  /// linearized constraints. False (the failure recorded) where it cannot be moved onto them.
   bool project_sensitivities(double t, double* y, const bool* fixed) {
     const int m = model_->num_invariants;
     std::vector<double> H(static_cast<size_t>(m) * n),
@@ -314,12 +317,18 @@ class SensitivityProblem : public ModelProblemBase {
       for (int row = 0; row < m; ++row)
         for (int column = 0; column < n; ++column)
           if (fixed[column]) Hf[static_cast<size_t>(row) * n + column] = 0.0;
+    std::vector<double> w2(static_cast<size_t>(n), 1.0);
+    if (model_->projection_weight != nullptr)
+      for (int column = 0; column < n; ++column)
+        w2[static_cast<size_t>(column)] =
+            model_->projection_weight[column] * model_->projection_weight[column];
     std::vector<double> gram(static_cast<size_t>(m) * m, 0.0);
     for (int a = 0; a < m; ++a)
       for (int b = 0; b < m; ++b)
         for (int column = 0; column < n; ++column)
           gram[static_cast<size_t>(a) + static_cast<size_t>(m) * b] +=
-              Hf[static_cast<size_t>(a) * n + column] * Hf[static_cast<size_t>(b) * n + column];
+              Hf[static_cast<size_t>(a) * n + column] * w2[static_cast<size_t>(column)] *
+              Hf[static_cast<size_t>(b) * n + column];
     integrators::DenseLu<double> lu;
     const bool singular = lu.factor(gram, m) != 0;
     const int* colptr = model_->invariants_parameter_jacobian_colptr;
@@ -353,7 +362,8 @@ class SensitivityProblem : public ModelProblemBase {
       lu.solve(r.data());
       for (int column = 0; column < n; ++column)
         for (int row = 0; row < m; ++row)
-          s[column] -= Hf[static_cast<size_t>(row) * n + column] * r[static_cast<size_t>(row)];
+          s[column] -= w2[static_cast<size_t>(column)] * Hf[static_cast<size_t>(row) * n + column] *
+                       r[static_cast<size_t>(row)];
     }
     return true;
   }

@@ -10,6 +10,7 @@
 #include "model/evaluation.h"
 #include "reduction/numeric_rank.h"
 #include "reduction/shared_expressions.h"
+#include "support/work_counters.h"
 
 namespace daec {
 
@@ -41,6 +42,7 @@ GiNaC::exmap RandomPoints::next(const std::vector<GiNaC::ex>& symbols, int attem
   std::uniform_real_distribution<double> magnitude(0.5, 1.5);
   std::bernoulli_distribution negative(attempt % 2 == 0 ? 0.3 : 0.0);
   GiNaC::exmap point = fixed_;
+  count_work(WorkKind::Entries, fixed_.size() + symbols.size());
   for (const GiNaC::ex& s : symbols) {
     if (point.count(s)) continue;
     auto center = centers_.find(s);
@@ -73,6 +75,7 @@ class PrecisionScope {
 
 GiNaC::exmap exact_point(const GiNaC::exmap& point) {
   GiNaC::exmap exact;
+  count_work(WorkKind::Entries, point.size());
   for (const auto& [symbol, value] : point) {
     exact[symbol] = value;
     if (!GiNaC::is_exactly_a<GiNaC::numeric>(value)) continue;
@@ -140,14 +143,16 @@ class TermSizes {
   explicit TermSizes(BoundedEvaluator& at_point) : at_point_(at_point) {}
 
   std::optional<double> operator()(const GiNaC::ex& e) {
-    const bool sum = GiNaC::is_exactly_a<GiNaC::add>(e), product = GiNaC::is_exactly_a<GiNaC::mul>(e);
-    const bool power = GiNaC::is_exactly_a<GiNaC::power>(e) &&
-                       e.op(1).info(GiNaC::info_flags::posint);
+    const bool sum = GiNaC::is_exactly_a<GiNaC::add>(e),
+               product = GiNaC::is_exactly_a<GiNaC::mul>(e);
+    const bool power =
+        GiNaC::is_exactly_a<GiNaC::power>(e) && e.op(1).info(GiNaC::info_flags::posint);
     if (!sum && !product && !power) {
       std::optional<double> v = evaluate(e, at_point_);
       return v ? std::optional<double>(std::fabs(*v)) : std::nullopt;
     }
     if (auto known = sizes_.find(e); known != sizes_.end()) return known->second;
+    count_work(WorkKind::Nodes);
     std::optional<double> size;
     if (power) {
       std::optional<double> base = (*this)(e.op(0));
@@ -156,8 +161,10 @@ class TermSizes {
       size = sum ? 0.0 : 1.0;
       for (size_t i = 0; i < e.nops() && size; ++i) {
         std::optional<double> part = (*this)(e.op(i));
-        if (!part) size.reset();
-        else size = sum ? *size + *part : *size * *part;
+        if (!part)
+          size.reset();
+        else
+          size = sum ? *size + *part : *size * *part;
       }
     }
     sizes_.emplace(e, size);

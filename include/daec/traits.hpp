@@ -46,6 +46,14 @@ template <typename Model>
 struct has_state_continuous<Model, std::void_t<decltype(Model::state_continuous)>>
     : std::true_type {};
 
+/// Whether Model tells each state's weight in project's least correction
+/// (Model::projection_weight); a model written by hand may not.
+template <typename Model, typename = void>
+struct has_projection_weight : std::false_type {};
+template <typename Model>
+struct has_projection_weight<Model, std::void_t<decltype(Model::projection_weight)>>
+    : std::true_type {};
+
 /// Whether Model has consistent_reinitialization (every generated model; one written by hand
 /// may not).
 template <typename Model, typename = void>
@@ -66,10 +74,11 @@ struct has_algebraic_log_determinant<
 template <typename Model, typename = void>
 struct has_start_surplus : std::false_type {};
 template <typename Model>
-struct has_start_surplus<
-    Model, std::void_t<decltype(std::declval<const Model&>().start_surplus(
-               0.0, static_cast<const double*>(nullptr), static_cast<const double*>(nullptr),
-               static_cast<int*>(nullptr)))>> : std::true_type {};
+struct has_start_surplus<Model,
+                         std::void_t<decltype(std::declval<const Model&>().start_surplus(
+                             0.0, static_cast<const double*>(nullptr),
+                             static_cast<const double*>(nullptr), static_cast<int*>(nullptr)))>>
+    : std::true_type {};
 
 /// Model::has_dense_jacobians where the model declares it, else true.
 template <typename Model, typename = void>

@@ -28,7 +28,9 @@ import mpmath  # noqa: E402
 import sympy  # noqa: E402
 
 import conditioning  # noqa: E402
+import hybrid  # noqa: E402
 import index_analysis  # noqa: E402
+import meeting  # noqa: E402
 import model_file  # noqa: E402
 import starts  # noqa: E402
 import structured as blocks  # noqa: E402
@@ -38,7 +40,7 @@ from printing import evaluate_exact  # noqa: E402
 from random_terms import Draw  # noqa: E402
 from rendering import equation_text  # noqa: E402
 
-KINDS = {  # kind: (weight, what it builds)
+CLASSIC = {  # kind: (weight, what it builds)
     "ode": (15, "explicit or implicit ODE, first and second order (index 0)"),
     "index1": (25, "x' = f(x, z), 0 = g(x, z); z linear, nonlinear or mixed (index 1)"),
     "index2": (20, "Hessenberg index 2, optionally with an index-1 variable (index 2)"),
@@ -46,16 +48,56 @@ KINDS = {  # kind: (weight, what it builds)
     "chain": (5, "index-2 or index-3 chain with a coupled ODE block"),
     "combined": (10, "a high-index block driving an index-1 or ODE block"),
 }
+#: The share of models of the kinds where features meet (meeting.py), the rest classic.
+MEETING_SHARE = 0.35
+KINDS = {**CLASSIC, **meeting.KINDS}
+#: Groups of kinds --kind takes besides a kind's name (and comma-separated lists).
+GROUPS = {"all": list(KINDS), "classic": list(CLASSIC), "meeting": list(meeting.KINDS)}
 
 
 class GeneratorError(Exception):
     """The generator contradicts itself (a bug in the generator, not in daec)."""
 
 
-def choose_kind(seed):
+def share(kind):
+    """The share of `kind` among the models of a run of every kind (percent)."""
+    if kind in CLASSIC:
+        return CLASSIC[kind][0] * (1 - MEETING_SHARE)
+    return meeting.KINDS[kind][0] * MEETING_SHARE
+
+
+def kinds_of(selection):
+    """The kinds a --kind selection names (a kind, a group, or a comma-separated list)."""
+    if not selection:
+        return list(KINDS)
+    kinds = []
+    for word in selection.split(","):
+        word = word.strip()
+        if word in GROUPS:
+            kinds += GROUPS[word]
+        elif word in KINDS:
+            kinds.append(word)
+        else:
+            raise ValueError(f"unknown kind '{word}' (kinds: {', '.join(KINDS)}; groups: "
+                             f"{', '.join(GROUPS)})")
+    return list(dict.fromkeys(kinds))
+
+
+def choose_kind(seed, kinds=None):
+    """The kind of model `seed` among `kinds` (default all). The classic kinds are drawn as they
+    always were (so that a seed whose kind is classic gives the model it gave before the meeting
+    kinds existed); a draw of its own then gives MEETING_SHARE of the seeds a meeting kind."""
+    kinds = kinds or list(KINDS)
+    classic = [k for k in CLASSIC if k in kinds]
+    new = [k for k in meeting.KINDS if k in kinds]
     draw = Draw(random.Random(f"{seed}:kind"))
-    kinds = list(KINDS)
-    return draw.rng.choices(kinds, weights=[KINDS[k][0] for k in kinds])[0]
+    kind = draw.rng.choices(classic, weights=[CLASSIC[k][0] for k in classic])[0] if classic \
+        else None
+    if new:
+        other = random.Random(f"{seed}:meeting kind")
+        if kind is None or other.random() < MEETING_SHARE:
+            kind = other.choices(new, weights=[meeting.KINDS[k][0] for k in new])[0]
+    return kind
 
 
 def build(draw, kind):
@@ -234,8 +276,15 @@ def attempt(seed, kind, number):
 
 
 def generate(seed, kind=None):
-    """The text of oracle model `seed` (of `kind`, default: the seed's own choice)."""
-    kind = kind or choose_kind(seed)
+    """The text of oracle model `seed` (of `kind`, default: the seed's own choice; a group or a
+    list of kinds: the seed's choice among them)."""
+    if not kind or kind not in KINDS:
+        kind = choose_kind(seed, kinds_of(kind))
+    if kind in meeting.KINDS:
+        try:
+            return meeting.generate(seed, kind)
+        except hybrid.HybridError as e:
+            raise GeneratorError(str(e)) from e
     for number in range(100):
         text = attempt(seed, kind, number)
         if text is not None:
@@ -246,16 +295,22 @@ def generate(seed, kind=None):
 def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--seed", type=int)
-    parser.add_argument("--kind", choices=sorted(KINDS))
+    parser.add_argument("--kind", help="a kind, a group (all, classic, meeting) or a "
+                        "comma-separated list; default: the seed's choice among all")
     parser.add_argument("-o", "--output", help="the model file ('-': standard output)")
     parser.add_argument("--count", type=int, help="write COUNT models, seeds SEED ... into --out")
     parser.add_argument("--out", help="the directory for --count")
     parser.add_argument("--list-kinds", action="store_true")
     args = parser.parse_args()
     if args.list_kinds:
-        for kind, (weight, text) in KINDS.items():
-            print(f"{kind:9} {weight:3}%  {text}")
+        for kind, (_, text) in KINDS.items():
+            print(f"{kind:16} {share(kind):5.2f}%  {text}")
         return 0
+    if args.kind:
+        try:
+            kinds_of(args.kind)
+        except ValueError as e:
+            parser.error(str(e))
     if args.seed is None or (args.count is None) == (args.output is None):
         parser.error("give --seed and either -o FILE or --count N --out DIR")
     if args.count is not None:

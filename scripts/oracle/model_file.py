@@ -12,6 +12,21 @@ Header lines (all comments, so daec reads the file as an ordinary model):
     // perturbed: z1 q2_dot                (start guesses moved off the exact solution)
     // exact q1 = 0.5*sin(1.3*t) + ...     (C syntax, also Python with printing.EXACT_NAMESPACE)
 
+The kinds of meeting.py add, only where they have something to say (so that the other kinds'
+files stay as they were):
+
+    // written: u1 u2                      (starts written without fixed that must be kept too)
+    // instants: 0.45152364098573 1.17     (where the solution jumps or kinks: resets, switches)
+    // sensitivities: k x0 tau             (the simulator's --sensitivities, with radau5)
+    // exact d(x)/d(k) = ...               (the exact sensitivity of every variable and output)
+    // alternative x = ...                 (a second exact solution, where the start conditions
+                                            admit two and nothing prefers either: either passes)
+
+An exact solution with jumps or kinks is written `where(t < s, A, B)` (printing.exact_text).
+Variables may have no start (`variable v;`) or a start that is an expression of parameters
+(`variable x(start = x0);`); outputs (`output NAME = EXPR;`) and `when` clauses with `reinit`
+are read back too.
+
 After the equations, an `initial equation` section may give further start conditions (velocities
 `q1' = value`, derivatives, combinations: starts.py). The declarations are written one per line
 and every equation on one line, so that `read` (used by the generator to verify what it wrote, and
@@ -43,6 +58,13 @@ class ModelFile:
     variables: list = field(default_factory=list)  # [(name, start, fixed)]
     equations: list = field(default_factory=list)  # [(label or "", lhs text, rhs text)]
     initial_equations: list = field(default_factory=list)  # the same, after `initial equation`
+    written: list = field(default_factory=list)  # non-fixed starts that must be kept
+    instants: list = field(default_factory=list)  # texts of the times of jumps and kinks
+    sensitivities: list = field(default_factory=list)  # parameter names
+    sensitivity: dict = field(default_factory=dict)  # "d(x)/d(k)" -> C text
+    alternative: dict = field(default_factory=dict)  # name -> C text
+    outputs: list = field(default_factory=list)  # [(name, text)]
+    whens: list = field(default_factory=list)  # [(condition text, [(target text, value text)])]
 
 
 def write(model):
@@ -60,15 +82,33 @@ def write(model):
         f"// fixed: {' '.join(model.fixed)}",
         f"// perturbed: {' '.join(model.perturbed)}",
     ]
+    if model.written:
+        lines.append(f"// written: {' '.join(model.written)}")
+    if model.instants:
+        lines.append(f"// instants: {' '.join(model.instants)}")
+    if model.sensitivities:
+        lines.append(f"// sensitivities: {' '.join(model.sensitivities)}")
     lines += [f"// exact {name} = {text}" for name, text in model.exact.items()]
+    lines += [f"// exact {column} = {text}" for column, text in model.sensitivity.items()]
+    lines += [f"// alternative {name} = {text}" for name, text in model.alternative.items()]
     lines.append(f'model {model.name} "random DAE of index {model.index} with a known solution";')
-    lines += [f"parameter {name} = {dae_text(value)};" for name, value in model.parameters]
+    lines += [f"parameter {name} = {value if isinstance(value, str) else dae_text(value)};"
+              for name, value in model.parameters]
     for name, start, fixed in model.variables:
-        modifiers = f"start = {number_text(start)}" + (", fixed = true" if fixed else "")
+        if start is None:
+            lines.append(f"variable {name};")
+            continue
+        start_text = start if isinstance(start, str) else number_text(start)
+        modifiers = f"start = {start_text}" + (", fixed = true" if fixed else "")
         lines.append(f"variable {name}({modifiers});")
+    lines += [f"output {name} = {text};" for name, text in model.outputs]
     lines.append("equation")
     for label, lhs, rhs in model.equations:
         lines.append(f"  {label + ': ' if label else ''}{lhs} = {rhs};")
+    for condition, reinits in model.whens:
+        lines.append(f"  when {condition} then")
+        lines += [f"    reinit({target}, {value});" for target, value in reinits]
+        lines.append("  end when;")
     if model.initial_equations:
         lines.append("initial equation")
         for label, lhs, rhs in model.initial_equations:
@@ -77,13 +117,18 @@ def write(model):
     return "\n".join(lines) + "\n"
 
 
-_HEADER = re.compile(r"^// (?P<key>kind|seed|structure|index|interval|simulate|fixed|perturbed):"
-                     r" ?(?P<value>.*)$")
+_HEADER = re.compile(r"^// (?P<key>kind|seed|structure|index|interval|simulate|fixed|perturbed|"
+                     r"written|instants|sensitivities): ?(?P<value>.*)$")
 _EXACT = re.compile(r"^// exact (?P<name>\w+) = (?P<text>.+)$")
+_SENSITIVITY = re.compile(r"^// exact (?P<column>d\(\w+\)/d\(\w+\)) = (?P<text>.+)$")
+_ALTERNATIVE = re.compile(r"^// alternative (?P<name>\w+) = (?P<text>.+)$")
 _PARAMETER = re.compile(r"^parameter (?P<name>\w+) = (?P<value>.+);$")
-_VARIABLE = re.compile(r"^variable (?P<name>\w+)\(start = (?P<start>[^,)]+)"
-                       r"(?P<fixed>, fixed = true)?\);$")
+_VARIABLE = re.compile(r"^variable (?P<name>\w+)(?:\(start = (?P<start>.+?)"
+                       r"(?P<fixed>, fixed = true)?\))?;$")
+_OUTPUT = re.compile(r"^output (?P<name>\w+) = (?P<value>.+);$")
 _EQUATION = re.compile(r"^  (?:(?P<label>\w+): )?(?P<lhs>.+?) = (?P<rhs>.+);$")
+_WHEN = re.compile(r"^  when (?P<condition>.+) then$")
+_REINIT = re.compile(r"^    reinit\((?P<target>\w+'?), (?P<value>.+)\);$")
 
 
 def read(text):
@@ -97,23 +142,40 @@ def read(text):
                 model.index = int(value)
             elif key == "interval":
                 model.t0, model.t1 = (float(v) for v in value.split())
-            elif key in ("fixed", "perturbed"):
+            elif key in ("fixed", "perturbed", "written", "instants", "sensitivities"):
                 setattr(model, key, value.split())
             else:
                 setattr(model, key, value)
         elif m := _EXACT.match(line):
             model.exact[m.group("name")] = m.group("text")
+        elif m := _SENSITIVITY.match(line):
+            model.sensitivity[m.group("column")] = m.group("text")
+        elif m := _ALTERNATIVE.match(line):
+            model.alternative[m.group("name")] = m.group("text")
         elif line.startswith("model "):
             model.name = line.split()[1]
         elif m := _PARAMETER.match(line):
             model.parameters.append((m.group("name"), m.group("value")))
         elif m := _VARIABLE.match(line):
-            start, fixed = float(m.group("start")), bool(m.group("fixed"))
+            start, fixed = m.group("start"), bool(m.group("fixed"))
+            if start is not None:
+                try:
+                    start = float(start)
+                except ValueError:
+                    pass  # an expression of parameters, kept as its text
             model.variables.append((m.group("name"), start, fixed))
+        elif m := _OUTPUT.match(line):
+            model.outputs.append((m.group("name"), m.group("value")))
         elif line == "equation":
             section = model.equations
         elif line == "initial equation":
             section = model.initial_equations
+        elif section is model.equations and (m := _WHEN.match(line)):
+            model.whens.append((m.group("condition"), []))
+        elif section is model.equations and model.whens and (m := _REINIT.match(line)):
+            model.whens[-1][1].append((m.group("target"), m.group("value")))
+        elif section is model.equations and line == "  end when;":
+            pass
         elif section is not None and (m := _EQUATION.match(line)):
             section.append((m.group("label") or "", m.group("lhs"), m.group("rhs")))
         elif line.startswith("end "):
@@ -127,14 +189,53 @@ _FUNCTIONS = {f: getattr(sympy, f) for f in ("sin", "cos", "tan", "asin", "acos"
                                               "cosh", "tanh", "exp", "log", "sqrt")}
 
 
+def _conditionals(text):
+    """`(if C then A else B)` (as printing.DaePrinter writes it: parenthesised, elseif allowed) as
+    `where(C, A, B)`, which to_sympy reads as a Piecewise."""
+    start = text.find("(if ")
+    if start < 0:
+        return text
+    depth, end = 0, None
+    for k in range(start, len(text)):
+        depth += {"(": 1, ")": -1}.get(text[k], 0)
+        if depth == 0:
+            end = k
+            break
+    inner = _conditionals(text[start + 4:end])
+    parts, depth, k, keywords = [], 0, 0, []
+    tokens = re.finditer(r"[()]| then | elseif | else ", inner)
+    last = 0
+    for token in tokens:
+        word = token.group()
+        if word in "()":
+            depth += 1 if word == "(" else -1
+        elif depth == 0:
+            parts.append(inner[last:token.start()])
+            keywords.append(word.strip())
+            last = token.end()
+    parts.append(inner[last:])
+    # parts: C, A, (C2, B)*, E
+    result = parts[-1]
+    pairs = [(parts[i], parts[i + 1]) for i in range(0, len(parts) - 1, 2)]
+    for condition, value in reversed(pairs):
+        result = f"where({condition}, {value}, {result})"
+    return text[:start] + "(" + result + ")" + _conditionals(text[end + 1:])
+
+
+def _where(condition, a, b):
+    return sympy.Piecewise((a, condition), (b, True))
+
+
 def to_sympy(text, names, parameters):
-    """A .dae expression of this file's form as sympy, derivatives as jet symbols."""
+    """A .dae expression of this file's form as sympy, derivatives as jet symbols; a conditional
+    expression is a Piecewise."""
+    text = _conditionals(text)
     text = re.sub(r"der\((\w+), 2\)", r"\1__d2", text)
     text = re.sub(r"der\((\w+)\)", r"\1__d1", text)
     text = re.sub(r"(\w+)''", r"\1__d2", text)
     text = re.sub(r"(\w+)'", r"\1__d1", text)
     text = text.replace("^", "**")
-    symbols = {"t": t, "pi": sympy.pi, **_FUNCTIONS, **parameters}
+    symbols = {"t": t, "pi": sympy.pi, "where": _where, **_FUNCTIONS, **parameters}
     for name in names:
         for order in range(3):
             symbols[jet(name, order).name] = jet(name, order)
@@ -159,8 +260,14 @@ def initial_residuals(model):
 
 def exact_expressions(model):
     """{name: exact solution} in sympy, from the header's C text."""
-    local = {"t": t, "M_PI": sympy.pi, "M_E": sympy.E, "pow": sympy.Pow, **_FUNCTIONS}
-    return {name: sympy.parse_expr(text, local_dict=local) for name, text in model.exact.items()}
+    return {name: exact_sympy(text) for name, text in model.exact.items()}
+
+
+def exact_sympy(text):
+    """The header's C text of an exact solution (`where(t < s, A, B)` for pieces) in sympy."""
+    local = {"t": t, "M_PI": sympy.pi, "M_E": sympy.E, "pow": sympy.Pow, "where": _where,
+             "asinh": sympy.asinh, **_FUNCTIONS}
+    return sympy.parse_expr(text, local_dict=local)
 
 
 def exact_header(exact):

@@ -1,7 +1,9 @@
 // Filling the templates: metadata arrays, the summary comment and the function bodies.
 #include "codegen/generate.h"
 
+#include <algorithm>
 #include <map>
+#include <vector>
 
 #include <fmt/format.h>
 
@@ -138,7 +140,8 @@ std::string fixed_initializer(const ReducedSystem& s) {
 // promoted unknown or a promoted unknown, which the constraints determine (docs/language.md,
 // "When clauses and reinit").
 bool continuous(const Unknown& u) {
-  return (u.origin == UnknownOrigin::Variable && !u.promoted) || u.origin == UnknownOrigin::Velocity;
+  return (u.origin == UnknownOrigin::Variable && !u.promoted) ||
+         u.origin == UnknownOrigin::Velocity;
 }
 
 // Which states' starts are given: a differential variable's written `start = ...` (the user's
@@ -155,6 +158,39 @@ std::string state_continuous_initializer(const ReducedSystem& s) {
   std::vector<bool> kept;
   for (const Unknown& u : s.states) kept.push_back(continuous(u));
   return bool_initializer(kept);
+}
+
+// The weight in project's least correction of a state whose right-hand side is another state
+// (x' = u: a position, whose velocity is a state): the correction sum (dx_i / w_i)^2 moves it
+// only where the states without such a rhs cannot take the residual. Weights enter squared, so
+// a velocity constraint's correction moves the positions by 1e-6 of what it moves the
+// velocities. In unit weights the positions took most of it wherever the velocities are large
+// (the coefficients of G(q) v in q are of their size), and a stiff position (an elastic rod's
+// elongation) turned each shift into a vibration far beyond the tolerances (docs/integrators.md,
+// "Projection onto the highest derivatives"). One factor for every state below the top of its
+// chain, not one per order: along the chains of a high-index model (x, x_dot, ..., x_d8) powers
+// of it would span 1e-24 and more, and the Gram matrix H W H^T would lose every digit.
+constexpr double kAntiderivativeWeight = 1e-3;
+
+// projection_weight: kAntiderivativeWeight for a state whose rhs F_i is exactly another state
+// x_j (x' = u as written, or x' = x_dot of an x''), 1 for the others; every weight 1 where every
+// state has such a rhs (a cycle, x' = y, y' = x: no state to prefer).
+std::string projection_weight_initializer(const ReducedSystem& s) {
+  const size_t n = s.states.size();
+  std::map<GiNaC::ex, size_t, GiNaC::ex_is_less> state_at;
+  for (size_t j = 0; j < n; ++j) state_at.emplace(s.states[j].symbol, j);
+  std::vector<bool> antiderivative(n, false);
+  for (const StateEquation& e : s.differential) {
+    auto found = state_at.find(e.rhs);
+    if (found != state_at.end() && found->second != e.state) antiderivative[e.state] = true;
+  }
+  const bool every =
+      std::all_of(antiderivative.begin(), antiderivative.end(), [](bool a) { return a; });
+  std::vector<double> weight;
+  for (size_t i = 0; i < n; ++i)
+    weight.push_back(antiderivative[i] && !every ? kAntiderivativeWeight : 1.0);
+  return initializer(
+      weight, [](double w) { return double_literal(w); }, "1.0");
 }
 
 TemplateValues declaration_values(const ReducedSystem& s, const std::string& ns) {
@@ -175,6 +211,7 @@ TemplateValues declaration_values(const ReducedSystem& s, const std::string& ns)
       {"fixed_initializer", fixed_initializer(s)},
       {"start_given_initializer", start_given_initializer(s)},
       {"state_continuous_initializer", state_continuous_initializer(s)},
+      {"projection_weight_initializer", projection_weight_initializer(s)},
       {"parameter_initializer",
        initializer(
            c.parameters, [](const Parameter& p) { return double_literal(p.value); }, "0.0")},
@@ -233,7 +270,8 @@ std::string algebraic_log_determinant(bool has_algebraic) {
          "  std::vector<double> a(kLuEntries > 0 ? kLuEntries : 1), r(m);\n"
          "  std::vector<int> pivot(m);\n"
          "  evaluate_A_b(p, t, x, a.data(), r.data());\n"
-         "  if (factor_A(a.data(), pivot.data()) != 0) return -std::numeric_limits<double>::infinity();\n"
+         "  if (factor_A(a.data(), pivot.data()) != 0) return "
+         "-std::numeric_limits<double>::infinity();\n"
          "  double sum = 0.0;  // the diagonal holds 1/pivot\n"
          "  for (int k = 0; k < m; ++k) sum -= std::log(std::fabs(a[kDiagonalAt[k]]));\n"
          "  return sum;";

@@ -51,8 +51,23 @@ std::vector<std::vector<size_t>> connected_rows(const ExpressionMatrix& B) {
   }
   std::vector<std::vector<size_t>> blocks(B.rows());
   for (size_t r = 0; r < B.rows(); ++r) blocks[find(r)].push_back(r);
+  // A row alone is a dependency only where every entry cancels to 0 (sin(x)^2 + cos(x)^2 - 1):
+  // each must hold a sum.
+  const auto holds_sum = [](const GiNaC::ex& e) {
+    for (auto it = e.preorder_begin(); it != e.preorder_end(); ++it)
+      if (GiNaC::is_exactly_a<GiNaC::add>(*it)) return true;
+    return false;
+  };
+  const auto may_vanish = [&B, &holds_sum](size_t r) {
+    if (B.row(r).empty()) return false;  // a zero row: the caller's (reduce.cpp)
+    for (const MatrixEntry& entry : B.row(r))
+      if (!holds_sum(entry.value)) return false;
+    return true;
+  };
   blocks.erase(std::remove_if(blocks.begin(), blocks.end(),
-                              [](const std::vector<size_t>& b) { return b.size() < 2; }),
+                              [&](const std::vector<size_t>& b) {
+                                return b.empty() || (b.size() == 1 && !may_vanish(b[0]));
+                              }),
                blocks.end());
   return blocks;
 }
@@ -329,16 +344,24 @@ std::optional<std::vector<RowDependency>> dependencies_at(const ExpressionMatrix
   std::vector<int> columns = columns_of(B, rows);
   ConstantMask constant = constant_entries(B, rows, columns);
   BoundedEvaluator at_point(point), at_check(check);
-  auto in_doubles = [](BoundedEvaluator& at) {
-    return [&at](const GiNaC::ex& e) { return evaluate(e, at); };
+  TermSizes sizes_at_point(at_point), sizes_at_check(at_check);
+  bool cancelled = false;  // an entry cancelled to rounding (symbolic.h, cancels_to_rounding)
+  auto in_doubles = [&cancelled](BoundedEvaluator& at, TermSizes& sizes) {
+    return [&at, &sizes, &cancelled](const GiNaC::ex& e) {
+      std::optional<double> v = evaluate(e, at);
+      if (v && cancels_to_rounding(e, *v, sizes)) cancelled = true;
+      return v;
+    };
   };
-  std::optional<Dense> values = values_at<double>(B, rows, columns, in_doubles(at_point));
-  std::optional<Dense> other = values_at<double>(B, rows, columns, in_doubles(at_check));
+  std::optional<Dense> values =
+      values_at<double>(B, rows, columns, in_doubles(at_point, sizes_at_point));
+  std::optional<Dense> other =
+      values_at<double>(B, rows, columns, in_doubles(at_check, sizes_at_check));
   if (!values || !other) return std::nullopt;
   // An entry far below the others of its row or column may be a coefficient of other units or
   // the rounding left of a cancellation, which scaling would make as large as any: many digits
-  // tell them apart.
-  bool close_call = has_tiny_entries(*values) || has_tiny_entries(*other);
+  // tell them apart. So does an entry that cancels to rounding alone in its row and column.
+  bool close_call = cancelled || has_tiny_entries(*values) || has_tiny_entries(*other);
   equilibrate(*values);  // decisions independent of the units (the second point: decide_rank)
   if (!close_call) {
     auto found =
@@ -347,11 +370,17 @@ std::optional<std::vector<RowDependency>> dependencies_at(const ExpressionMatrix
   }
   GiNaC::exmap exact = exact_point(point), exact_check = exact_point(check);
   BoundedEvaluator at_exact(exact), at_exact_check(exact_check);
-  auto precisely = [](BoundedEvaluator& at) {
-    return [&at](const GiNaC::ex& e) { return evaluate_precisely(e, at); };
+  // A cancellation to 1e-40 of its terms is a 0 (symbolic.h, cancels_to_zero).
+  auto precisely = [](BoundedEvaluator& at, TermSizes& sizes) {
+    return [&at, &sizes](const GiNaC::ex& e) -> std::optional<GiNaC::numeric> {
+      std::optional<GiNaC::numeric> v = evaluate_precisely(e, at);
+      if (v && cancels_to_zero(e, *v, sizes)) return GiNaC::numeric(0);
+      return v;
+    };
   };
-  auto precise = values_at<GiNaC::numeric>(B, rows, columns, precisely(at_exact));
-  auto precise_other = values_at<GiNaC::numeric>(B, rows, columns, precisely(at_exact_check));
+  auto precise = values_at<GiNaC::numeric>(B, rows, columns, precisely(at_exact, sizes_at_point));
+  auto precise_other =
+      values_at<GiNaC::numeric>(B, rows, columns, precisely(at_exact_check, sizes_at_check));
   if (!precise || !precise_other) return std::nullopt;
   bool ignored = false;
   return dependencies_from(rows, columns, constant, *precise, *precise_other, kWithManyDigits,

@@ -11,9 +11,16 @@ namespace daec {
 
 namespace {
 
+// At most this many names in a list; the rest are counted (a circuit of 175 nodes whose published
+// start is written fixed has 541 conditions on 350 states).
+constexpr size_t kNamesShown = 12;
+
 std::string listed(const std::vector<std::string>& names) {
   std::string text;
-  for (const std::string& name : names) text += (text.empty() ? "" : ", ") + name;
+  for (size_t i = 0; i < names.size() && i < kNamesShown; ++i)
+    text += (text.empty() ? "" : ", ") + names[i];
+  if (names.size() > kNamesShown)
+    text += " and " + std::to_string(names.size() - kNamesShown) + " more";
   return text;
 }
 
@@ -121,8 +128,7 @@ bool check_start_conditions(const ReducedSystem& system, SourceLocation model_lo
                            count_of(conditions.size(), "condition", "conditions") + " " +
                            listed(conditions) + " constrain only the " +
                            count_of(states.size(), "state", "states") + " " + listed(states) +
-                           ", so " + std::to_string(surplus) +
-                           " of them must follow" +
+                           ", so " + std::to_string(surplus) + " of them must follow" +
                            " from the others; the simulator checks that they agree at the start "
                            "and names the surplus ones (fix fewer starts or drop an initial "
                            "equation if they do not)");

@@ -128,63 +128,60 @@ std::optional<double> evaluate(const GiNaC::ex& e, const GiNaC::exmap& point) {
 
 namespace {
 
-// An entry that cancels to this fraction of the size of its terms (term_size) is a close call in
+// An entry that cancels to this fraction of the size of its terms (TermSizes) is a close call in
 // doubles (sin(x)^2 + cos(x)^2 - 1 is 1e-17 where its terms are 1); to kPreciseDigits digits, to
 // kPreciseCancellation of it, it is 0: far below any ratio of units, far above the rounding.
 constexpr double kCancellation = 1e-12;
-const GiNaC::numeric kPreciseCancellation("1e-40");
+const GiNaC::numeric& precise_cancellation() {
+  static const GiNaC::numeric kPreciseCancellation("1e-40");
+  return kPreciseCancellation;
+}
 
-// The size of e's terms at a point: |e| for anything but a sum, a product or an integer power,
-// the sum of the terms' sizes for a sum, the product of the factors' for a product (and the
-// power of the base's): what e would be without cancellation. Memoized per point (expressions
-// share their subexpressions); nullopt where a part cannot be evaluated there.
-class TermSizes {
- public:
-  explicit TermSizes(BoundedEvaluator& at_point) : at_point_(at_point) {}
+bool can_cancel(const GiNaC::ex& e) {
+  return !GiNaC::is_exactly_a<GiNaC::numeric>(e) && !GiNaC::is_a<GiNaC::symbol>(e);
+}
 
-  std::optional<double> operator()(const GiNaC::ex& e) {
-    const bool sum = GiNaC::is_exactly_a<GiNaC::add>(e),
-               product = GiNaC::is_exactly_a<GiNaC::mul>(e);
-    const bool power =
-        GiNaC::is_exactly_a<GiNaC::power>(e) && e.op(1).info(GiNaC::info_flags::posint);
-    if (!sum && !product && !power) {
-      std::optional<double> v = evaluate(e, at_point_);
-      return v ? std::optional<double>(std::fabs(*v)) : std::nullopt;
-    }
-    if (auto known = sizes_.find(e); known != sizes_.end()) return known->second;
-    count_work(WorkKind::Nodes);
-    std::optional<double> size;
-    if (power) {
-      std::optional<double> base = (*this)(e.op(0));
-      if (base) size = std::pow(*base, GiNaC::ex_to<GiNaC::numeric>(e.op(1)).to_double());
-    } else {
-      size = sum ? 0.0 : 1.0;
-      for (size_t i = 0; i < e.nops() && size; ++i) {
-        std::optional<double> part = (*this)(e.op(i));
-        if (!part)
-          size.reset();
-        else
-          size = sum ? *size + *part : *size * *part;
-      }
-    }
-    sizes_.emplace(e, size);
-    return size;
+}  // namespace
+
+std::optional<double> TermSizes::operator()(const GiNaC::ex& e) {
+  const bool sum = GiNaC::is_exactly_a<GiNaC::add>(e), product = GiNaC::is_exactly_a<GiNaC::mul>(e);
+  const bool power =
+      GiNaC::is_exactly_a<GiNaC::power>(e) && e.op(1).info(GiNaC::info_flags::posint);
+  if (!sum && !product && !power) {
+    std::optional<double> v = evaluate(e, at_point_);
+    return v ? std::optional<double>(std::fabs(*v)) : std::nullopt;
   }
+  if (auto known = sizes_.find(e); known != sizes_.end()) return known->second;
+  count_work(WorkKind::Nodes);
+  std::optional<double> size;
+  if (power) {
+    std::optional<double> base = (*this)(e.op(0));
+    if (base) size = std::pow(*base, GiNaC::ex_to<GiNaC::numeric>(e.op(1)).to_double());
+  } else {
+    size = sum ? 0.0 : 1.0;
+    for (size_t i = 0; i < e.nops() && size; ++i) {
+      std::optional<double> part = (*this)(e.op(i));
+      if (!part)
+        size.reset();
+      else
+        size = sum ? *size + *part : *size * *part;
+    }
+  }
+  sizes_.emplace(e, size);
+  return size;
+}
 
- private:
-  BoundedEvaluator& at_point_;
-  std::map<GiNaC::ex, std::optional<double>, GiNaC::ex_is_less> sizes_;
-};
-
-// Whether e, |e| = value at the point, cancels to rounding: its value within kCancellation of
-// the size of its terms. Only a sum, or a product or power with a sum in it, can cancel.
-bool cancels(const GiNaC::ex& e, double value, TermSizes& term_size) {
-  if (GiNaC::is_exactly_a<GiNaC::numeric>(e) || GiNaC::is_a<GiNaC::symbol>(e)) return false;
+bool cancels_to_rounding(const GiNaC::ex& e, double value, TermSizes& term_size) {
+  if (!can_cancel(e)) return false;
   std::optional<double> size = term_size(e);
   return size && std::fabs(value) <= kCancellation * *size;
 }
 
-}  // namespace
+bool cancels_to_zero(const GiNaC::ex& e, const GiNaC::numeric& value, TermSizes& term_size) {
+  if (!can_cancel(e)) return false;
+  std::optional<double> size = term_size(e);
+  return size && GiNaC::abs(value) <= precise_cancellation() * GiNaC::numeric(*size);
+}
 
 std::optional<int> precise_rank_at(const ExpressionMatrix& matrix, const GiNaC::exmap& exact) {
   std::vector<PreciseRow> values(matrix.rows());
@@ -197,10 +194,7 @@ std::optional<int> precise_rank_at(const ExpressionMatrix& matrix, const GiNaC::
     for (const MatrixEntry& entry : matrix.row(r)) {
       std::optional<GiNaC::numeric> v = evaluate_precisely(entry.value, at_exact);
       if (!v) return std::nullopt;
-      if (!GiNaC::is_exactly_a<GiNaC::numeric>(entry.value)) {
-        std::optional<double> size = term_size(entry.value);
-        if (size && abs(*v) <= kPreciseCancellation * GiNaC::numeric(*size)) continue;  // a 0
-      }
+      if (cancels_to_zero(entry.value, *v, term_size)) continue;  // a 0
       values[r].push_back({entry.column, *v});
     }
   }
@@ -222,7 +216,7 @@ int generic_rank(const ExpressionMatrix& matrix, const std::vector<GiNaC::ex>& s
         std::optional<double> v = evaluate(entry.value, at_point);
         finite = v.has_value();
         if (!finite) break;
-        cancelled = cancelled || cancels(entry.value, *v, term_size);
+        cancelled = cancelled || cancels_to_rounding(entry.value, *v, term_size);
         values[r].push_back({entry.column, *v});
       }
     }

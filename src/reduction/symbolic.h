@@ -73,6 +73,29 @@ class RandomPoints {
   std::mt19937_64 generator_{20261202};
 };
 
+/// The size of expressions' terms at one point: |e| for anything but a sum, a product or an
+/// integer power, the sum of the terms' sizes for a sum, the product of the factors' for a
+/// product (the power of the base's for a power): what e would be without cancellation. Memoized
+/// (expressions share their subexpressions); nullopt where a part cannot be evaluated there.
+class TermSizes {
+ public:
+  explicit TermSizes(BoundedEvaluator& at_point) : at_point_(at_point) {}
+  std::optional<double> operator()(const GiNaC::ex& e);
+
+ private:
+  BoundedEvaluator& at_point_;
+  std::map<GiNaC::ex, std::optional<double>, GiNaC::ex_is_less> sizes_;
+};
+
+/// Whether e, whose value in doubles at the point of `term_size` is `value`, cancels to rounding:
+/// |value| within 1e-12 of the size of its terms (sin(x)^2 + cos(x)^2 - 1, 1e-17 next to terms
+/// of 1): a rank decision on it is a close call, to be taken with many digits.
+bool cancels_to_rounding(const GiNaC::ex& e, double value, TermSizes& term_size);
+
+/// Whether e, whose value to kPreciseDigits digits is `value`, is a cancellation to 0: within
+/// 1e-40 of the size of its terms (in doubles, at the point of `term_size`).
+bool cancels_to_zero(const GiNaC::ex& e, const GiNaC::numeric& value, TermSizes& term_size);
+
 /// `e` evaluated at `point` as a double; nullopt if it is not a finite real number there.
 std::optional<double> evaluate(const GiNaC::ex& e, const GiNaC::exmap& point);
 

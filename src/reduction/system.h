@@ -41,8 +41,8 @@ struct Unknown {
   GiNaC::ex start = 0;        ///< in terms of parameters
   bool fixed = false;
   std::string description;
-  GiNaC::ex nominal = 0;  ///< the scale of its changes, in terms of parameters; 0: not given
-  std::string unit;       ///< as declared, or per second of derivative_of's; "" if none
+  GiNaC::ex nominal = 0;       ///< the scale of its changes, in terms of parameters; 0: not given
+  std::string unit;            ///< as declared, or per second of derivative_of's; "" if none
   bool start_written = false;  ///< Variable: its `start = ...` was written (model.h)
   /// Variable: an algebraic unknown of the model made a state (it enters nonlinearly, or its
   /// rows were dependent): its start is solved for, never held (docs/language.md, "Initial

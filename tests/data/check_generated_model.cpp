@@ -359,6 +359,17 @@ void expect_on_manifold(const Model& model, double t, const Vector& x, const cha
   for (int k = 0; k < K; ++k) expect(std::fabs(h[k]) <= 1e-9, what, h[k], 0, k);
 }
 
+// projection_weight: every weight in (0, 1], the highest 1.
+void check_projection_weights() {
+  double highest = 0;
+  for (int i = 0; i < N; ++i) {
+    const double w = Model::projection_weight[i];
+    expect(w > 0 && w <= 1, "projection_weight in (0, 1]", w, 1, i);
+    highest = w > highest ? w : highest;
+  }
+  if (N > 0) expect(highest == 1, "the highest projection_weight", highest, 1);
+}
+
 // The dependent parameters: the flags match the bindings, recomputing from the bindings gives
 // the defaults daec computed, and set_parameter (by index and by name) cuts only its own binding.
 void check_parameters(const Model& model) {
@@ -470,6 +481,7 @@ int main(int argc, char** argv) {
   Vector off = x;
   for (int i = 0; i < N; ++i) off[i] += 0.01 * std::sin(1.0 + i);
   check_point(model, t, off);
+  check_projection_weights();
   status = model.project(t, off.data());
   expect(status == 0, "project status", status, 0);
   expect_on_manifold(model, t, off, "invariant after project");

@@ -65,9 +65,9 @@ TEST(FeaturesMeet, AResetThatSwitchesAPromotedUnknownsBranchKeepsTheOtherStates)
   for (const char* method : kMethods) {
     SCOPED_TRACE(method);
     std::string err;
-    Csv csv = run_csv(build, std::string("--t-end 2 --output-times 0.5,1,1.000001,1.5,2 --method ") +
-                                 method,
-                      &err);
+    Csv csv = run_csv(
+        build, std::string("--t-end 2 --output-times 0.5,1,1.000001,1.5,2 --method ") + method,
+        &err);
     ASSERT_EQ(5u, csv.rows.size());
     EXPECT_EQ(err.find("continuous state"), std::string::npos) << err;
     for (size_t row = 0; row < csv.rows.size(); ++row) {
@@ -205,7 +205,8 @@ class BridgeReference {
       const double source = A * std::sin(w * (t + kScan));
       if (std::fabs(source) > 2 * Vknee) {
         *sign = source > 0 ? 1 : -1;
-        return bisect(t, t + kScan, [&](double s) { return std::fabs(A * std::sin(w * s)) > 2 * Vknee; });
+        return bisect(t, t + kScan,
+                      [&](double s) { return std::fabs(A * std::sin(w * s)) > 2 * Vknee; });
       }
     }
     return end;
@@ -266,10 +267,15 @@ TEST(FeaturesMeet, AStartFromAStationaryPointOfItsConditionsIsFound) {
     EXPECT_NEAR(4.0, u * u + v * v, 1e-10);
     EXPECT_NEAR(0.0, x * u + y * v, 1e-10);
   }
-  // The lambda a start fixes: from rest the constraints' own level had the same stationary point.
-  Csv fixed = run_csv(build, "--t-end 0.1 --step 0.1 --fix lambda=12 --quiet");
+  // A lambda fixed at the start: from rest the constraints' own level, u^2 + v^2 = lambda + g y,
+  // has the same stationary point.
+  Build lambda = build_simulator("tests/data/meet/rest_lambda.dae", dir);
+  ASSERT_TRUE(lambda.ok) << lambda.log;
+  Csv fixed = run_csv(lambda, "--t-end 0.1 --step 0.1 --fix lambda=12 --quiet");
   ASSERT_EQ(2u, fixed.rows.size());
   EXPECT_NEAR(12.0, fixed.at(0, "lambda"), 1e-9);
+  const double u = fixed.at(0, "u"), v = fixed.at(0, "v");
+  EXPECT_NEAR(12.0 - 9.81 * 0.8, u * u + v * v, 1e-9);
 }
 
 // x and y both fixed on the circle: three conditions on two coordinates, which agree at (1, 0).

@@ -362,6 +362,36 @@ TEST(GeneratedCode, ProjectionSkipsDependentConstraints) {
   EXPECT_EQ("1 0 0 1 0.5\n0 1\n", run_program(dir + "/project").out);
 }
 
+TEST(GeneratedCode, ProjectionTakesAVelocityConstraintOutOfTheVelocities) {
+  // The pendulum's chains x' = u, y' = v make x, y the lower order: projection_weight 1e-3 for
+  // them, 1 for u, v. On rod (x = 0.6, y = -0.8) with velocities off rod' (x u + y v = -0.2),
+  // the correction comes out of u and v; x and y move by about 1e-6 of it (2.2e-7). In unit
+  // weights the positions took more of it than the velocities: x went to 0.673, u to 1.04.
+  std::string dir = make_scratch_dir("generated_projection_orders");
+  ASSERT_EQ(0, run_daec(shell_quote(source_dir() + "/models/pendulum.dae") + " -o " +
+                        shell_quote(dir + "/pendulum.cpp"))
+                   .status);
+  write_file(
+      dir + "/main.cpp",
+      "#include \"pendulum.cpp\"\n"
+      "#include <cstdio>\n"
+      "int main() {\n"
+      "  pendulum::Model model;\n"
+      "  for (double w : model.projection_weight) std::printf(\"%g \", w);\n"
+      "  double x[4] = {0.6, -0.8, 1, 1}, h[2];\n"
+      "  int status = model.project(0.0, x);\n"
+      "  model.invariants(0.0, x, h);\n"
+      "  std::printf(\"\\n%d %d %d %.6f %.6f\\n\", status,\n"
+      "              std::fabs(h[0]) < 1e-12 && std::fabs(h[1]) < 1e-12,\n"
+      "              std::fabs(x[0] - 0.6) < 1e-6 && std::fabs(x[1] + 0.8) < 1e-6, x[2], x[3]);\n"
+      "  return 0;\n"
+      "}\n");
+  CommandResult built = compile_cpp({dir + "/main.cpp"}, dir + "/project");
+  ASSERT_EQ(0, built.status) << built.err;
+  // u, v: the least change in u and v alone onto 0.6 u - 0.8 v = 0, (1, 1) + 0.2 (0.6, -0.8).
+  EXPECT_EQ("0.001 0.001 1 1 \n0 1 1 1.120000 0.840000\n", run_program(dir + "/project").out);
+}
+
 TEST(GeneratedCode, HeaderAndSourceLinkAsALibrary) {
   // Two models in one program, each in its own namespace, used through their headers.
   std::string dir = make_scratch_dir("generated_library");

@@ -1,10 +1,12 @@
-// The fast slice of the correctness oracle (scripts/oracle/, docs/testing.md): six
-// random models of different kinds (and four more whose index only is checked), each with a known
-// exact solution and differentiation index, generated with fixed seeds by
-// scripts/oracle/generate.py (Debian's python3 with sympy). daec must report the index the model
-// was built with, and the simulator's answer must agree with the exact solution: the figure of
-// merit of docs/simulator.md, "The accuracy target", max |y - exact| / (rtol*|exact| + atol) over
-// every variable and output row, is computed by scripts/oracle/compare.py.
+// The fast slice of the correctness oracle (scripts/oracle/, docs/testing.md): random models of
+// different kinds (and four more whose index only is checked), each with a known exact solution
+// and differentiation index, generated with fixed seeds by scripts/oracle/generate.py (Debian's
+// python3 with sympy); among them the kinds where features meet (resets, sensitivities, written
+// starts, initial equations, conditions on algebraic unknowns), several of which fail today. daec
+// must report the index the model was built with, and the simulator's answer must agree with the
+// exact solution: the figure of merit of docs/simulator.md, "The accuracy target", max |y - exact|
+// / (rtol*|exact| + atol) over every variable and output row, is computed by
+// scripts/oracle/compare.py.
 #include <gtest/gtest.h>
 
 #include <cstdlib>
@@ -46,9 +48,20 @@ std::string generate_model(const std::string& dir, int seed, const std::string& 
   return generated.status == 0 ? model : "";
 }
 
+/// The number after `label` in compare.py's output ("fom F", "sensitivity fom F"), or -1.
+double number_after(const std::string& compare_output, const std::string& label) {
+  std::smatch match;
+  if (!std::regex_search(compare_output, match, std::regex("(^|\n)" + label + " ([^ ]+) ")))
+    return -1;
+  return std::strtod(match[2].str().c_str(), nullptr);
+}
+
 /// Generates the oracle model (seed, kind), checks daec's index and the simulator's solution at
 /// rtol = atol = `tolerance` (as the simulator's option text) against a figure of merit of at most
-/// `threshold`, once for each of `methods` ("" for the default).
+/// `threshold`, once for each of `methods` ("" for the default). A model whose header names
+/// `sensitivities:` is run with them on radau5 (the default for these small models), and its
+/// sensitivity columns must all be there and meet the same figure of merit; no start the model
+/// declares fixed, or lists as `written:`, may move (compare.py --stderr).
 void check_oracle_model(const std::string& test_name, int seed, const std::string& kind,
                         const std::string& tolerance, double threshold,
                         const std::string& daec_args, const std::vector<std::string>& methods) {
@@ -67,22 +80,37 @@ void check_oracle_model(const std::string& test_name, int seed, const std::strin
   ASSERT_TRUE(std::regex_search(report, match, std::regex("\"index\": ([0-9]+)"))) << report;
   EXPECT_EQ(match[1].str(), expected_index) << "daec's index differs from the model's\n" << text;
 
+  std::string sensitivities = header_value(text, "sensitivities");
+  for (char& c : sensitivities)
+    if (c == ' ') c = ',';
   for (const std::string& method : methods) {
     SCOPED_TRACE(method.empty() ? "the default method" : "--method " + method);
+    const bool with_sensitivities =
+        !sensitivities.empty() && (method.empty() || method == "radau5");
     std::string csv = dir + "/result" + method + ".csv";
+    std::string err = dir + "/result" + method + ".err";
     CommandResult sim = run_program(
         build.executable, header_value(text, "simulate") + " --rtol " + tolerance + " --atol " +
                               tolerance + (method.empty() ? "" : " --method " + method) +
+                              (with_sensitivities ? " --sensitivities " + sensitivities : "") +
                               " --output " + shell_quote(csv));
     ASSERT_EQ(sim.status, 0) << sim.err << "\n" << text;
+    write_file(err, sim.err);
     CommandResult compared =
         run_command(std::string(kPython) + " " + shell_quote(scripts + "compare.py") + " " +
                     shell_quote(model) + " " + shell_quote(csv) + " --rtol " + tolerance +
-                    " --atol " + tolerance);
-    ASSERT_EQ(compared.status, 0) << compared.err;
+                    " --atol " + tolerance + " --stderr " + shell_quote(err) +
+                    (with_sensitivities ? " --sensitivities" : ""));
+    EXPECT_NE(compared.status, 2) << compared.err;
+    EXPECT_EQ(compared.status, 0) << compared.out << sim.err << text;  // a kept start moved
     double fom = figure_of_merit(compared.out);
     EXPECT_GE(fom, 0) << compared.out;
     EXPECT_LE(fom, threshold) << compared.out << text;
+    if (with_sensitivities) {
+      double sensitivity_fom = number_after(compared.out, "sensitivity fom");
+      EXPECT_GE(sensitivity_fom, 0) << compared.out;
+      EXPECT_LE(sensitivity_fom, threshold) << compared.out << text;
+    }
   }
 }
 
@@ -162,7 +190,50 @@ INSTANTIATE_TEST_SUITE_P(
         OracleCase{"TwoCombinationsThroughOneVaryingRow", 49100185, "index3", "", true},
         // The rows of numbers taken first always, this model's combinations lost rank together
         // at t = 0.4549 on its solution: its rows keep their order.
-        OracleCase{"RowsOfNumbersFirstOnlyWhereTheyKeepTheWeights", 49100056, "index2", "", true}),
+        OracleCase{"RowsOfNumbersFirstOnlyWhereTheyKeepTheWeights", 49100056, "index2", "", true},
+        // bdf and ida handed the tolerances as asked ended at a figure of merit of 421 and 93
+        // on this index-3 model (their local errors add up over the run); held to a hundredth
+        // of them (docs/integrators.md, "The tolerances bdf and ida are held to"), 4.3 and 1.7.
+        OracleCase{"BdfAndIdaWithinTenTimesTheirTolerances", 71400016, "index3", "", true},
+        // Every start a guess but x2' (an initial equation), a constraint quadratic in x1: the
+        // nearest point weighed the rates' defaults (0) as much as the written guesses and went
+        // from x1 = -0.063 to the far root 1.63 (a figure of merit of 1.6e8); the defaults now
+        // move a thousand times as far for the same cost, and it finds x1 = -0.0527.
+        OracleCase{"WrittenGuessesOutweighTheRatesDefaults", 72000001, "index2"},
+        // The kinds where features meet (scripts/oracle/meeting.py, README "Where features
+        // meet"). FAILS TODAY marks the cases daec at commit df46616 fails, with how; the
+        // others pass.
+        // FAILS TODAY: u(start = -0.335) written without fixed beside a promoted diode voltage
+        // vd (no start) moves to -0.0093 (spec 1.2 keeps it): "start moved: written u".
+        OracleCase{"WrittenStartKeptBesideAPromotedDiode", 24, "promoted"},
+        // FAILS TODAY: reinit(c, c - 53/50) when x (x' = -19/20) crosses 39/50: the clause fires
+        // again and again at the instant ("fired 10 times in a row ... chattering").
+        OracleCase{"ResetOfOneStateWhereAnotherCrossesALevel", 12, "reset"},
+        // FAILS TODAY: a clock's reset toggles m, the branch of i = if m > 1/2 then F(T) else 0
+        // with T' = i^2 (i promoted): at the first toggle T jumps from 0.6 to 0.775 instead of
+        // staying and i being recomputed (spec 1.3); figure of merit 1.6e7.
+        OracleCase{"ResetSwitchesTheBranchOfAPromotedUnknown", 3, "reset"},
+        // A spring h'' = -w^2*h bouncing on h < 0 with reinit(h', -e*h') five times, and y
+        // driven by h continuing across every bounce.
+        OracleCase{"VelocityResetsOfABouncingSpring", 18, "reset"},
+        // FAILS TODAY: --sensitivities x0,tau,a2,ts,p: d(q)/d(p) is 0 where the initial
+        // equation q = 2*p makes it 2 (spec 4.2); the reset reinit(y, e*y + a2) at t > ts.
+        OracleCase{"SensitivitiesThroughAResetAndAnInitialEquation", 11, "sensitivity"},
+        // FAILS TODAY: d(x)/d(x0) is 0 for x(start = x0, fixed = true) (exact 1 at t0), and the
+        // columns of the algebraic z and the output total are missing ("sensitivity columns
+        // missing: d(z)/d(k), d(total)/d(k), ...").
+        OracleCase{"SensitivitiesOfAParametricStartAnAlgebraicUnknownAndAnOutput", 22,
+                   "sensitivity"},
+        // FAILS TODAY: a stationary guess (x_dot = y_dot = 0) with the initial equation
+        // x'^2 + y'^2 = V^2 on a circle: "consistent initialization failed at t = 0"; either
+        // direction passes (the header's alternative).
+        OracleCase{"StationaryGuessOfASpeed", 24, "initial"},
+        // x - 2*y = value and x'^2 + y'^2 = V^2 from guesses 5-30 % off.
+        OracleCase{"SpeedAndCombinationFromPerturbedGuesses", 10, "initial"},
+        // An ideal diode in curve-parameter form switching four times on its algebraic s.
+        OracleCase{"IdealDiodeSwitchingOnItsCurveParameter", 4, "algebraic_switch"},
+        // p = if z > c then a*(z - c) else 0 on the algebraic z = x + b*sin(w*t).
+        OracleCase{"ThresholdOnAnAlgebraicUnknown", 2, "algebraic_switch"}),
     [](const ::testing::TestParamInfo<OracleCase>& model) {
       return std::string(model.param.name);
     });

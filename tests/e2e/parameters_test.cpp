@@ -248,10 +248,16 @@ assert n.invariants_parameter_jacobian(0.0, [3.0]).shape == (0, 5)
 # simulate's sensitivities: x = exp(-k t) with k = 1/tau bound: dx/dk = -t x, dx/dtau = t x/tau^2.
 d = decay_py.Model()
 r = d.simulate(np.linspace(0.0, 1.0, 11), sensitivities=["tau", "k"], rtol=1e-10, atol=1e-12)
-assert r.names == ["x", "k_now", "b_now", "c_now", "d(x)/d(tau)", "d(x)/d(k)"], r.names
+assert r.names == ["x", "k_now", "b_now", "c_now", "d(x)/d(tau)", "d(k_now)/d(tau)",
+                   "d(b_now)/d(tau)", "d(c_now)/d(tau)", "d(x)/d(k)", "d(k_now)/d(k)",
+                   "d(b_now)/d(k)", "d(c_now)/d(k)"], r.names
 x = np.exp(-0.5 * r.t)
 assert np.allclose(r["d(x)/d(tau)"], r.t * x / 4, rtol=1e-8, atol=1e-12), r["d(x)/d(tau)"]
 assert np.allclose(r["d(x)/d(k)"], -r.t * x, rtol=1e-8, atol=1e-12), r["d(x)/d(k)"]
+# The outputs' columns: k_now = k = 1/tau follows tau (-1/tau^2) while bound; b and c do not.
+assert np.allclose(r["d(k_now)/d(tau)"], -0.25, rtol=1e-8), r["d(k_now)/d(tau)"]
+assert np.allclose(r["d(k_now)/d(k)"], 1.0, rtol=1e-8), r["d(k_now)/d(k)"]
+assert np.allclose(r["d(c_now)/d(tau)"], 0.0, atol=1e-12), r["d(c_now)/d(tau)"]
 for bad, error, words in [(["kappa"], ValueError, "sensitivities: no parameter 'kappa'; the"),
                           ("tau", TypeError, "a list of parameter names or 'all'")]:
     try:

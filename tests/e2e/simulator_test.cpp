@@ -607,11 +607,17 @@ TEST(Simulator, StartConditionsAreKeptExactly) {
   EXPECT_TRUE(
       contains(contradicted.err, "sim: note: fixed starts: x, lambda; initial equations: go"))
       << contradicted.err;
+  // More conditions than states: they would have to agree, and T + 100 c = 451 does not hold.
   CommandResult over = run_program(f.build.executable, "--fix lambda=277 --fix T=350 --fix c=1");
   EXPECT_EQ(over.status, 1);
   EXPECT_TRUE(contains(over.err,
-                       "sim: error: the start is over-determined: 3 constraints, the fixed starts "
-                       "and the initial equations make 8 conditions on 6 states"))
+                       "sim: error: consistent initialization failed at t = 0: the fixed starts "
+                       "and initial equations contradict each other"))
+      << over.err;
+  EXPECT_TRUE(contains(over.err,
+                       "sim: note: the start is over-determined: 3 constraints, the fixed starts "
+                       "and the initial equations make 8 conditions on 6 states, which hold "
+                       "together only where they agree"))
       << over.err;
   CommandResult parameter = run_program(f.build.executable, "--fix q=2");
   EXPECT_EQ(parameter.status, 2);
@@ -786,13 +792,18 @@ TEST(Simulator, SensitivitiesOfAnIndexTwoModelAreItsExactDerivatives) {
     const std::string tolerance = tol == 1e-6 ? "1e-6" : "1e-8";
     SimRun sim = run_ok(f.build, "--sensitivities all --t-end 3 --quiet --rtol " + tolerance +
                                      " --atol " + tolerance);
-    ASSERT_EQ(sim.csv.header, (std::vector<std::string>{"t", "x", "y", "lam", "d(x)/d(w)",
-                                                        "d(y)/d(w)", "d(x)/d(r)", "d(y)/d(r)"}));
+    // Every declared variable has its column, the algebraic multiplier lam (0 for every w, r)
+    // too.
+    ASSERT_EQ(sim.csv.header,
+              (std::vector<std::string>{"t", "x", "y", "lam", "d(x)/d(w)", "d(y)/d(w)",
+                                        "d(lam)/d(w)", "d(x)/d(r)", "d(y)/d(r)", "d(lam)/d(r)"}));
     const std::pair<const char*, double (*)(double, double, double)> exact[] = {
         {"d(x)/d(w)", [](double t, double w, double r) { return -r * t * std::sin(w * t); }},
         {"d(y)/d(w)", [](double t, double w, double r) { return r * t * std::cos(w * t); }},
+        {"d(lam)/d(w)", [](double, double, double) { return 0.0; }},
         {"d(x)/d(r)", [](double t, double w, double) { return std::cos(w * t); }},
-        {"d(y)/d(r)", [](double t, double w, double) { return std::sin(w * t); }}};
+        {"d(y)/d(r)", [](double t, double w, double) { return std::sin(w * t); }},
+        {"d(lam)/d(r)", [](double, double, double) { return 0.0; }}};
     double worst = 0.0;
     for (size_t row = 0; row < sim.csv.rows.size(); ++row)
       for (const auto& [name, derivative] : exact) {

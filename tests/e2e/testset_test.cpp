@@ -6,6 +6,7 @@
 // method, tolerance and output grid.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <string>
 #include <utility>
@@ -16,15 +17,64 @@
 namespace daec::test {
 namespace {
 
-// The Test Set's reference at t = 0.1 (MEBDFI at rtol = atol = 1e-14): the positions only. The
-// start values are published to nine digits, so consistent initialization moves q4 by 1.4e-10
-// onto the velocity constraints; the rod's elastic modes (about 1.4e4 rad/s) carry that into the
-// velocities (1e-6) and accelerations (1e-2), not into the positions.
+// The Test Set's reference at t = 0.1 (MEBDFI at rtol = atol = 1e-14): the positions, the
+// components the Test Set scores. The start values are published to nine digits, so consistent
+// initialization moves q4 by 1.4e-10 onto the velocity constraints; the rod's elastic modes
+// (about 1.4e4 rad/s) carry that into the velocities (1e-6) and accelerations (1e-2), not into
+// the positions.
 const std::vector<std::pair<std::string, double>> kCrankPositions = {
     {"phi1", 0.1500000000000104e+02}, {"phi2", -0.3311734988256260e+00},
     {"x3", 0.1697373328427860e+00},   {"q1", 0.1893192899613509e-03},
     {"q2", 0.2375751249879174e-04},   {"q3", -0.5323896770569702e-05},
     {"q4", -0.8363313279112129e-05}};
+
+// The velocities of the same reference: comparable at loose tolerances only (the start above).
+const std::vector<std::pair<std::string, double>> kCrankVelocities = {
+    {"vphi1", 0.1500000000000000e+03}, {"vphi2", 0.6025346755138369e+02},
+    {"vx3", -0.8753116326670527e+01},  {"vq1", -0.3005541400289738e-01},
+    {"vq2", -0.5500431812571696e-02},  {"vq3", 0.4974111734266989e-03},
+    {"vq4", 0.1105560003626645e-02}};
+
+// The figure of merit max |y - ref| / (tol |ref| + tol) of the last row over `reference`.
+double figure_of_merit(const Csv& csv, const std::vector<std::pair<std::string, double>>& reference,
+                       double tolerance) {
+  double worst = 0;
+  for (const auto& [name, value] : reference)
+    worst = std::max(
+        worst, std::fabs(csv.last(name) - value) / (tolerance * std::fabs(value) + tolerance));
+  return worst;
+}
+
+// The default method (radau5) at loose tolerances, on the 14 states: the positions the Test Set
+// scores and the velocities. Its projection onto the velocity constraints after every step was
+// the least correction in unit weights, which moved the positions (their coefficients in the
+// constraints are the velocities, up to 75) and with them the rod's stiff elongation q4: the
+// rod's axial vibration followed, and at 1e-4 the velocity vq4 ended 60 times its tolerance
+// from the reference, in 3,926 steps. The projection now takes a velocity constraint's residual
+// out of the velocities (docs/integrators.md, "Projection onto the highest derivatives"): 1.6,
+// in 1,123 steps.
+TEST(TestSet, SliderCrankStatesAtLooseTolerancesOnTheDefaultMethod) {
+  std::string dir = make_scratch_dir("testset_crank_loose");
+  Build build = build_simulator("bench/robustness/slider_crank.dae", dir);
+  ASSERT_TRUE(build.ok) << build.log;
+  for (double tolerance : {1e-4, 1e-6}) {
+    SCOPED_TRACE(tolerance);
+    const std::string tol = tolerance == 1e-4 ? "1e-4" : "1e-6";
+    CommandResult run = run_program(build.executable, "--t-end 0.1 --output-times 0.1 --rtol " +
+                                                          tol + " --atol " + tol + " --quiet");
+    ASSERT_EQ(0, run.status) << run.err;
+    auto stats = parse_simulator_stats(run.err);
+    ASSERT_TRUE(stats) << run.err;
+    EXPECT_EQ("radau5", stats->method);
+    Csv csv = parse_csv(run.out);
+    ASSERT_EQ(1u, csv.rows.size());
+    EXPECT_LE(figure_of_merit(csv, kCrankPositions, tolerance), 10.0);
+    EXPECT_LE(figure_of_merit(csv, kCrankVelocities, tolerance), 10.0);
+    if (tolerance == 1e-4) {
+      EXPECT_LT(stats->steps, 2000) << "3,926 with the projection in unit weights";
+    }
+  }
+}
 
 // radau5-dae failed on this mechanism at 1e-10 ("step size too small at t = 3.95e-07: h =
 // 3.5e-22"); every method now ends at the reference's positions.
@@ -80,7 +130,9 @@ TEST(TestSet, TwoBitAdderThroughEveryInputEdge) {
 // IDA at 1e-10 stopped at t = 2.99 with "the condition 'dq167: u168 - u167 < 0' switched 100
 // times in a row ... (chattering)": the middle transistor of the carry chain is off, its current
 // 0 on both sides of a drain-source voltage of 0, where its two nodes rest. A switch that changes
-// neither X' nor Z is no chattering (docs/simulator.md, "Events"): about 17,000 of them by t = 3.
+// neither X' nor Z is no chattering (docs/simulator.md, "Events"): 188 of them by t = 3 (17,000
+// while the state after each switch was projected with every state free to move; the
+// re-initialization now holds the continuous states, and rounding crosses less often).
 TEST(TestSet, TwoBitAdderSwitchesThatChangeNothingAreNoChattering) {
   std::string dir = make_scratch_dir("testset_adder_ida");
   Build build = build_simulator("bench/robustness/two_bit_adder.dae", dir);
@@ -91,7 +143,7 @@ TEST(TestSet, TwoBitAdderSwitchesThatChangeNothingAreNoChattering) {
   ASSERT_EQ(0, run.status) << run.err;
   auto stats = parse_simulator_stats(run.err);
   ASSERT_TRUE(stats) << run.err;
-  EXPECT_GT(stats->events, 1000);
+  EXPECT_GT(stats->events, 100);
 }
 
 // The least Coulomb energy of 20 points on the unit sphere (the Thomson problem; a triangular

@@ -201,11 +201,13 @@ struct CircleWithParameterJacobians : Model {
   }
 };
 
-// --sensitivities w,r on the circle x = r cos(w t), y = r sin(w t): dx/dw = -r t sin(w t),
-// dy/dw = r t cos(w t), dx/dr = cos(w t), dy/dr = sin(w t). The r columns start at (1, 0) only
-// through the start's projection onto the linearized circle (the start x = r moves with r), and
-// every row meets the figure of merit of spec 5.1 at 1e-6, 1e-8 and 1e-10 (measured: 5e-4,
-// 6e-4, 1.4e-3).
+// --sensitivities w,r on the circle x = r cos(w t), y = r sin(w t), z = r^2, angle = w t:
+// dx/dw = -r t sin(w t), dy/dw = r t cos(w t), dz/dw = 0, d(angle)/dw = t, dx/dr = cos(w t),
+// dy/dr = sin(w t), dz/dr = 2 r, d(angle)/dr = 0. Every declared variable and output has its
+// columns (the algebraic and output ones by differences along the states' sensitivities). The
+// r columns start at (1, 0) only through the start's projection onto the linearized circle (the
+// start x = r moves with r), and every row meets the figure of merit of spec 5.1 at 1e-6, 1e-8
+// and 1e-10.
 TEST(SimulatorRuntime, SensitivitiesFollowTheExactDerivatives) {
   for (const char* tol : {"1e-6", "1e-8", "1e-10"}) {
     SCOPED_TRACE(tol);
@@ -217,18 +219,22 @@ TEST(SimulatorRuntime, SensitivitiesFollowTheExactDerivatives) {
     std::istringstream in(read(csv));
     std::string line;
     std::getline(in, line);
-    ASSERT_EQ(line, "t,x,y,z,angle,d(x)/d(w),d(y)/d(w),d(x)/d(r),d(y)/d(r)");
+    ASSERT_EQ(line,
+              "t,x,y,z,angle,d(x)/d(w),d(y)/d(w),d(z)/d(w),d(angle)/d(w),d(x)/d(r),d(y)/d(r),"
+              "d(z)/d(r),d(angle)/d(r)");
     const double w = 2.0, radius = 1.5, tolerance = std::strtod(tol, nullptr);
     double worst = 0.0;
     size_t rows = 0;
     while (std::getline(in, line)) {
-      double v[9];
-      ASSERT_EQ(std::sscanf(line.c_str(), "%lg,%lg,%lg,%lg,%lg,%lg,%lg,%lg,%lg", &v[0], &v[1],
-                            &v[2], &v[3], &v[4], &v[5], &v[6], &v[7], &v[8]),
-                9);
+      double v[13];
+      std::istringstream fields(line);
+      std::string field;
+      int n = 0;
+      while (n < 13 && std::getline(fields, field, ',')) v[n++] = std::strtod(field.c_str(), nullptr);
+      ASSERT_EQ(n, 13) << line;
       const double t = v[0], c = std::cos(w * t), s = std::sin(w * t);
-      const double exact[4] = {-radius * t * s, radius * t * c, c, s};
-      for (int i = 0; i < 4; ++i)
+      const double exact[8] = {-radius * t * s, radius * t * c, 0, t, c, s, 2 * radius, 0};
+      for (int i = 0; i < 8; ++i)
         worst = std::max(
             worst, std::fabs(v[5 + i] - exact[i]) / (tolerance * std::fabs(exact[i]) + tolerance));
       ++rows;

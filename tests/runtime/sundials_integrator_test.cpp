@@ -109,4 +109,19 @@ TEST(SundialsIntegrator, FlagsAreNamedByTheLibrary) {
   EXPECT_EQ(sim::ida_flag_meaning(-12345), "IDA flag -12345");
 }
 
+// CVODE and IDA are handed a hundredth of the tolerances asked for, never a relative tolerance
+// below 1e-12, and atol by the same fraction as rtol.
+TEST(SundialsIntegrator, HeldToAHundredthOfTheTolerancesDownToTheFloor) {
+  const auto expect_held = [](double rtol, double atol, double held_rtol, double held_atol) {
+    const sim::HeldTolerances held = sim::held_tolerances(rtol, atol);
+    EXPECT_DOUBLE_EQ(held.rtol, held_rtol) << rtol;
+    EXPECT_DOUBLE_EQ(held.atol, held_atol) << rtol;
+  };
+  expect_held(1e-4, 1e-6, 1e-6, 1e-8);
+  expect_held(1e-8, 1e-8, 1e-10, 1e-10);
+  expect_held(1e-10, 1e-12, 1e-12, 1e-14);
+  expect_held(1e-11, 1e-11, 1e-12, 1e-12);
+  expect_held(1e-13, 1e-13, 1e-13, 1e-13);
+}
+
 }  // namespace

@@ -612,7 +612,8 @@ constexpr const char* kSimulateDoc =
     "as_frame=True a pandas.DataFrame (index t) instead. A failure raises SimulationError (a\n"
     "RuntimeError with the simulator's message); its .result holds the rows before it.\n"
     "sensitivities: a list of parameter names, or 'all': dX/dp is integrated with the states\n"
-    "(method radau5) and y gets the columns 'd(x)/d(p)' after the others (docs/simulator.md,\n"
+    "(method radau5) and y gets the columns 'd(v)/d(p)' of every variable and output after the\n"
+    "others (docs/simulator.md,\n"
     "\"Sensitivities\").";
 
 constexpr const char* kResultDoc =

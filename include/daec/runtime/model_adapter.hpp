@@ -287,6 +287,8 @@ class ModelAdapter final : public System {
     start_given = model_.start_given;
     if constexpr (traits::has_state_continuous<Model>::value)
       state_continuous = Model::state_continuous;
+    if constexpr (traits::has_projection_weight<Model>::value)
+      projection_weight = Model::projection_weight;
   }
 
   Model model_;

@@ -109,6 +109,9 @@ class System {
   /// Which states a reset keeps unless it sets them (the model's differential variables and the
   /// velocities of x''; not dummies or promoted unknowns); nullptr: every state.
   const bool* state_continuous = nullptr;
+  /// Each state's weight in project's least correction (Model::projection_weight); nullptr:
+  /// every weight 1 (a hand-written model).
+  const double* projection_weight = nullptr;
 
   // ----- The Model's functions ---------------------------------------------------------------
   virtual int set_parameter(const char* name, double value) = 0;

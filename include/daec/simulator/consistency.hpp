@@ -202,18 +202,32 @@ inline void report_surplus(const System& model, double t0, const std::vector<dou
                                             model.num_algebraic + 1));
   const int count = model.start_surplus(t0, x.data(), z_start.data(), rows.data());
   if (count <= 0) return;
+  // At most kNamesShown names of each list, the rest counted.
+  constexpr int kNamesShown = 12;
+  const auto listed = [](std::vector<std::string> names, size_t more) {
+    if (more > 0) names.push_back("and " + std::to_string(more) + " more");
+    return text::join(names);
+  };
   std::vector<std::string> names;
-  for (int i = 0; i < count; ++i) names.push_back(condition_name(model, rows[static_cast<size_t>(i)]));
+  for (int i = 0; i < count && i < kNamesShown; ++i)
+    names.push_back(condition_name(model, rows[static_cast<size_t>(i)]));
   std::vector<std::string> fixed;
+  int fixed_count = 0;
   for (int i = 0; i < model.num_states; ++i)
-    if (model.fixed[i]) fixed.push_back(model.state_names[i]);
+    if (model.fixed[i] && fixed_count++ < kNamesShown) fixed.push_back(model.state_names[i]);
   clear_progress_line();
-  std::fprintf(stderr,
-               "sim: warning: the start at t = %s meets %d more condition%s than the model's "
-               "freedom allows, and they agree: %s follow%s from the others%s\n",
-               text::format_number(t0).c_str(), count, count == 1 ? "" : "s",
-               text::join(names).c_str(), count == 1 ? "s" : "",
-               fixed.empty() ? "" : (" with the fixed starts " + text::join(fixed) + " held").c_str());
+  std::fprintf(
+      stderr,
+      "sim: warning: the start at t = %s meets %d more condition%s than the model's "
+      "freedom allows, and they agree: %s follow%s from the others%s\n",
+      text::format_number(t0).c_str(), count, count == 1 ? "" : "s",
+      listed(names, static_cast<size_t>(std::max(count - kNamesShown, 0))).c_str(),
+      count == 1 ? "s" : "",
+      fixed.empty()
+          ? ""
+          : (" with the fixed starts " +
+             listed(fixed, static_cast<size_t>(std::max(fixed_count - kNamesShown, 0))) + " held")
+                .c_str());
 }
 
 // A constraint whose derivatives, over one scale unit of each state, are below this fraction of

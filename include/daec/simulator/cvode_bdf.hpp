@@ -88,7 +88,8 @@ class CvodeBdf final : public SundialsIntegrator {
     attach(CVodeCreate(CV_BDF, context()), "CVodeCreate");
     check(CVodeInit(memory(), sundials::cvode_rhs<System>, options.t_start, y()), "CVodeInit");
     check(CVodeSetUserData(memory(), &data_), "CVodeSetUserData");
-    check(CVodeSStolerances(memory(), options.rtol, options.atol), "CVodeSStolerances");
+    const HeldTolerances held = held_tolerances(options.rtol, options.atol);
+    check(CVodeSStolerances(memory(), held.rtol, held.atol), "CVodeSStolerances");
     check(CVodeSetLinearSolver(memory(), linear_solver(), matrix()), "CVodeSetLinearSolver");
     if (data_.model->has_sparse_rhs_jacobian && solver == LinearSolver::klu)
       check(CVodeSetJacFn(memory(), sundials::cvode_sparse_jacobian<System>), "CVodeSetJacFn");

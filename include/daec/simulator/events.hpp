@@ -48,10 +48,10 @@ constexpr double kChatteringSpacing = 1e-9;
 // the switch changed nothing (rounding of the two branches' formulas at the same point).
 constexpr double kSameRates = 1e-10;
 // Resets of when clauses in a row, each closer to the last than kChatteringSpacing times T - T0
-// and than kAccumulating times the interval before, that end the run: their instants accumulate
-// (a bouncing ball with restitution e < 1 comes to rest after infinitely many bounces). Fewer
-// than kMaxChatteringEvents: the flights shrink geometrically, and a hundred more would reach
-// below the rounding of t.
+// and not evenly spaced (kEvenSpacing), that end the run: their instants accumulate (a bouncing
+// ball with restitution e < 1 comes to rest after infinitely many bounces). Fewer than
+// kMaxChatteringEvents: the flights shrink geometrically, and a hundred more would reach below
+// the rounding of t.
 constexpr int kMaxChatteringResets = 10;
 // Intervals between resets that differ by at most this fraction are evenly spaced (a periodic
 // reset, located to the tolerance).
@@ -275,8 +275,9 @@ class Events {
                              const Integrator& integrator) {
     const std::vector<double> at_instant = values.x;
     for (int round = 1;; ++round) {
-      std::vector<double> x =
-          model_.num_invariants > 0 ? reinitialized(model_, t, values, cause, integrator) : values.x;
+      std::vector<double> x = model_.num_invariants > 0
+                                  ? reinitialized(model_, t, values, cause, integrator)
+                                  : values.x;
       std::vector<double> modes(model_.modes(), model_.modes() + count);
       if (const int status = model_.set_modes(t, x.data())) integrator.fail(t, unsettled(status));
       (void)report_changes(t, modes);
@@ -309,10 +310,12 @@ class Events {
     if (model_.rhs(event.t, x.data(), f.data(), nullptr) != 0) return false;
     for (int i = 0; i < n; ++i) ahead[static_cast<size_t>(i)] += dt * f[static_cast<size_t>(i)];
     const std::unique_ptr<System> here = model_.copy(), later = model_.copy();
-    if (here->set_modes(event.t, x.data()) != 0 || later->set_modes(event.t + dt, ahead.data()) != 0)
+    if (here->set_modes(event.t, x.data()) != 0 ||
+        later->set_modes(event.t + dt, ahead.data()) != 0)
       return false;
     for (int clause : fired_clauses(*here, *later, event.t + dt, ahead))
-      if (std::find(event.fired.begin(), event.fired.end(), clause) != event.fired.end()) return true;
+      if (std::find(event.fired.begin(), event.fired.end(), clause) != event.fired.end())
+        return true;
     return false;
   }
 
@@ -336,8 +339,8 @@ class Events {
     last_reset_ = t;
     if (resets_in_a_row_ >= kMaxChatteringResets)
       integrator.fail(t, "the when clause " + text::quoted(clause) + " fired " +
-                             std::to_string(resets_in_a_row_) +
-                             " times in a row, each within " + text::format_number(spacing_) +
+                             std::to_string(resets_in_a_row_) + " times in a row, each within " +
+                             text::format_number(spacing_) +
                              " of the last and not evenly spaced (chattering: its instants "
                              "accumulate)");
   }
@@ -346,7 +349,8 @@ class Events {
   void report_moved(double t, const std::vector<double>& before, const std::vector<double>& after,
                     const std::vector<char>& held, const std::string& cause) const {
     if (quiet_) return;
-    const std::vector<int> moved = moved_continuous_states(model_, before, after, held, rtol_, atol_);
+    const std::vector<int> moved =
+        moved_continuous_states(model_, before, after, held, rtol_, atol_);
     if (moved.empty()) return;
     clear_progress_line();
     std::fprintf(stderr,

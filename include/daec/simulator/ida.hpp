@@ -113,7 +113,8 @@ class Ida final : public SundialsIntegrator {
     attach(IDACreate(context()), "IDACreate");
     check(IDAInit(memory(), sundials::ida_residual<System>, options.t_start, y(), yp_), "IDAInit");
     check(IDASetUserData(memory(), &data_), "IDASetUserData");
-    check(IDASStolerances(memory(), options.rtol, options.atol), "IDASStolerances");
+    const HeldTolerances held = held_tolerances(options.rtol, options.atol);
+    check(IDASStolerances(memory(), held.rtol, held.atol), "IDASStolerances");
     check(IDASetId(memory(), id_), "IDASetId");
     check(IDASetSuppressAlg(memory(), SUNTRUE), "IDASetSuppressAlg");
     check(IDASetLinearSolver(memory(), linear_solver(), matrix()), "IDASetLinearSolver");

@@ -124,8 +124,8 @@ inline std::unique_ptr<Integrator> make_integrator(const std::string& method, co
   if (std::vector<int> parameters = sensitivity_parameters(model, options); !parameters.empty()) {
     check_sensitivities(model, options, method, parameters);
     using Method = RadauMethod<SensitivityProblem, integrators::DenseLinearSolver>;
-    return std::make_unique<Method>(model, options, x0,
-                                    SensitivityProblem(model, std::move(parameters), std::move(s0)));
+    return std::make_unique<Method>(
+        model, options, x0, SensitivityProblem(model, std::move(parameters), std::move(s0)));
   }
   if (method == "ida") return std::make_unique<Ida>(model, options, x0, solver);
   if (method.rfind("radau5", 0) == 0) return make_radau(method, model, options, x0, solver);

@@ -9,8 +9,8 @@
 #include <algorithm>
 #include <cmath>
 #include <cstddef>
-#include <memory>
 #include <limits>
+#include <memory>
 #include <string>
 #include <utility>
 #include <vector>
@@ -120,7 +120,8 @@ inline bool algebraic_and_outputs(const System& model, double t, const std::vect
 inline void append_sensitivities(System& model, const std::vector<int>& parameters, double t,
                                  const std::vector<double>& x, const std::vector<double>& s,
                                  std::vector<double>& row) {
-  const size_t n = static_cast<size_t>(model.num_states), m = static_cast<size_t>(model.num_algebraic);
+  const size_t n = static_cast<size_t>(model.num_states),
+               m = static_cast<size_t>(model.num_algebraic);
   const size_t extra = m + static_cast<size_t>(model.num_outputs);
   for (size_t j = 0; j < parameters.size(); ++j) {
     const double* sj = n > 0 && s.size() >= (j + 1) * n ? s.data() + j * n : nullptr;
@@ -133,7 +134,8 @@ inline void append_sensitivities(System& model, const std::vector<int>& paramete
         scale = std::max(scale, std::fabs(x[i]));
       }
       double delta = kColumnDifferenceStep * std::max(1.0, std::fabs(model.p[parameter]));
-      if (size * delta > kColumnDifferenceStep * scale) delta = kColumnDifferenceStep * scale / size;
+      if (size * delta > kColumnDifferenceStep * scale)
+        delta = kColumnDifferenceStep * scale / size;
       std::vector<double> ends[2];
       bool ok = true;
       for (int side = 0; side < 2 && ok; ++side) {
@@ -144,14 +146,16 @@ inline void append_sensitivities(System& model, const std::vector<int>& paramete
         ok = algebraic_and_outputs(model, t, moved, ends[side]);
       }
       if (ok)
-        for (size_t k = 0; k < extra; ++k) derivative[k] = (ends[0][k] - ends[1][k]) / (2.0 * delta);
+        for (size_t k = 0; k < extra; ++k)
+          derivative[k] = (ends[0][k] - ends[1][k]) / (2.0 * delta);
     }
     for (int i = 0; i < model.num_variables; ++i) {
       const int location = model.variable_location[i];
       row.push_back(location >= 0 ? (sj != nullptr ? sj[location] : 0.0)
                                   : derivative[static_cast<size_t>(-1 - location)]);
     }
-    for (int i = 0; i < model.num_outputs; ++i) row.push_back(derivative[m + static_cast<size_t>(i)]);
+    for (int i = 0; i < model.num_outputs; ++i)
+      row.push_back(derivative[m + static_cast<size_t>(i)]);
   }
 }
 
@@ -170,7 +174,8 @@ constexpr double kStartDifferenceStep = 1e-6;
 /// constraints, the nearest point) -- so that a start that depends on a parameter (start = x0,
 /// an initial equation q = 3 p, a binding k = 1/tau) moves with it. Stops the run where a
 /// moved start cannot be made consistent.
-inline std::vector<double> start_sensitivities(const System& model, const std::vector<int>& parameters,
+inline std::vector<double> start_sensitivities(const System& model,
+                                               const std::vector<int>& parameters,
                                                const RequestedStart& start, double t0,
                                                const std::vector<double>& x0) {
   const size_t n = static_cast<size_t>(model.num_states);
@@ -249,7 +254,9 @@ class SensitivityProblem : public ModelProblemBase {
     return 0;
   }
 
-  /// X onto h = 0 (Model::project), then each S_j onto H S_j + dh/dp_j = 0, the least change.
+  /// X onto h = 0 (Model::project), then each S_j onto H S_j + dh/dp_j = 0, the least change
+  /// in the weights of Model::project (projection_weight), so that S_j is the derivative of X so
+  /// projected.
   int project(double t, double* y) {
     if (model_->num_invariants == 0) return 0;
     std::vector<double> x(y, y + n);
@@ -293,11 +300,12 @@ class SensitivityProblem : public ModelProblemBase {
       column[model_->rhs_parameter_jacobian_rowval[e]] += fp_[static_cast<size_t>(e)];
   }
 
-  /// S_j -= H_f^T (H_f H_f^T)^-1 (H S_j + dh/dp_j) with H = dh/dX at X = y and H_f its columns
-  /// of the fixed states left out where `fixed` is given (so that they keep their S); where that
-  /// leaves H_f H_f^T singular (a start that the fixed starts determine with conditions to
-  /// spare), S_j is kept where it already meets the linearized constraints. False (the failure
-  /// recorded) where it cannot be moved onto them.
+  /// S_j -= W H_f^T (H_f W H_f^T)^-1 (H S_j + dh/dp_j) with H = dh/dX at X = y, H_f its columns
+  /// of the fixed states left out where `fixed` is given (so that they keep their S), and W =
+  /// diag(w_i^2) for the weights w of Model::project (projection_weight; 1 without them), so that
+  /// S_j is the derivative of X so projected. Where H_f W H_f^T is singular (a start that the
+  /// fixed starts determine with conditions to spare), S_j is kept where it already meets the
+  /// linearized constraints. False (the failure recorded) where it cannot be moved onto them.
   bool project_sensitivities(double t, double* y, const bool* fixed) {
     const int m = model_->num_invariants;
     std::vector<double> H(static_cast<size_t>(m) * n),
@@ -309,12 +317,18 @@ class SensitivityProblem : public ModelProblemBase {
       for (int row = 0; row < m; ++row)
         for (int column = 0; column < n; ++column)
           if (fixed[column]) Hf[static_cast<size_t>(row) * n + column] = 0.0;
+    std::vector<double> w2(static_cast<size_t>(n), 1.0);
+    if (model_->projection_weight != nullptr)
+      for (int column = 0; column < n; ++column)
+        w2[static_cast<size_t>(column)] =
+            model_->projection_weight[column] * model_->projection_weight[column];
     std::vector<double> gram(static_cast<size_t>(m) * m, 0.0);
     for (int a = 0; a < m; ++a)
       for (int b = 0; b < m; ++b)
         for (int column = 0; column < n; ++column)
           gram[static_cast<size_t>(a) + static_cast<size_t>(m) * b] +=
-              Hf[static_cast<size_t>(a) * n + column] * Hf[static_cast<size_t>(b) * n + column];
+              Hf[static_cast<size_t>(a) * n + column] * w2[static_cast<size_t>(column)] *
+              Hf[static_cast<size_t>(b) * n + column];
     integrators::DenseLu<double> lu;
     const bool singular = lu.factor(gram, m) != 0;
     const int* colptr = model_->invariants_parameter_jacobian_colptr;
@@ -348,7 +362,8 @@ class SensitivityProblem : public ModelProblemBase {
       lu.solve(r.data());
       for (int column = 0; column < n; ++column)
         for (int row = 0; row < m; ++row)
-          s[column] -= Hf[static_cast<size_t>(row) * n + column] * r[static_cast<size_t>(row)];
+          s[column] -= w2[static_cast<size_t>(column)] * Hf[static_cast<size_t>(row) * n + column] *
+                       r[static_cast<size_t>(row)];
     }
     return true;
   }

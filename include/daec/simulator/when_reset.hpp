@@ -58,7 +58,8 @@ inline ResetValues reset_values(const System& before, const System& model, doubl
                                 const std::vector<double>& x_at, const std::vector<int>& fired,
                                 const Integrator& integrator) {
   const int n = model.num_states, m = model.num_algebraic;
-  ResetValues values{x_at, buffer(m), std::vector<char>(static_cast<size_t>(n + m > 0 ? n + m : 1))};
+  ResetValues values{x_at, buffer(m),
+                     std::vector<char>(static_cast<size_t>(n + m > 0 ? n + m : 1))};
   std::vector<double> xdot = buffer(n);
   if (m > 0) (void)before.rhs(t, x_before.data(), xdot.data(), values.z.data());
   std::unique_ptr<bool[]> held(new bool[values.held.size()]());
@@ -77,15 +78,14 @@ inline ResetValues reset_values(const System& before, const System& model, doubl
 /// Stops the run through `integrator` where no consistent state keeps them; `cause` names the
 /// clauses or the switch.
 inline std::vector<double> reinitialized(const System& model, double t, const ResetValues& values,
-                                         const std::string& cause,
-                                         const Integrator& integrator) {
+                                         const std::string& cause, const Integrator& integrator) {
   std::vector<double> x = values.x;
   std::unique_ptr<bool[]> held(new bool[values.held.size()]);
   for (size_t i = 0; i < values.held.size(); ++i) held[i] = values.held[i] != 0;
   const int status = model.consistent_reinitialization(t, x.data(), values.z.data(), held.get());
   if (status != 0)
-    integrator.fail(t, "no consistent state keeps the values set by " + cause +
-                           (status == 3 ? " (they contradict the constraints)"
+    integrator.fail(t, "no consistent state follows " + cause +
+                           (status == 3 ? " (what it must keep contradicts the constraints)"
                                         : " (the re-initialization does not converge)"));
   return x;
 }
@@ -97,7 +97,8 @@ inline std::vector<double> reset_state(const System& before, const System& model
                                        const std::vector<double>& x_before,
                                        const std::vector<int>& fired,
                                        const Integrator& integrator) {
-  return reinitialized(model, t, reset_values(before, model, t, x_before, x_before, fired, integrator),
+  return reinitialized(model, t,
+                       reset_values(before, model, t, x_before, x_before, fired, integrator),
                        clause_names(model, fired), integrator);
 }
 

@@ -13,6 +13,7 @@
 #include "codegen/function_parts.h"
 #include "model/conditions.h"
 #include "model/expression_printer.h"
+#include "model/expression_walk.h"
 
 namespace daec {
 
@@ -281,11 +282,13 @@ std::vector<RelationOwner> relation_owners(const ReducedSystem& system) {
   std::vector<RelationOwner> owners(system.relations.size());
   auto consider = [&](const ex& e, const std::string& name, const SourceLocation& where) {
     std::set<size_t> held;
-    for (auto it = e.preorder_begin(); it != e.preorder_end(); ++it) {
-      if (!is_relation(*it)) continue;
-      auto found = index.find(*it);
+    for_each_node(e, [&](const GiNaC::basic& node) {
+      ex candidate(node);
+      if (!is_relation(candidate)) return true;
+      auto found = index.find(candidate);
       if (found != index.end()) held.insert(found->second);
-    }
+      return true;
+    });
     for (size_t k : held) {
       RelationOwner& owner = owners[k];
       const SourceLocation* first = owner.where;

@@ -78,7 +78,7 @@ std::vector<ex> ExpressionCompiler::ordered_operands(const ex& e) {
   std::stable_sort(operands.begin(), operands.end(), [&](const ex& a, const ex& b) {
     bool a_number = is_a<numeric>(a), b_number = is_a<numeric>(b);
     if (a_number != b_number) return b_number;  // numbers last in sums, coefficients apart
-    return sort_key(a) < sort_key(b);
+    return CanonicalForms::compare(forms_.of(a), forms_.of(b)) < 0;
   });
   return operands;
 }

@@ -5,6 +5,7 @@
 
 #include <map>
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 #include <ginac/ginac.h>
@@ -56,16 +57,16 @@ class ExpressionCompiler {
   /// The operands of a sum or product in a fixed order: GiNaC's own order follows hash values
   /// that change from run to run, and the generated code must not.
   std::vector<GiNaC::ex> ordered_operands(const GiNaC::ex& e);
-  const std::string& sort_key(const GiNaC::ex& e);
+  const std::string& sort_key(const GiNaC::ex& e);  ///< the canonical key (equality, not order)
 
   SymbolCode symbols_;
   std::string prefix_;
   std::vector<GiNaC::ex> roots_;
   std::vector<std::string> root_code_;
   CanonicalForms forms_;
-  std::map<std::string, int> uses_;             ///< by canonical key
-  std::map<std::string, std::string> emitted_;  ///< canonical key -> code
-  std::map<std::string, std::string> bound_;    ///< code -> temporary holding it
+  std::unordered_map<std::string, int> uses_;             ///< by canonical key
+  std::unordered_map<std::string, std::string> emitted_;  ///< canonical key -> code
+  std::unordered_map<std::string, std::string> bound_;    ///< code -> temporary holding it
   std::vector<std::string> statements_;
   size_t operations_ = 0;
 };

@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <numeric>
 #include <string>
+#include <unordered_map>
 #include <utility>
 
 #include <fmt/format.h>
@@ -12,6 +13,8 @@
 #include "codegen/code_tables.h"
 #include "codegen/condition_code.h"
 #include "codegen/locality_order.h"
+#include "model/expression_walk.h"
+#include "support/work_counters.h"
 
 namespace daec::function_code {
 
@@ -69,9 +72,45 @@ std::vector<std::vector<int>> unknowns_read(const SymbolCode& symbols,
             [](const auto& a, const auto& b) { return a.first < b.first; });
   SymbolColumns number({});
   for (size_t c = 0; c < unknowns.size(); ++c) number.add(unknowns[c].second, static_cast<int>(c));
+  // Each distinct node's columns once for the whole list, from its operands' (a post-order walk
+  // on an explicit stack, as model/expression_walk.h walks): the values of a list share
+  // subexpressions (outputs that use earlier outputs), and walking each value whole made the code
+  // of 10,000 chained outputs quadratic. The values hold the nodes alive while the table lives.
+  std::unordered_map<const GiNaC::basic*, std::vector<int>> columns;
   std::vector<std::vector<int>> uses;
   uses.reserve(list.size());
-  for (const Assignment& a : list) uses.push_back(number.columns_in(a.value));
+  std::vector<std::pair<const GiNaC::basic*, bool>> pending;  // node, operands done
+  std::vector<int> merged;
+  for (const Assignment& a : list) {
+    pending.assign(1, {node_of(a.value), false});
+    while (!pending.empty()) {
+      auto [node, operands_done] = pending.back();
+      pending.pop_back();
+      if (columns.count(node)) continue;
+      count_work(WorkKind::Nodes);
+      if (GiNaC::is_a<GiNaC::symbol>(*node)) {
+        int c = number.column(ex(*node));
+        columns.emplace(node, c < 0 ? std::vector<int>{} : std::vector<int>{c});
+        continue;
+      }
+      if (!operands_done) {
+        pending.push_back({node, true});
+        for_each_stored_operand(*node, [&](const GiNaC::basic* operand) {
+          if (!columns.count(operand)) pending.push_back({operand, false});
+        });
+        continue;
+      }
+      merged.clear();
+      for_each_stored_operand(*node, [&](const GiNaC::basic* operand) {
+        const std::vector<int>& own = columns.at(operand);
+        merged.insert(merged.end(), own.begin(), own.end());
+      });
+      std::sort(merged.begin(), merged.end());
+      merged.erase(std::unique(merged.begin(), merged.end()), merged.end());
+      columns.emplace(node, merged);
+    }
+    uses.push_back(columns.at(node_of(a.value)));
+  }
   return uses;
 }
 

@@ -10,6 +10,7 @@
 #include <fmt/format.h>
 
 #include "codegen/function_parts.h"
+#include "model/expression_walk.h"
 
 namespace daec::function_code {
 namespace {
@@ -28,10 +29,12 @@ struct Pattern {
 // The part of `symbols` that `value` uses.
 SymbolCode symbols_of(const SymbolCode& symbols, const ex& value) {
   SymbolCode own;
-  for (auto it = value.preorder_begin(); it != value.preorder_end(); ++it) {
-    auto found = symbols.find(*it);
+  for_each_node(value, [&](const GiNaC::basic& node) {
+    if (GiNaC::is_a<GiNaC::numeric>(node)) return false;
+    auto found = symbols.find(ex(node));
     if (found != symbols.end()) own.insert(*found);
-  }
+    return true;
+  });
   return own;
 }
 

@@ -191,8 +191,11 @@ std::optional<Options> parse_options(int argc, const char* const argv[], std::st
   po::options_description hidden;
   // --part-cost N: the most one generated function holds (lines, plus one per 100 characters)
   // before it is cut into parts; for measuring compile times (bench/), not for users.
+  // --work-counts: the work counters of each stage on stderr (support/work_counters.h), for the
+  // scale benchmark and the tests that keep large models linear.
   hidden.add_options()("input", po::value(&options.inputs))(
-      "part-cost", po::value(&options.part_cost)->value_name("N"));
+      "part-cost", po::value(&options.part_cost)->value_name("N"))(
+      "work-counts", po::bool_switch(&options.work_counts));
   po::options_description all;
   all.add(desc).add(hidden);
   po::positional_options_description positional;

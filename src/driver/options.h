@@ -28,6 +28,8 @@ struct Options {
   int split = 0;  ///< --split: part files beside the code (0: none)
   /// --part-cost (hidden, for measuring): what one generated function may hold.
   size_t part_cost = kDefaultPartCost;
+  /// --work-counts (hidden, for measuring): print each stage's work counters to stderr.
+  bool work_counts = false;
   bool check = false;
   bool compare_dummies = false;
   bool main = false;

@@ -21,6 +21,7 @@
 #include "support/atomic_file.h"
 #include "support/text.h"
 #include "support/watchdog.h"
+#include "support/work_counters.h"
 
 namespace daec {
 
@@ -217,7 +218,11 @@ static bool run_model(const SourceFile& file, const Options& options, std::ostre
   std::string usage_error;
   FlattenOptions flatten{options.defines};
   flatten.units = options.units;
-  std::optional<Model> model = run_frontend(file, run.diags, flatten, &usage_error);
+  std::optional<Model> model;
+  {
+    WorkStageScope stage(WorkStage::FrontEnd);
+    model = run_frontend(file, run.diags, flatten, &usage_error);
+  }
   if (!usage_error.empty()) {
     err << "daec: error: " << usage_error << "\n";
     if (outcome) outcome->usage_error = true;
@@ -232,15 +237,19 @@ static bool run_model(const SourceFile& file, const Options& options, std::ostre
   run.print(err);
   if (!reduced) return false;
   if (outcome) outcome->index = reduced->index;
-  if (options.check) {
-    out << format_check_summary(*model, classify(*model)) << "\n"
-        << format_reduction_summary(*reduced);
-    if (options.compare_dummies) out << "\n" << dummy_comparison(*model, *reduced, options);
-  }
   std::vector<PendingFile> files;
-  add_reports(*model, *reduced, options, files);
+  {
+    WorkStageScope stage(WorkStage::Summary);
+    if (options.check) {
+      out << format_check_summary(*model, classify(*model)) << "\n"
+          << format_reduction_summary(*reduced);
+      if (options.compare_dummies) out << "\n" << dummy_comparison(*model, *reduced, options);
+    }
+    add_reports(*model, *reduced, options, files);
+  }
   std::optional<size_t> rhs_operations;
   if (generates_code(options)) {
+    WorkStageScope stage(WorkStage::CodeGeneration);
     rhs_operations = add_code(file, *model, *reduced, options, files, err);
     if (!rhs_operations) return false;
   }
@@ -265,8 +274,29 @@ static SourceLocation stage_location(const SourceFile& file) {
   return location;
 }
 
+namespace {
+
+// The work counters of the model's stages on `err` (--work-counts) however it ends.
+struct WorkCountsPrinted {
+  WorkCountsPrinted(bool print, std::ostream& err) : print_(print), err_(err) {
+    reset_work_counts();
+  }
+  ~WorkCountsPrinted() {
+    if (print_) err_ << format_work_counts(work_counts());
+  }
+  WorkCountsPrinted(const WorkCountsPrinted&) = delete;
+  WorkCountsPrinted& operator=(const WorkCountsPrinted&) = delete;
+
+ private:
+  bool print_;
+  std::ostream& err_;
+};
+
+}  // namespace
+
 bool process_model(const SourceFile& file, const Options& options, std::ostream& out,
                    std::ostream& err, ModelOutcome* outcome) {
+  WorkCountsPrinted counts(options.work_counts, err);
   WatchdogArmed watchdog(file.name(), options.time_limit);
   ModelRun run;
   try {

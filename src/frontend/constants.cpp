@@ -10,6 +10,7 @@
 #include "model/conditions.h"
 #include "model/evaluation.h"
 #include "model/expression_printer.h"
+#include "model/expression_walk.h"
 #include "model/power_content.h"
 
 namespace daec {
@@ -118,9 +119,12 @@ void check_power_size(const ex& base, const ex& exponent) {
 // be evaluated.
 static int constant_sign(const ex& e) {
   if (e.is_zero()) return 0;
-  for (auto it = e.preorder_begin(); it != e.preorder_end(); ++it) {
-    if (GiNaC::is_a<GiNaC::symbol>(*it)) return 2;
-  }
+  bool symbolic = false;
+  for_each_node(e, [&](const GiNaC::basic& node) {
+    symbolic = symbolic || GiNaC::is_a<GiNaC::symbol>(node);
+    return !symbolic;
+  });
+  if (symbolic) return 2;
   try {
     ex value = e.evalf();
     if (!GiNaC::is_exactly_a<GiNaC::numeric>(value)) return 2;

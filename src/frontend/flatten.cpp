@@ -7,6 +7,7 @@
 
 #include "frontend/constants.h"
 #include "frontend/when_clauses.h"
+#include "model/expression_walk.h"
 #include "support/text.h"
 
 namespace daec {
@@ -37,6 +38,13 @@ struct LabelOrigin {
   std::string label;
   size_t syntax;  ///< index into ModelSyntax::equations
 };
+
+// How deep an output's expression may nest and how many nodes it may have written out (each path
+// of its graph anew): docs/limits.md, "Outputs". 10,000 outputs each the sine of the last nest
+// 10,000 deep; a walk that recurses takes under 100 bytes of stack a level, so that twice that
+// depth stays far within the 8 MB of a default stack.
+constexpr size_t kMaxOutputDepth = 20000;
+constexpr uint64_t kMaxOutputTree = 100000000;
 
 class Flattener {
  public:
@@ -78,6 +86,7 @@ class Flattener {
   ExpressionLowering lowering_;
   GiNaC::exmap exact_parameter_values_;
   std::vector<LabelOrigin> labels_;  ///< every equation whose label could be formed
+  ExpressionExtent extents_;         ///< of the outputs, which use one another
 };
 
 Model Flattener::run() {
@@ -323,6 +332,30 @@ void Flattener::expand_output(size_t i, Declaration& decl) {
   std::optional<std::vector<ex>> values =
       lowering_.array_value(*o.value, *shape, o.name.name, context);
   if (!values) return;
+  for (size_t k = 0; k < count; ++k) {
+    // Outputs that use earlier outputs nest them. Walks that recurse (GiNaC's own, freeing an
+    // expression among them) must not run out of stack, and GiNaC walks some expressions as
+    // trees, each path of their graph anew (docs/limits.md, "Outputs"): an output past either
+    // limit is an error here, before anything walks it.
+    ExpressionExtent::Extent extent = extents_.of((*values)[k]);
+    std::string name = name_of(element(o.name, *shape, k), o.name.name);
+    if (extent.depth > kMaxOutputDepth) {
+      lowering_.error(
+          o.name.location,
+          fmt::format("output '{}' nests its expression {} levels deep, past the limit "
+                      "of {} (see docs/limits.md)",
+                      name, grouped_digits(extent.depth), grouped_digits(kMaxOutputDepth)));
+      return;
+    }
+    if (extent.tree > kMaxOutputTree) {
+      lowering_.error(o.name.location,
+                      fmt::format("output '{}' written out has {} nodes, past the limit of {} "
+                                  "(see docs/limits.md)",
+                                  name, grouped_digits(static_cast<size_t>(extent.tree)),
+                                  grouped_digits(static_cast<size_t>(kMaxOutputTree))));
+      return;
+    }
+  }
   decl.shape = *shape;
   for (size_t k = 0; k < count; ++k) {
     ArrayElement where = element(o.name, *shape, k);

@@ -4,9 +4,11 @@
 
 #include <algorithm>
 #include <set>
+#include <unordered_map>
 
 #include "model/evaluation.h"
 #include "model/expression_printer.h"
+#include "model/expression_walk.h"
 
 namespace daec {
 
@@ -296,34 +298,46 @@ bool decided_condition(const ex& condition, bool& value) {
   return truth(condition, value);
 }
 
-static void add_value_symbols(const ex& e, SymbolSet& found) {
-  if (GiNaC::is_a<GiNaC::symbol>(e)) {
-    found.insert(e);
-    return;
-  }
-  if (is_condition_call(e)) return;
-  for (size_t i = is_if(e) ? 1 : 0; i < e.nops(); ++i) add_value_symbols(e.op(i), found);
-}
-
 SymbolSet value_symbols(const ex& e) {
+  // Each distinct node once, outside conditions: a node reached both as a value and inside a
+  // condition is a value wherever it is met as one.
   SymbolSet found;
-  add_value_symbols(e, found);
+  NodeSet seen;
+  std::vector<ex> pending{e};
+  while (!pending.empty()) {
+    ex node = std::move(pending.back());
+    pending.pop_back();
+    if (!seen.insert(node_of(node))) continue;
+    count_work(WorkKind::Nodes);
+    if (GiNaC::is_a<GiNaC::symbol>(node)) {
+      found.insert(node);
+      continue;
+    }
+    if (is_condition_call(node)) continue;
+    for_each_stored_operand(ex_to<GiNaC::basic>(node),
+                            [&](const GiNaC::basic* operand) { pending.push_back(ex(*operand)); });
+    if (is_if(node)) pending.erase(pending.end() - 3);  // the condition of `if`
+  }
   return found;
 }
 
 SymbolSet condition_symbols(const ex& e) {
   SymbolSet found;
-  for (auto it = e.preorder_begin(); it != e.preorder_end(); ++it) {
-    if (!is_relation(*it)) continue;
-    SymbolSet inside = symbols_in(*it);
+  for_each_node(e, [&](const GiNaC::basic& node) {
+    if (!is_relation(ex(node))) return true;
+    SymbolSet inside = symbols_in(ex(node));
     found.insert(inside.begin(), inside.end());
-  }
+    return false;
+  });
   return found;
 }
 
 namespace {
 
-// Replaces symbols everywhere but inside conditions (which are passed over whole).
+// Replaces symbols everywhere but inside conditions (which are passed over whole), each distinct
+// subexpression once (a tree walk would take each path: exponential in an expression whose
+// outputs use earlier outputs twice). The table holds its keys (see
+// reduction/shared_expressions.h).
 struct OutsideConditions : GiNaC::map_function {
   explicit OutsideConditions(const GiNaC::exmap& v) : values(v) {}
   ex operator()(const ex& e) override {
@@ -332,11 +346,18 @@ struct OutsideConditions : GiNaC::map_function {
       auto it = values.find(e);
       return it == values.end() ? e : it->second;
     }
+    if (e.nops() == 0) return e;
+    auto known = done.find(node_of(e));
+    if (known != done.end()) return known->second.second;
+    count_work(WorkKind::Nodes);
     GiNaC::exvector operands;  // first, then the node: nothing may throw inside GiNaC
     for (size_t i = 0; i < e.nops(); ++i) operands.push_back((*this)(e.op(i)));
-    return with_operands(e, operands);
+    ex result = with_operands(e, operands);
+    done.emplace(node_of(e), std::make_pair(e, result));
+    return result;
   }
   const GiNaC::exmap& values;
+  std::unordered_map<const GiNaC::basic*, std::pair<ex, ex>> done;
 };
 
 }  // namespace
@@ -351,9 +372,12 @@ std::vector<ex> collect_relations(const std::vector<ex>& expressions) {
   std::set<ex, GiNaC::ex_is_less> seen;
   for (const ex& e : expressions) {
     std::vector<std::pair<std::string, ex>> found;
-    for (auto it = e.preorder_begin(); it != e.preorder_end(); ++it) {
-      if (is_relation(*it) && !seen.count(*it)) found.emplace_back(to_dae(*it), *it);
-    }
+    for_each_node(e, [&](const GiNaC::basic& node) {
+      ex candidate(node);
+      if (is_relation(candidate) && !seen.count(candidate))
+        found.emplace_back(to_dae(candidate), candidate);
+      return true;
+    });
     std::sort(found.begin(), found.end(),
               [](const auto& x, const auto& y) { return x.first < y.first; });
     for (const auto& [text, relation] : found) {

@@ -9,6 +9,7 @@
 #include <utility>
 
 #include "model/conditions.h"
+#include "support/work_counters.h"
 
 namespace daec {
 
@@ -154,6 +155,7 @@ class BoundedEvaluation : public GiNaC::map_function {
 
  private:
   ex evaluate_node(const ex& e) {
+    count_work(WorkKind::Nodes);
     if (ex decided; evaluate_decided(e, decided)) return decided;
     // Operands first, then the node (with_operands checks that it is defined): nothing may
     // throw inside GiNaC. The range check looks only at exp, sinh, cosh and powers of nonzero

@@ -1,6 +1,8 @@
 // Lookups on the checked model and the derivative symbols of its variables.
 #include "model/model.h"
 
+#include "model/expression_walk.h"
+
 namespace daec {
 
 std::string derivative_name(const std::string& name, int order) {
@@ -42,9 +44,11 @@ void Model::truncate_derivatives(size_t index, int order) {
 
 SymbolSet symbols_in(const GiNaC::ex& e) {
   SymbolSet found;
-  for (auto it = e.preorder_begin(); it != e.preorder_end(); ++it) {
-    if (GiNaC::is_a<GiNaC::symbol>(*it)) found.insert(*it);
-  }
+  for_each_node(e, [&](const GiNaC::basic& node) {
+    if (!GiNaC::is_a<GiNaC::symbol>(node)) return true;
+    found.insert(GiNaC::ex(node));
+    return false;
+  });
   return found;
 }
 

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "model/evaluation.h"
+#include "model/expression_walk.h"
 
 namespace daec {
 
@@ -40,11 +41,17 @@ std::optional<numeric> rational_root(const numeric& c, long n) {
 
 // Whether every number in `e` has a double to stand for it.
 bool within_double(const ex& e) {
-  for (auto it = e.preorder_begin(); it != e.preorder_end(); ++it) {
-    if (GiNaC::is_a<numeric>(*it) && !beyond_double(GiNaC::ex_to<numeric>(*it)).empty())
-      return false;
-  }
-  return true;
+  bool within = true;
+  for_each_node(
+      e,
+      [&](const GiNaC::basic& node) {
+        if (within && GiNaC::is_a<numeric>(node) &&
+            !beyond_double(static_cast<const numeric&>(node)).empty())
+          within = false;
+        return within;
+      },
+      true);
+  return within;
 }
 
 std::optional<ContentInPower> scale(const numeric& c, const ex& power, size_t index) {

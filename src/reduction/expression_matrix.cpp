@@ -4,6 +4,8 @@
 #include <algorithm>
 #include <stdexcept>
 
+#include "support/work_counters.h"
+
 namespace daec {
 
 size_t ExpressionMatrix::nonzeros() const {
@@ -56,6 +58,7 @@ std::vector<std::vector<GiNaC::ex>> ExpressionMatrix::to_dense() const {
 
 SymbolColumns::SymbolColumns(const std::vector<Unknown>& unknowns) {
   for (size_t c = 0; c < unknowns.size(); ++c) column_[unknowns[c].symbol] = static_cast<int>(c);
+  count_work(WorkKind::Entries, unknowns.size());
 }
 
 int SymbolColumns::column(const GiNaC::ex& symbol) const {

@@ -1,6 +1,7 @@
 // Counting expression nodes and checking the limits.
 #include "reduction/limits.h"
 
+#include <algorithm>
 #include <vector>
 
 #include <fmt/format.h>
@@ -52,7 +53,9 @@ void check_time() {
 
 void check_expression(const GiNaC::ex& e, size_t max_size) {
   const SourceLocation& location = current_stage_location();
-  if (max_size > 0) {
+  // Most expressions are small: their tree says so without the table of distinct nodes.
+  constexpr size_t kSmallTree = 4096;
+  if (max_size > 0 && !distinct_size_at_most(e, std::min(max_size, kSmallTree))) {
     size_t cap = max_size > SIZE_MAX / kReportedMultiple ? SIZE_MAX : max_size * kReportedMultiple;
     size_t size = distinct_size(e, cap);
     if (size > max_size) {

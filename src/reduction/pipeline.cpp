@@ -9,6 +9,7 @@
 #include "reduction/semi_explicit.h"
 #include "reduction/start_conditions.h"
 #include "reduction/structural_check.h"
+#include "support/work_counters.h"
 
 namespace daec {
 
@@ -43,11 +44,15 @@ static std::optional<ReducedSystem> reduce_high_index(SemiExplicitSystem system,
 static std::optional<ReducedSystem> run_stages(const Model& model, const ReductionOptions& options,
                                                DiagnosticEngine& diags) {
   SourceLocation whole_model{model.location.file};
+  std::optional<WorkStageScope> stage;
+  stage.emplace(WorkStage::Structure);
   checkpoint(whole_model, "checking the structure of the model");
   if (!check_structure(model, diags)) return std::nullopt;
   checkpoint(whole_model, "bringing the model to semi-explicit form");
   const SemiExplicitSystem semi_explicit =
       to_semi_explicit(to_first_order(model, options.unknown_order));
+  stage.reset();
+  stage.emplace(WorkStage::Reduction);
   std::optional<ReducedSystem> reduced;
   std::vector<std::string> promoted;
   // An unknown inside a relation is first classified by its branches. Where that leaves a
@@ -83,6 +88,8 @@ static std::optional<ReducedSystem> run_stages(const Model& model, const Reducti
   for (const ReductionRound& round : reduced->rounds)
     promoted.insert(promoted.end(), round.promoted.begin(), round.promoted.end());
   reduced->promoted = std::move(promoted);
+  stage.reset();
+  stage.emplace(WorkStage::Index);
   checkpoint(whole_model, "checking the conditions on the start");
   if (!check_start_conditions(*reduced, model.location, diags)) return std::nullopt;
   return reduced;

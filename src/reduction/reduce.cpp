@@ -23,6 +23,7 @@
 #include "structure/matching.h"
 #include "support/text.h"
 #include "support/watchdog.h"
+#include "support/work_counters.h"
 #include "units/unit_text.h"
 
 namespace daec {
@@ -100,7 +101,7 @@ class Reducer {
   GiNaC::ex rate_of(size_t state, ReductionRound& round);
   bool is_algebraic_free(const GiNaC::ex& e) const;
   std::vector<GiNaC::ex> all_symbols() const;
-  GiNaC::exmap algebraic_at_zero() const;
+  const GiNaC::exmap& algebraic_at_zero();
   void report_singular(const std::vector<size_t>& rows, const std::string& why);
   void warn_rank_lowering_parameters(const ExpressionMatrix& B, int rank);
   std::string contradiction_of(const RowDependency& dependency,
@@ -125,6 +126,9 @@ class Reducer {
   std::map<std::string, std::string> contradictions_;
   /// The places (source offsets) already warned of differentiating abs or sign.
   std::set<size_t> warned_nondifferentiable_;
+  /// algebraic_at_zero(): the map and how many of system_.algebraic it holds.
+  GiNaC::exmap at_zero_;
+  size_t at_zero_count_ = 0;
 };
 
 std::vector<GiNaC::ex> Reducer::all_symbols() const {
@@ -142,11 +146,15 @@ SourceLocation Reducer::file_location() const {
   return {};
 }
 
-// Substituting this into an affine constraint g0 + B z leaves g0.
-GiNaC::exmap Reducer::algebraic_at_zero() const {
-  GiNaC::exmap at_zero;
-  for (const Unknown& u : system_.algebraic) at_zero[u.symbol] = 0;
-  return at_zero;
+// Substituting this into an affine constraint g0 + B z leaves g0. Kept and extended as dummies
+// join (rebuilt when unknowns are made states): built afresh for each differentiated row, it made
+// the reduction quadratic in the size of the model.
+const GiNaC::exmap& Reducer::algebraic_at_zero() {
+  for (; at_zero_count_ < system_.algebraic.size(); ++at_zero_count_) {
+    at_zero_.emplace(system_.algebraic[at_zero_count_].symbol, 0);
+    count_work(WorkKind::Entries);
+  }
+  return at_zero_;
 }
 
 // Whether `h` (a function of X and t) vanishes wherever the invariants found so far hold: it is
@@ -367,7 +375,7 @@ std::optional<std::vector<size_t>> Reducer::null_space_rows(
     const ExpressionMatrix& B, const std::vector<RowDependency>& dependencies, int round) {
   checkpoint(file_location(),
              fmt::format("combining constraints for the left null space in round {}", round));
-  GiNaC::exmap at_zero = algebraic_at_zero();
+  const GiNaC::exmap& at_zero = algebraic_at_zero();
   std::vector<GiNaC::ex> residuals;
   for (const Constraint& c : system_.constraints)
     residuals.push_back(substitute_outside_conditions(c.residual, at_zero));
@@ -456,6 +464,8 @@ std::vector<size_t> Reducer::promote_shared_unknowns(const ExpressionMatrix& B,
       system_, shared, [this](const Unknown& unknown) { return rate_name(unknown.name); });
   state_columns_ = SymbolColumns(system_.states);
   algebraic_columns_ = SymbolColumns(system_.algebraic);
+  at_zero_.clear();
+  at_zero_count_ = 0;
   return rows;
 }
 
@@ -547,6 +557,7 @@ GiNaC::ex Reducer::rate_of(size_t state, ReductionRound& round) {
 }
 
 ReducedSystem Reducer::finish() {
+  WorkStageScope stage(WorkStage::Index);
   ReducedSystem result;
   result.context = system_.context;
   result.states = system_.states;
@@ -554,7 +565,7 @@ ReducedSystem Reducer::finish() {
   result.algebraic = system_.algebraic;
   result.constraints = system_.constraints;
   result.A = final_B_;
-  GiNaC::exmap at_zero = algebraic_at_zero();
+  const GiNaC::exmap& at_zero = algebraic_at_zero();
   for (const Constraint& c : system_.constraints)
     result.b.push_back(-substitute_outside_conditions(c.residual, at_zero));
   result.invariants = invariants_;

@@ -11,6 +11,8 @@
 
 #include "model/conditions.h"
 #include "model/evaluation.h"
+#include "model/expression_walk.h"
+#include "support/work_counters.h"
 
 namespace daec {
 
@@ -18,12 +20,10 @@ using GiNaC::ex;
 
 namespace {
 
-// The node `e` points to: the key of the memo tables. Nodes are immutable, and each table keeps
-// its keys alive (an operand of a sum is built on the fly, and its address could be reused once
-// it is freed), so an address stands for one subexpression for the whole walk.
-const GiNaC::basic* node_of(const ex& e) {
-  return &GiNaC::ex_to<GiNaC::basic>(e);
-}
+// Nodes (node_of, model/expression_walk.h) are the keys of the memo tables. Nodes are immutable,
+// and each table keeps its keys alive (an operand of a sum is built on the fly, and its address
+// could be reused once it is freed), so an address stands for one subexpression for the whole
+// walk.
 
 // Results by node, each with the expression that holds the node.
 class Memo {
@@ -40,15 +40,9 @@ class Memo {
   std::unordered_map<const GiNaC::basic*, std::pair<ex, ex>> results_;
 };
 
-// GiNaC's sums and products keep their terms as (rest, coefficient) pairs, and a function's
-// partial derivatives are protected; the derivatives below build exactly what GiNaC's own do, so
-// they read these through member pointers taken in a derived class (access is checked where the
-// pointer is named, not where it is used).
-struct PairsOf : GiNaC::expairseq {
-  static const GiNaC::epvector& pairs(const GiNaC::expairseq& e) { return e.*(&PairsOf::seq); }
-  static const ex& coefficient(const GiNaC::expairseq& e) { return e.*(&PairsOf::overall_coeff); }
-};
-
+// A function's partial derivatives are protected; the derivatives below build exactly what
+// GiNaC's own do, so they read them through a member pointer taken in a derived class, as PairsOf
+// (model/expression_walk.h) reads the terms of sums and products.
 struct PartialsOf : GiNaC::function {
   static ex partial(const GiNaC::function& f, unsigned i) {
     return (f.*(&PartialsOf::pderivative))(i);
@@ -69,6 +63,7 @@ class Differentiation {
     if (GiNaC::is_a<GiNaC::symbol>(e)) return e.is_equal(s_) ? 1 : 0;
     if (e.nops() == 0) return 0;  // numbers and constants
     if (const ex* known = memo_.find(e)) return *known;
+    count_work(WorkKind::Nodes);
     ex result = compute(e);
     memo_.add(e, result);
     return result;
@@ -84,29 +79,37 @@ class Differentiation {
   }
 
   // add::derivative: each term's rest, with its coefficient.
+  // Terms whose derivative is 0 are left out: the sum GiNaC builds drops them anyway, and a row
+  // of a Jacobian holds many terms free of the unknown it is differentiated by.
   ex of_sum(const GiNaC::add& sum) {
     GiNaC::epvector terms;
-    terms.reserve(sum.nops());
-    for (const GiNaC::expair& term : PairsOf::pairs(sum))
-      terms.push_back(GiNaC::expair(of(term.rest), term.coeff));
+    for (const GiNaC::expair& term : PairsOf::pairs(sum)) {
+      ex derivative = of(term.rest);
+      if (!derivative.is_zero()) terms.push_back(GiNaC::expair(derivative, term.coeff));
+    }
+    if (terms.empty()) return 0;
     return GiNaC::dynallocate<GiNaC::add>(std::move(terms));
   }
 
-  // mul::derivative: D(a*b*c) = D(a)*b*c + a*D(b)*c + a*b*D(c), each factor rest^coeff.
+  // mul::derivative: D(a*b*c) = D(a)*b*c + a*D(b)*c + a*b*D(c), each factor rest^coeff; the
+  // terms of factors whose derivative is 0 are 0, and left out.
   ex of_product(const GiNaC::mul& product) {
     const GiNaC::epvector& factors = PairsOf::pairs(product);
     const ex& coefficient = PairsOf::coefficient(product);
     GiNaC::exvector terms;
-    terms.reserve(factors.size());
-    GiNaC::epvector with_derivative = factors;
+    GiNaC::epvector with_derivative;
     for (size_t i = 0; i < factors.size(); ++i) {
       const GiNaC::expair& factor = factors[i];
-      GiNaC::expair replaced =
-          as_factor(GiNaC::pow(factor.rest, factor.coeff - 1) * of(factor.rest));
+      ex derivative = of(factor.rest);
+      if (derivative.is_zero()) continue;
+      if (with_derivative.empty()) with_derivative = factors;
+      GiNaC::expair replaced = as_factor(GiNaC::pow(factor.rest, factor.coeff - 1) * derivative);
       std::swap(replaced, with_derivative[i]);
       terms.push_back(GiNaC::dynallocate<GiNaC::mul>(with_derivative, coefficient * factor.coeff));
       std::swap(replaced, with_derivative[i]);
     }
+    if (terms.empty()) return 0;
+    if (terms.size() == 1) return terms.front();
     return GiNaC::dynallocate<GiNaC::add>(terms);
   }
 
@@ -121,8 +124,10 @@ class Differentiation {
   ex of_power(const ex& basis, const ex& exponent, const ex& e) {
     if (basis.is_zero()) check_defined("pow", {basis, -1});
     if (GiNaC::is_a<GiNaC::numeric>(exponent)) {
+      ex derivative = of(basis);
+      if (derivative.is_zero()) return 0;
       const GiNaC::epvector factors = {GiNaC::expair(basis, exponent - 1),
-                                       GiNaC::expair(of(basis), 1)};
+                                       GiNaC::expair(derivative, 1)};
       return GiNaC::dynallocate<GiNaC::mul>(factors, exponent);
     }
     return e * (of(exponent) * GiNaC::log(basis) + exponent * of(basis) * GiNaC::pow(basis, -1));
@@ -157,6 +162,7 @@ class Substitution : public GiNaC::map_function {
     }
     if (e.nops() == 0) return e;
     if (const ex* known = memo_.find(e)) return *known;
+    count_work(WorkKind::Nodes);
     GiNaC::exvector operands;
     operands.reserve(e.nops());
     for (size_t i = 0; i < e.nops(); ++i) operands.push_back((*this)(e.op(i)));
@@ -203,6 +209,7 @@ class Fingerprints {
   const Fingerprint& of(const ex& e) {
     auto known = memo_.find(node_of(e));
     if (known != memo_.end()) return known->second.second;
+    count_work(WorkKind::Nodes);
     Fingerprint f = compute(e);
     return memo_.emplace(node_of(e), std::make_pair(e, f)).first->second.second;
   }
@@ -280,12 +287,31 @@ size_t distinct_size(const ex& e, size_t stop_above) {
     ex node = std::move(pending.back());
     pending.pop_back();
     if (!visited.emplace(node_of(node), node).second) continue;
+    count_work(WorkKind::Nodes);
     counted.insert(fingerprints.of(node).hash);
     const bool product = GiNaC::is_exactly_a<GiNaC::mul>(node);
     for (size_t i = 0; i < node.nops(); ++i)
       if (!product || !is_sign(node.op(i))) pending.push_back(node.op(i));  // -x counts as x
   }
   return counted.size();
+}
+
+bool distinct_size_at_most(const ex& e, size_t bound) {
+  // Each stored node once per path (a tree, no memo): its operands as op(i) gives them count
+  // three nodes a term or factor at most (c*x as the product, c and x; x^n as the power, x and
+  // n), and the overall coefficient one more.
+  size_t size = 0;
+  std::vector<const GiNaC::basic*> pending{node_of(e)};
+  while (!pending.empty()) {
+    const GiNaC::basic* node = pending.back();
+    pending.pop_back();
+    size += GiNaC::is_a<GiNaC::expairseq>(*node) ? 2 + 2 * node->nops() : 1;
+    if (size > bound) return false;
+    for_each_stored_operand(*node,
+                            [&](const GiNaC::basic* operand) { pending.push_back(operand); });
+  }
+  count_work(WorkKind::Nodes, size);
+  return true;
 }
 
 ex shared_derivative(const ex& e, const GiNaC::symbol& s) {
@@ -299,18 +325,13 @@ ex shared_substitute(const ex& e, const GiNaC::exmap& values) {
 }
 
 void for_each_symbol(const ex& e, const std::function<bool(const ex&)>& found) {
-  std::unordered_map<const GiNaC::basic*, ex> seen;  // holding each node (see node_of)
-  std::vector<ex> pending{e};
-  while (!pending.empty()) {
-    ex node = std::move(pending.back());
-    pending.pop_back();
-    if (!seen.emplace(node_of(node), node).second) continue;
-    if (GiNaC::is_a<GiNaC::symbol>(node)) {
-      if (!found(node)) return;
-      continue;
-    }
-    for (size_t i = 0; i < node.nops(); ++i) pending.push_back(node.op(i));
-  }
+  bool going = true;
+  for_each_node(e, [&](const GiNaC::basic& node) {
+    if (!going) return false;
+    if (!GiNaC::is_a<GiNaC::symbol>(node)) return true;
+    going = found(ex(node));
+    return false;
+  });
 }
 
 std::set<std::string> differentiated_functions(const ex& e) {
@@ -321,6 +342,7 @@ std::set<std::string> differentiated_functions(const ex& e) {
     ex node = std::move(pending.back());
     pending.pop_back();
     if (node.nops() == 0 || !seen.emplace(node_of(node), node).second) continue;
+    count_work(WorkKind::Nodes);
     if (GiNaC::is_exactly_a<GiNaC::function>(node) && !is_if(node))
       names.insert(GiNaC::ex_to<GiNaC::function>(node).get_name());
     for (size_t i = is_if(node) ? 1 : 0; i < node.nops(); ++i) pending.push_back(node.op(i));

@@ -23,6 +23,10 @@ namespace daec {
 /// names and numbers. Counting stops once the count exceeds `stop_above`.
 size_t distinct_size(const GiNaC::ex& e, size_t stop_above);
 
+/// Whether distinct_size(e) is at most `bound`, told cheaply for small expressions: true when
+/// the tree of e (each path once) is that small; false when it is not, which says nothing.
+bool distinct_size_at_most(const GiNaC::ex& e, size_t bound);
+
 /// d e / d s, the expression GiNaC's e.diff(s) gives, each distinct subexpression differentiated
 /// once.
 GiNaC::ex shared_derivative(const GiNaC::ex& e, const GiNaC::symbol& s);

@@ -10,6 +10,7 @@
 #include "model/evaluation.h"
 #include "reduction/numeric_rank.h"
 #include "reduction/shared_expressions.h"
+#include "support/work_counters.h"
 
 namespace daec {
 
@@ -41,6 +42,7 @@ GiNaC::exmap RandomPoints::next(const std::vector<GiNaC::ex>& symbols, int attem
   std::uniform_real_distribution<double> magnitude(0.5, 1.5);
   std::bernoulli_distribution negative(attempt % 2 == 0 ? 0.3 : 0.0);
   GiNaC::exmap point = fixed_;
+  count_work(WorkKind::Entries, fixed_.size() + symbols.size());
   for (const GiNaC::ex& s : symbols) {
     if (point.count(s)) continue;
     auto center = centers_.find(s);
@@ -73,6 +75,7 @@ class PrecisionScope {
 
 GiNaC::exmap exact_point(const GiNaC::exmap& point) {
   GiNaC::exmap exact;
+  count_work(WorkKind::Entries, point.size());
   for (const auto& [symbol, value] : point) {
     exact[symbol] = value;
     if (!GiNaC::is_exactly_a<GiNaC::numeric>(value)) continue;
@@ -149,6 +152,7 @@ std::optional<double> TermSizes::operator()(const GiNaC::ex& e) {
     return v ? std::optional<double>(std::fabs(*v)) : std::nullopt;
   }
   if (auto known = sizes_.find(e); known != sizes_.end()) return known->second;
+  count_work(WorkKind::Nodes);
   std::optional<double> size;
   if (power) {
     std::optional<double> base = (*this)(e.op(0));

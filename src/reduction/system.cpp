@@ -2,6 +2,7 @@
 #include "reduction/system.h"
 
 #include "model/evaluation.h"
+#include "support/work_counters.h"
 
 namespace daec {
 
@@ -12,6 +13,7 @@ GiNaC::realsymbol ModelContext::fresh_symbol(const std::string& base) {
 GiNaC::exmap ModelContext::parameter_values() const {
   GiNaC::exmap values;
   for (const Parameter& p : parameters) values[p.symbol] = from_double(p.value);
+  count_work(WorkKind::Entries, parameters.size());
   return values;
 }
 

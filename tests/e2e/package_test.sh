@@ -148,7 +148,7 @@ for tol = [1e-6 1e-8]
 end
 % docs/octave.md: ode15s stops at the start for AbsTol 1e-9, whatever the model (x'' = -x).
 try
-  ode15s(@(t, x) [x(2); -x(1)], [0 1], [0; 1], odeset('RelTol', 1e-6, 'AbsTol', 1e-9));
+  [t9, x9] = ode15s(@(t, x) [x(2); -x(1)], [0 1], [0; 1], odeset('RelTol', 1e-6, 'AbsTol', 1e-9));
   exit(6);
 catch failure
   if isempty(strfind(failure.message, 'IDASolve failed')), exit(7); end

@@ -109,7 +109,7 @@ TEST(SundialsIntegrator, FlagsAreNamedByTheLibrary) {
   EXPECT_EQ(sim::ida_flag_meaning(-12345), "IDA flag -12345");
 }
 
-// CVODE and IDA are handed a hundredth of the tolerances asked for, never a relative tolerance
+// CVODE is handed a hundredth of the tolerances asked for, never a relative tolerance
 // below 1e-12, and atol by the same fraction as rtol.
 TEST(SundialsIntegrator, HeldToAHundredthOfTheTolerancesDownToTheFloor) {
   const auto expect_held = [](double rtol, double atol, double held_rtol, double held_atol) {

@@ -116,6 +116,25 @@ class ExpressionExtent {
     uint64_t tree = 0;
   };
 
+  ExpressionExtent() = default;
+  ExpressionExtent(const ExpressionExtent&) = delete;
+  ExpressionExtent& operator=(const ExpressionExtent&) = delete;
+
+  // GiNaC frees an expression recursively, operand by operand, so a chain the memo held alone
+  // would be freed from its outermost node down, one stack frame a level: past a few thousand
+  // levels under the sanitizers that overflows. Released deepest first, each node's operands are
+  // still held when it goes, and every release frees one node.
+  ~ExpressionExtent() {
+    std::vector<std::vector<GiNaC::ex*>> by_depth;
+    for (auto& entry : memo_) {
+      size_t depth = entry.second.second.depth;
+      if (by_depth.size() <= depth) by_depth.resize(depth + 1);
+      by_depth[depth].push_back(&entry.second.first);
+    }
+    for (size_t depth = by_depth.size(); depth-- > 0;)
+      for (GiNaC::ex* held : by_depth[depth]) *held = GiNaC::ex();
+  }
+
   Extent of(const GiNaC::ex& e) {
     std::vector<std::pair<const GiNaC::basic*, bool>> pending{{node_of(e), false}};
     while (!pending.empty()) {

@@ -195,13 +195,19 @@ INSTANTIATE_TEST_SUITE_P(
         OracleCase{"RowsOfNumbersFirstOnlyWhereTheyKeepTheWeights", 49100056, "index2", "", true},
         // bdf handed the tolerances as asked ended at a figure of merit of 421 on this index-3
         // model (its local errors add up over the run); held to a hundredth of them
-        // (docs/integrators.md, "The tolerances bdf is held to"), 4.3.
+        // (docs/integrators.md, "The tolerances bdf and ida are held to"), 4.3.
         OracleCase{"BdfWithinTenTimesItsTolerances", 71400016, "index3", "", false, "bdf"},
         // Every start a guess but x2' (an initial equation), a constraint quadratic in x1: the
         // nearest point weighed the rates' defaults (0) as much as the written guesses and went
         // from x1 = -0.063 to the far root 1.63 (a figure of merit of 1.6e8); the defaults now
         // move a thousand times as far for the same cost, and it finds x1 = -0.0527.
         OracleCase{"WrittenGuessesOutweighTheRatesDefaults", 72000001, "index2"},
+        // Three multipliers entering cubically, promoted to states, beside a velocity u3 in one
+        // acceleration-level constraint: ida's drift of the multipliers went, projected in unit
+        // weights, into u3 (1.7e-5 off, a figure of merit of 5.3e3); a promoted state now takes
+        // its constraints' residual first (kPromotedWeight, codegen/generate.cpp), 1.
+        OracleCase{"PromotedMultipliersTakeTheirConstraintsDrift", 72000121, "index3", "", false,
+                   "ida"},
         // The kinds where features meet (scripts/oracle/meeting.py, README "Where features
         // meet"). FAILS TODAY marks the cases daec at commit df46616 fails, with how; the
         // others pass.

@@ -109,8 +109,8 @@ TEST(SundialsIntegrator, FlagsAreNamedByTheLibrary) {
   EXPECT_EQ(sim::ida_flag_meaning(-12345), "IDA flag -12345");
 }
 
-// CVODE is handed a hundredth of the tolerances asked for, never a relative tolerance
-// below 1e-12, and atol by the same fraction as rtol.
+// CVODE is handed a hundredth of the tolerances asked for (IDA a thousandth), never a relative
+// tolerance below 1e-12, and atol by the same fraction as rtol.
 TEST(SundialsIntegrator, HeldToAHundredthOfTheTolerancesDownToTheFloor) {
   const auto expect_held = [](double rtol, double atol, double held_rtol, double held_atol) {
     const sim::HeldTolerances held = sim::held_tolerances(rtol, atol);
@@ -122,6 +122,14 @@ TEST(SundialsIntegrator, HeldToAHundredthOfTheTolerancesDownToTheFloor) {
   expect_held(1e-10, 1e-12, 1e-12, 1e-14);
   expect_held(1e-11, 1e-11, 1e-12, 1e-12);
   expect_held(1e-13, 1e-13, 1e-13, 1e-13);
+  // IDA: a thousandth, down to the same floor.
+  const sim::HeldTolerances ida = sim::held_tolerances(1e-6, 1e-8, sim::kIdaToleranceFraction);
+  EXPECT_DOUBLE_EQ(ida.rtol, 1e-9);
+  EXPECT_DOUBLE_EQ(ida.atol, 1e-11);
+  const sim::HeldTolerances ida_floor =
+      sim::held_tolerances(1e-10, 1e-10, sim::kIdaToleranceFraction);
+  EXPECT_DOUBLE_EQ(ida_floor.rtol, 1e-12);
+  EXPECT_DOUBLE_EQ(ida_floor.atol, 1e-12);
 }
 
 }  // namespace

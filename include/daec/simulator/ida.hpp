@@ -113,11 +113,11 @@ class Ida final : public SundialsIntegrator {
     attach(IDACreate(context()), "IDACreate");
     check(IDAInit(memory(), sundials::ida_residual<System>, options.t_start, y(), yp_), "IDAInit");
     check(IDASetUserData(memory(), &data_), "IDASetUserData");
-    // Handed the tolerances as asked, not held to a fraction of them as CVODE is: held, its
-    // steps crossed the rhombus linkage's collinear instant with condition samples that the
-    // singular-point monitor took for a regular peak (docs/integrators.md, "The tolerances bdf
-    // is held to").
-    check(IDASStolerances(memory(), options.rtol, options.atol), "IDASStolerances");
+    // Held to a fraction of the tolerances, as CVODE is (docs/integrators.md, "The tolerances
+    // bdf and ida are held to"): the algebraic unknowns follow the states through A(X, t), whose
+    // condition multiplies the states' error.
+    const HeldTolerances held = held_tolerances(options.rtol, options.atol, kIdaToleranceFraction);
+    check(IDASStolerances(memory(), held.rtol, held.atol), "IDASStolerances");
     check(IDASetId(memory(), id_), "IDASetId");
     check(IDASetSuppressAlg(memory(), SUNTRUE), "IDASetSuppressAlg");
     check(IDASetLinearSolver(memory(), linear_solver(), matrix()), "IDASetLinearSolver");

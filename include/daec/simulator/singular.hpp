@@ -42,6 +42,15 @@ constexpr double kSuspectCondition = 1e4;
 // (tests/data/rhombus_linkage.dae) with samples of 3.2e3 at the start of a step (313 half a step
 // before it), 2.3e3 in its middle and 279 at its end, and went on as a parallelogram unwarned.
 constexpr double kPeakCondition = 1e3;
+// A peak followed on the interpolant to a top this many times the step's largest sample (and
+// above kSuspectCondition) is a singular point the path passed close by, whatever its height.
+// The estimate of a regular A follows the solution, which the step resolves: its top lies within
+// a small factor of the samples. Near a singular point it grows like c / (|t - t*|^2 + d^2),
+// where d is how far the computed path passes from the singular configuration: `ida`, held to a
+// hundredth of its tolerances, passed the rhombus linkage's collinear instant
+// (tests/data/rhombus_linkage.dae) with samples up to 8.8e5 and a top of 4.5e9 on its
+// interpolant, below kSingularCondition.
+constexpr double kNarrowPeakRise = 1e3;
 // Bisection of a sign change of det(A) stops at a bracket this small relative to max(|t|, 1).
 constexpr double kSingularLocateTolerance = 1e-13;
 constexpr int kSingularLocateIterations = 200;
@@ -143,7 +152,7 @@ class SingularityMonitor {
     last_t_ = t;
     if (last_.singular()) {
       // The nearest point to the singularity may lie inside the step; warn once for a stretch.
-      if (!before.singular()) climb(t_previous, t, integrator, true);
+      if (!before.singular()) climb(t_previous, t, integrator, last_.largest(), true);
       return;
     }
     if (before.sign != 0 && last_.sign != 0 && last_.sign != before.sign) {
@@ -159,19 +168,19 @@ class SingularityMonitor {
       // interpolant of this step begins) or in its middle.
       if (before.largest() >= kPeakCondition && before.largest() > previous_centre &&
           before.largest() > centre.largest()) {
-        climb(t_previous, middle, integrator);
+        climb(t_previous, middle, integrator, top);
       } else if (centre.largest() >= kPeakCondition && centre.largest() > before.largest() &&
                  centre.largest() > last_.largest()) {
-        climb(t_previous, t, integrator);
+        climb(t_previous, t, integrator, top);
       }
       return;
     }
     if (centre.largest() >= top) {
-      climb(t_previous, t, integrator);
+      climb(t_previous, t, integrator, top);
     } else if (last_.largest() >= top) {
-      climb(middle, t, integrator);
+      climb(middle, t, integrator, top);
     } else {
-      climb(t_previous, middle, integrator);
+      climb(t_previous, middle, integrator, top);
     }
   }
 
@@ -193,10 +202,12 @@ class SingularityMonitor {
 
   // Golden-section search for the largest condition estimate in [low, high] on the interpolant;
   // reports the top as a singular point if it passes kSingularCondition (or `singular`: the end
-  // of the step is). It stops once the bracket is at rounding level or the best estimate has
-  // grown by less than 1% over the last iterations (a regular peak: near a singular point the
-  // estimate grows without bound as the bracket shrinks, up to where the path passes closest).
-  void climb(double low, double high, Integrator& integrator, bool singular = false) {
+  // of the step is), or rises kNarrowPeakRise times above `sampled`, the step's largest sample.
+  // It stops once the bracket is at rounding level or the best estimate has grown by less than
+  // 1% over the last iterations (a regular peak: near a singular point the estimate grows
+  // without bound as the bracket shrinks, up to where the path passes closest).
+  void climb(double low, double high, Integrator& integrator, double sampled,
+             bool singular = false) {
     constexpr double kGolden = 0.6180339887498949;
     const double tolerance = kSingularLocateTolerance * std::max({std::fabs(high), 1.0});
     double left = high - kGolden * (high - low), right = low + kGolden * (high - low);
@@ -236,7 +247,13 @@ class SingularityMonitor {
     // The step's end is singular but no point inside it is more so: the end is the point to
     // name (reporting `best` would name no matrix, as none passed the threshold there).
     if (singular && !best.singular()) best = last_, best_t = last_t_;
-    if (singular || best.singular()) report(best_t, best, "");
+    const bool narrow =
+        best.largest() >= kSuspectCondition && best.largest() >= kNarrowPeakRise * sampled;
+    if (singular || best.singular()) {
+      report(best_t, best, "");
+    } else if (narrow) {
+      report(best_t, best, " (a narrow peak of the condition estimate)", kSuspectCondition);
+    }
   }
 
   // det(A) has sign `sign_before` at `before` and the other sign at `after`: bisects on the
@@ -279,9 +296,11 @@ class SingularityMonitor {
     return model_.algebraic_log_determinant(t, x_.data());
   }
 
-  void report(double t, const Conditioning& c, const std::string& how) {
+  // `threshold`: the estimate above which a matrix is named as the one that loses rank.
+  void report(double t, const Conditioning& c, const std::string& how,
+              double threshold = kSingularCondition) {
     const std::string message = "the reduced system is singular at t = " + text::format_number(t) +
-                                how + ": " + singular_matrices(model_, c);
+                                how + ": " + singular_matrices(model_, c, threshold);
     if (action_ == OnSingular::stop) {
       std::vector<std::string> notes{
           "past this point the model does not determine the solution: an integrator may go on "

@@ -192,8 +192,8 @@ std::string projection_weight_initializer(const ReducedSystem& s) {
     auto found = state_at.find(e.rhs);
     if (found != state_at.end() && found->second != e.state) antiderivative[e.state] = true;
   }
-  const bool every =
-      std::all_of(antiderivative.begin(), antiderivative.end(), [](bool a) { return a; });
+  bool every = true;  // among the states not promoted, which the weights rank
+  for (size_t i = 0; i < n; ++i) every = every && (antiderivative[i] || s.states[i].promoted);
   std::vector<double> weight;
   for (size_t i = 0; i < n; ++i) {
     if (s.states[i].promoted) {

@@ -359,15 +359,22 @@ void expect_on_manifold(const Model& model, double t, const Vector& x, const cha
   for (int k = 0; k < K; ++k) expect(std::fabs(h[k]) <= 1e-9, what, h[k], 0, k);
 }
 
-// projection_weight: every weight in (0, 1], the highest 1.
+// projection_weight: 1e3 for a promoted unknown (never a continuous state), else a weight in
+// (0, 1], the highest of those 1.
 void check_projection_weights() {
   double highest = 0;
+  bool other = false;
   for (int i = 0; i < N; ++i) {
     const double w = Model::projection_weight[i];
-    expect(w > 0 && w <= 1, "projection_weight in (0, 1]", w, 1, i);
+    if (w == 1e3) {
+      expect(!Model::state_continuous[i], "a promoted unknown's projection_weight", w, 1, i);
+      continue;
+    }
+    expect(w > 0 && w <= 1, "projection_weight in (0, 1] or 1e3", w, 1, i);
     highest = w > highest ? w : highest;
+    other = true;
   }
-  if (N > 0) expect(highest == 1, "the highest projection_weight", highest, 1);
+  if (other) expect(highest == 1, "the highest projection_weight", highest, 1);
 }
 
 // The dependent parameters: the flags match the bindings, recomputing from the bindings gives

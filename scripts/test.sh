@@ -28,7 +28,7 @@ phase_done() {
 }
 
 echo "== Release build (-Werror) =="
-# Both builds compile in batches of files (DAEC_UNITY_BUILD): two fifths less compile time.
+# Both builds compile in batches of files (DAEC_UNITY_BUILD): about half the compile time.
 BUILD_DIR=build CMAKE_ARGS="-DDAEC_WERROR=ON -DDAEC_UNITY_BUILD=ON" scripts/setup.sh
 phase_done "Release build"
 ctest --test-dir build -j "$jobs" --timeout 600

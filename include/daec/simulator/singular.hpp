@@ -46,10 +46,10 @@ constexpr double kPeakCondition = 1e3;
 // above kSuspectCondition) is a singular point the path passed close by, whatever its height.
 // The estimate of a regular A follows the solution, which the step resolves: its top lies within
 // a small factor of the samples. Near a singular point it grows like c / (|t - t*|^2 + d^2),
-// where d is how far the computed path passes from the singular configuration: `ida`, held to a
-// hundredth of its tolerances, passed the rhombus linkage's collinear instant
-// (tests/data/rhombus_linkage.dae) with samples up to 8.8e5 and a top of 4.5e9 on its
-// interpolant, below kSingularCondition.
+// where d is how far the computed path passes from the singular configuration: `bdf` at
+// --rtol 1e-6 --atol 1e-6 passes the rhombus linkage's collinear instant
+// (tests/data/rhombus_linkage.dae) with a top below kSingularCondition, found only so (as `ida`
+// held to a hundredth of its tolerances did, with samples up to 8.8e5 and a top of 4.5e9).
 constexpr double kNarrowPeakRise = 1e3;
 // Bisection of a sign change of det(A) stops at a bracket this small relative to max(|t|, 1).
 constexpr double kSingularLocateTolerance = 1e-13;

@@ -12,8 +12,8 @@ ParameterChain parameter_chain(const ModelContext& context) {
   const std::vector<Parameter>& parameters = context.parameters;
   int count = static_cast<int>(parameters.size());
   ParameterChain result;
-  // followers[j]: the parameters whose binding reads p[j].
-  std::vector<std::vector<int>> followers(count);
+  // readers[j]: the binding entries that read p[j], their owners increasing.
+  std::vector<std::vector<int>> readers(count);
   std::map<GiNaC::ex, int, GiNaC::ex_is_less> index;
   for (int j = 0; j < count; ++j) index.emplace(parameters[j].symbol, j);
   for (int q = 0; q < count; ++q) {
@@ -27,42 +27,37 @@ ParameterChain parameter_chain(const ModelContext& context) {
       GiNaC::ex value = shared_derivative(parameters[q].default_value,
                                           GiNaC::ex_to<GiNaC::symbol>(parameters[j].symbol));
       if (value.is_zero()) continue;
+      readers[j].push_back(static_cast<int>(result.binding_parameter.size()));
       result.binding_parameter.push_back(j);
+      result.binding_owner.push_back(q);
       result.binding_value.push_back(value);
-      followers[j].push_back(q);
     }
-    result.binding_start.push_back(static_cast<int>(result.binding_parameter.size()));
   }
-  std::vector<int> seen(count, -1);
   for (int c = 0; c < count; ++c) {
-    std::vector<int> reached{c};
-    seen[c] = c;
-    for (size_t head = 0; head < reached.size(); ++head) {
-      for (int q : followers[reached[head]]) {
-        if (seen[q] != c) seen[q] = c, reached.push_back(q);
-      }
-    }
-    std::sort(reached.begin() + 1, reached.end());
-    result.chain.insert(result.chain.end(), reached.begin(), reached.end());
-    result.start.push_back(static_cast<int>(result.chain.size()));
+    result.follower_entry.insert(result.follower_entry.end(), readers[c].begin(), readers[c].end());
+    result.follower_start.push_back(static_cast<int>(result.follower_entry.size()));
   }
   return result;
 }
 
 ColumnPattern chained_pattern(const ColumnPattern& partial, const ParameterChain& chain) {
-  ColumnPattern result;
-  result.rows = partial.rows;
+  const int count = static_cast<int>(chain.follower_start.size()) - 1;
+  std::vector<std::vector<int>> column(static_cast<size_t>(count));
   std::vector<int> seen(partial.rows, -1);
-  for (int c = 0; c + 1 < static_cast<int>(chain.start.size()); ++c) {
-    std::vector<int> rows;
-    for (int e = chain.start[c]; e < chain.start[c + 1]; ++e) {
-      int q = chain.chain[e];
-      for (int k = partial.colptr[q]; k < partial.colptr[q + 1]; ++k) {
-        int row = partial.rowval[k];
-        if (seen[row] != c) seen[row] = c, rows.push_back(row);
-      }
+  for (int c = count - 1; c >= 0; --c) {  // the readers of c come after it
+    std::vector<int>& rows = column[c];
+    const auto add = [&](int row) {
+      if (seen[row] != c) seen[row] = c, rows.push_back(row);
+    };
+    for (int k = partial.colptr[c]; k < partial.colptr[c + 1]; ++k) add(partial.rowval[k]);
+    for (int f = chain.follower_start[c]; f < chain.follower_start[c + 1]; ++f) {
+      for (int row : column[chain.binding_owner[chain.follower_entry[f]]]) add(row);
     }
     std::sort(rows.begin(), rows.end());
+  }
+  ColumnPattern result;
+  result.rows = partial.rows;
+  for (const std::vector<int>& rows : column) {
     result.rowval.insert(result.rowval.end(), rows.begin(), rows.end());
     result.colptr.push_back(result.nonzeros());
   }

@@ -1,10 +1,14 @@
 // The chain rule through the dependent parameters, worked out when the code is generated
 // (docs/generated-code.md, "Parameter Jacobians"). A parameter q whose default is written in
 // terms of earlier parameters (`k = 1/tau`) follows them while parameter_bound[q] holds, so the
-// derivative of a function f in p[c] is the sum over the parameters q that follow c, directly or
-// through others, of dp_q/dp_c times the partial derivative df/dp_q. Which parameters those are
-// (c's chain) and which entries of the total derivative can be nonzero is known here; the weights
-// dp_q/dp_c are computed at run time, from the bindings still bound.
+// total derivative of a function f in p[c] is its partial derivative plus, over the parameters q
+// whose binding reads p[c], d binding_q / d p[c] times the total derivative in p[q]. A binding
+// reads earlier parameters only, so the columns are made total from the last parameter to the
+// first, each from the columns after it (reverse accumulation): the work is the edges of the
+// bindings times the entries of the columns they reach, not the pairs of parameters one follows
+// (a chain p[i] = p[i-1] + 1 of 10,000 parameters has 50 million such pairs, and tables of
+// them made 318 MB of code). Which entries can be nonzero is known here; the weights
+// d binding_q / d p[c] are computed at run time, from the bindings still bound.
 #pragma once
 
 #include <vector>
@@ -17,19 +21,21 @@
 namespace daec {
 
 struct ParameterChain {
-  /// Column c's chain: chain[start[c]] is c itself, then every parameter bound to c directly or
-  /// through others, increasing (a binding uses earlier parameters only).
-  std::vector<int> start{0}, chain;
-  /// The partial derivatives of the bindings: for parameter q, d binding_q / d p[j] for
-  /// j = binding_parameter[e], e from binding_start[q] to binding_start[q + 1] - 1.
-  std::vector<int> binding_start{0}, binding_parameter;
+  /// The partial derivatives of the bindings, one entry e for each parameter j a binding reads:
+  /// binding_value[e] is d binding_q / d p[j] for q = binding_owner[e], j = binding_parameter[e]
+  /// (by q, then j, increasing).
+  std::vector<int> binding_parameter, binding_owner;
   std::vector<GiNaC::ex> binding_value;
+  /// The bindings that read parameter c: the entries follower_entry[f] (into the binding
+  /// tables above), f from follower_start[c] to follower_start[c + 1] - 1, their owners
+  /// increasing.
+  std::vector<int> follower_start{0}, follower_entry;
 };
 
 ParameterChain parameter_chain(const ModelContext& context);
 
-/// The pattern of the total derivative in p: column c is the union of the columns of `partial`
-/// (a pattern by parameters) over c's chain.
+/// The pattern of the total derivative in p: column c is column c of `partial` (a pattern by
+/// parameters) and the total columns of the parameters whose bindings read c.
 ColumnPattern chained_pattern(const ColumnPattern& partial, const ParameterChain& chain);
 
 }  // namespace daec

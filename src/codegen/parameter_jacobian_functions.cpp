@@ -17,41 +17,36 @@ using GiNaC::ex;
 
 namespace {
 
-// Column c of a derivative in p made total: the sum over c's chain of dp_q/dp_c times column q of
-// the partial derivative. The weights follow parameter_bound, so a binding that set_parameter
-// has cut contributes nothing.
+// Column c of a derivative in p made total: column c of the partial derivative plus, over the
+// bindings that read p[c] (of parameters q after c), d binding_q / d p[c] times column q made
+// total, from the last parameter to the first. The weights follow parameter_bound, so a binding
+// that set_parameter has cut contributes nothing.
 const char* const kChainColumns =
-    R"(// d binding_q / d p[j] for each entry of kBindingParameter.
+    R"(// d binding_q / d p[j] for each binding entry (q = kBindingOwner[entry]).
 void binding_derivatives(const double* p, double* bp) {
 %s}
 
-// Column c of a derivative in p, total through the bindings still bound: the sum over c's chain
-// (c, then the parameters bound to it directly or through others) of dp_q/dp_c times column q of
-// the partial derivative d (its entries d[k] in rows row[k], k from start[q] to start[q + 1] - 1),
-// moved into the entries (colptr, rowval) of values.
+// The columns of a derivative in p, total through the bindings still bound, from the partial
+// derivative d (its entries d[k] in rows row[k], k from start[c] to start[c + 1] - 1) into the
+// entries (colptr, rowval) of values: column c is column c of d plus, for each binding b that
+// reads p[c] (kFollowerEntry) whose owner q = kBindingOwner[b] is still bound, d binding_q /
+// d p[c] times column q of values, made total before c (q > c).
 void chain_columns(const double* p, const bool* bound, const int* start, const int* row,
                    const double* d, const int* colptr, const int* rowval, int rows,
                    double* values) {
   (void)bound;
-  std::vector<double> bp(kBindingEntries > 0 ? kBindingEntries : 1), wp(Model::num_parameters),
+  std::vector<double> bp(kBindingEntries > 0 ? kBindingEntries : 1),
       w(static_cast<size_t>(rows));
   binding_derivatives(p, bp.data());
-  for (int c = 0; c < Model::num_parameters; ++c) {
+  for (int c = Model::num_parameters - 1; c >= 0; --c) {
     if (colptr[c] == colptr[c + 1]) continue;  // no entry of the column can be nonzero
-    wp[c] = 1.0;
-    for (int e = kChainStart[c] + 1; e < kChainStart[c + 1]; ++e) {  // dp_q/dp_c, q increasing
-      double s = 0.0;
-      if constexpr (kBindingEntries > 0) {
-        const int q = kChain[e];
-        for (int b = kBindingStart[q]; bound[q] && b < kBindingStart[q + 1]; ++b)
-          s += bp[b] * wp[kBindingParameter[b]];
+    for (int k = start[c]; k < start[c + 1]; ++k) w[row[k]] += d[k];
+    if constexpr (kBindingEntries > 0) {  // (g++ -O2 warns about reading an empty table)
+      for (int f = kFollowerStart[c]; f < kFollowerStart[c + 1]; ++f) {
+        const int b = kFollowerEntry[f], q = kBindingOwner[b];
+        if (!bound[q]) continue;
+        for (int e = colptr[q]; e < colptr[q + 1]; ++e) w[rowval[e]] += bp[b] * values[e];
       }
-      wp[kChain[e]] = s;
-    }
-    for (int e = kChainStart[c]; e < kChainStart[c + 1]; ++e) {
-      const int q = kChain[e];
-      for (int k = start[q]; k < start[q + 1]; ++k) w[row[k]] += wp[q] * d[k];
-      wp[q] = 0.0;
     }
     for (int e = colptr[c]; e < colptr[c + 1]; ++e) {
       values[e] = w[rowval[e]];
@@ -229,13 +224,13 @@ std::string chain_support(Generator& gen, const ParameterChain& chain) {
   if (chain.binding_value.empty()) statements = "  (void)p;\n  (void)bp;\n";
   std::string functions = kChainColumns;
   functions.replace(functions.find("%s"), 2, statements);
-  return "// The parameters' chains (docs/generated-code.md, \"Parameter Jacobians\"): column c "
-         "of a\n// derivative in p sums over the parameters kChain[e], e from kChainStart[c] (c "
-         "itself) to\n// kChainStart[c + 1] - 1; the bindings' derivatives by the parameter "
-         "bound (kBindingStart)\n" +
-         constant_table("kChainStart", chain.start) + constant_table("kChain", chain.chain) +
-         constant_table("kBindingStart", chain.binding_start) +
-         constant_table("kBindingParameter", chain.binding_parameter) +
+  return "// The bindings of the parameters (docs/generated-code.md, \"Parameter Jacobians\"): "
+         "the\n// bindings that read p[c] are the entries kFollowerEntry[f], f from "
+         "kFollowerStart[c] to\n// kFollowerStart[c + 1] - 1, each the binding of parameter "
+         "kBindingOwner[entry]\n" +
+         constant_table("kBindingOwner", chain.binding_owner) +
+         constant_table("kFollowerStart", chain.follower_start) +
+         constant_table("kFollowerEntry", chain.follower_entry) +
          fmt::format("constexpr int kBindingEntries = {};\n", chain.binding_parameter.size()) +
          "\n" + functions;
 }

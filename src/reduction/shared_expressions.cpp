@@ -296,6 +296,59 @@ size_t distinct_size(const ex& e, size_t stop_above) {
   return counted.size();
 }
 
+namespace {
+
+// x for -x (the product of x and -1), else e.
+ex without_sign(const ex& e) {
+  if (GiNaC::is_exactly_a<GiNaC::mul>(e) && e.nops() == 2 && is_sign(e.op(1))) return e.op(0);
+  return e;
+}
+
+size_t saturating_sum(size_t a, size_t b) {
+  return a > SIZE_MAX - b ? SIZE_MAX : a + b;
+}
+
+}  // namespace
+
+// Post-order on an explicit stack, each stored node once (by address, held in `size`); the
+// operands op(i) makes anew (the terms c*x of a sum) are visited each time, their operands once.
+size_t written_size(const ex& e, size_t stop_above) {
+  struct Frame {
+    ex node;
+    std::vector<ex> operands;
+    bool expanded = false;
+  };
+  std::unordered_map<const GiNaC::basic*, std::pair<ex, size_t>> size;
+  std::vector<Frame> stack;
+  stack.push_back({without_sign(e), {}, false});
+  while (!stack.empty()) {
+    Frame& frame = stack.back();
+    if (size.count(node_of(frame.node)) != 0) {
+      stack.pop_back();
+      continue;
+    }
+    if (!frame.expanded) {
+      frame.expanded = true;
+      count_work(WorkKind::Nodes);
+      const ex node = frame.node;
+      const bool product = GiNaC::is_exactly_a<GiNaC::mul>(node);
+      std::vector<ex> operands;
+      for (size_t i = 0; i < node.nops(); ++i)
+        if (!product || !is_sign(node.op(i))) operands.push_back(without_sign(node.op(i)));
+      frame.operands = operands;  // (frame stays valid until the pushes below)
+      for (const ex& operand : operands) stack.push_back({operand, {}, false});
+      continue;
+    }
+    size_t total = 1;
+    for (const ex& operand : frame.operands)
+      total = saturating_sum(total, size.at(node_of(operand)).second);
+    if (total > stop_above) return total;
+    size.emplace(node_of(frame.node), std::make_pair(frame.node, total));
+    stack.pop_back();
+  }
+  return size.at(node_of(without_sign(e))).second;
+}
+
 bool distinct_size_at_most(const ex& e, size_t bound) {
   // Each stored node once per path (a tree, no memo): its operands as op(i) gives them count
   // three nodes a term or factor at most (c*x as the product, c and x; x^n as the power, x and

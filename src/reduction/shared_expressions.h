@@ -23,6 +23,13 @@ namespace daec {
 /// names and numbers. Counting stops once the count exceeds `stop_above`.
 size_t distinct_size(const GiNaC::ex& e, size_t stop_above);
 
+/// The number of nodes of `e` written out as a tree (each path anew), without signs (-x counts
+/// as x, so that the count is the same in every run; see distinct_size): the size that GiNaC's
+/// own walks of it (its checks of a sum or product it builds, its comparisons) and a tree's text
+/// follow, and that grows with each differentiation of a constraint whose derivatives multiply.
+/// Counting stops once it exceeds `stop_above` (the value returned is then above it).
+size_t written_size(const GiNaC::ex& e, size_t stop_above);
+
 /// Whether distinct_size(e) is at most `bound`, told cheaply for small expressions: true when
 /// the tree of e (each path once) is that small; false when it is not, which says nothing.
 bool distinct_size_at_most(const GiNaC::ex& e, size_t bound);

@@ -47,9 +47,10 @@ end
   EXPECT_TRUE(has(code, "residual_parameter_jacobian_rowval[] = {1, 2, 1, 2};"));
   EXPECT_TRUE(has(code, "static constexpr int invariants_parameter_jacobian_nnz = 0;"));
   EXPECT_TRUE(has(code, "invariants_parameter_jacobian_colptr[] = {0, 0, 0, 0};"));
-  // The chain of a is a, b; b's binding 2*a has the derivative 2 in a.
-  EXPECT_TRUE(has(code, "constexpr int kChainStart[4] = {0, 2, 3, 4};"));
-  EXPECT_TRUE(has(code, "constexpr int kChain[4] = {0, 1, 1, 2};"));
+  // b's binding 2*a reads a (entry 0, owned by b) and has the derivative 2 in it.
+  EXPECT_TRUE(has(code, "constexpr int kBindingOwner[1] = {1};")) << code;
+  EXPECT_TRUE(has(code, "constexpr int kFollowerStart[4] = {0, 1, 1, 1};"));
+  EXPECT_TRUE(has(code, "constexpr int kFollowerEntry[1] = {0};"));
   EXPECT_TRUE(has(code, "  bp[0] = 2.0;\n"));
   EXPECT_TRUE(has(code, "int Model::rhs_parameter_jacobian(double t, const double* x, double* J)"));
 }
@@ -64,9 +65,12 @@ equation
   x' = -c*x;
 end
 )");
-  EXPECT_TRUE(has(code, "constexpr int kChain[6] = {0, 1, 2, 1, 2, 2};")) << code;
+  // The bindings b = 2*a (entry 0) and c = b + 1 (entry 1): a is read by entry 0, b by entry
+  // 1; only the direct bindings are tabled, the chain a -> b -> c is followed at run time.
+  EXPECT_TRUE(has(code, "constexpr int kFollowerStart[4] = {0, 1, 2, 2};")) << code;
+  EXPECT_TRUE(has(code, "constexpr int kFollowerEntry[2] = {0, 1};"));
+  EXPECT_TRUE(has(code, "constexpr int kBindingOwner[2] = {1, 2};"));
   EXPECT_TRUE(has(code, "rhs_parameter_jacobian_colptr[] = {0, 1, 2, 3};"));
-  EXPECT_TRUE(has(code, "constexpr int kBindingParameter[2] = {0, 1};"));
 }
 
 // The invariants' columns: rod = x^2 + y^2 - L^2 holds L alone.
@@ -83,7 +87,7 @@ TEST(ParameterJacobian, ModelWithoutParameters) {
   EXPECT_TRUE(has(code, "const int Model::rhs_parameter_jacobian_colptr[] = {0};"));
   EXPECT_TRUE(has(code, "const int Model::rhs_parameter_jacobian_rowval[] = {0};"));
   EXPECT_TRUE(has(code, "int Model::rhs_parameter_jacobian_values(double t, const double* x,"));
-  EXPECT_FALSE(has(code, "kChainStart"));
+  EXPECT_FALSE(has(code, "kFollowerStart"));
   EXPECT_FALSE(has(code, "chain_columns("));
 }
 

@@ -230,6 +230,12 @@ TEST(WorkGrowth, ParameterChain) {
   expect_linear({"parameters", chained_parameters, nullptr, 1000, false, 1.05});
 }
 
+// The code of the chain: the parameter Jacobian's tables once held every pair of parameters one
+// follows (N^2 / 2), and each binding's code a copy of every parameter's name.
+TEST(WorkGrowth, ParameterChainCode) {
+  expect_linear({"parameters_code", chained_parameters, nullptr, 250, true, 1.05});
+}
+
 // ---- outputs past the limits of docs/limits.md ("Outputs") ----
 
 std::string doubling_outputs(int n) {

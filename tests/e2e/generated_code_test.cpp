@@ -156,7 +156,11 @@ TEST(GeneratedCode, ParameterJacobiansThroughBindings) {
   std::string dir = make_scratch_dir("generated_parameter_chain");
   expect_checks_pass(build_checker(source_dir() + "/tests/data/parameter_chain.dae", dir,
                                    "parameter_chain", "g++"));
-  EXPECT_NE(std::string::npos, read_file(dir + "/model.cpp").find("constexpr int kChain[13]"));
+  // The five direct bindings, by the parameter they read: L0 by L's, L by m's and c's, g by m's,
+  // m by c's.
+  EXPECT_NE(
+      std::string::npos,
+      read_file(dir + "/model.cpp").find("constexpr int kFollowerEntry[5] = {0, 1, 3, 2, 4};"));
 }
 
 TEST(GeneratedCode, PartsAndPartFiles) {
@@ -390,6 +394,27 @@ TEST(GeneratedCode, ProjectionTakesAVelocityConstraintOutOfTheVelocities) {
   ASSERT_EQ(0, built.status) << built.err;
   // u, v: the least change in u and v alone onto 0.6 u - 0.8 v = 0, (1, 1) + 0.2 (0.6, -0.8).
   EXPECT_EQ("0.001 0.001 1 1 \n0 1 1 1.120000 0.840000\n", run_program(dir + "/project").out);
+}
+
+TEST(GeneratedCode, ProjectionWeighsAFirstOrderStateAsAPosition) {
+  // w' = 1 - w (a chain of one) in the position constraint beside x, y: it weighs as they do,
+  // not as the velocities u, v; in unit weight it took rod's residual from the positions.
+  std::string dir = make_scratch_dir("generated_projection_first_order");
+  write_file(dir + "/m.dae",
+             "model mixed_weights;\n"
+             "variable x(start = 1), y(start = 0), u, v, lambda, w(start = 0, fixed = true);\n"
+             "equation\n"
+             "  x' = u;\n  y' = v;\n  u' = -lambda*x;\n  v' = -lambda*y - 9.81;\n"
+             "  w' = 1 - w;\n"
+             "  rod: x^2 + y^2 = 1 + w^2;\n"
+             "end\n");
+  ASSERT_EQ(0, run_daec(shell_quote(dir + "/m.dae") + " -o " + shell_quote(dir + "/m.cpp")).status);
+  std::string code = read_file(dir + "/m.cpp");
+  EXPECT_NE(code.find("state_names[] = {\"x\", \"y\", \"u\", \"v\", \"w\"};"), std::string::npos);
+  EXPECT_NE(code.find("projection_weight[num_states > 0 ? num_states : 1] =\n"
+                      "      {0.001, 0.001, 1.0, 1.0, 0.001};"),
+            std::string::npos)
+      << code.substr(0, 6000);
 }
 
 TEST(GeneratedCode, HeaderAndSourceLinkAsALibrary) {

@@ -513,14 +513,18 @@ TEST(Simulator, ConsistentInitializationKeepsOrNamesFixedStarts) {
   EXPECT_TRUE(contains(failed.err, "sim: note: fixed starts: x")) << failed.err;
   EXPECT_EQ(failed.out, "");
 
-  // What consistent initialization moved is listed (y and the velocities), unless --quiet.
+  // What consistent initialization moved is listed, unless --quiet: y, which rod with x fixed
+  // determines, and u, which no declaration gives, onto x u + y v = 0; the written v = 1 stays.
   SimRun kept = run_ok(build, "--t-end 0.1 --set x=0.6");
   EXPECT_EQ(kept.csv.at(0, "x"), 0.6);
   EXPECT_NEAR(kept.csv.at(0, "y"), -0.8, 1e-10);
+  EXPECT_EQ(kept.csv.at(0, "v"), 1.0);
+  EXPECT_NEAR(kept.csv.at(0, "u"), 4.0 / 3.0, 1e-12);
   EXPECT_LT(kept.stats.largest_invariant_residual, 1e-8);
   EXPECT_TRUE(contains(kept.result.err,
-                       "sim: consistent initialization at t = 0 changed 3 starts (given -> used; "
-                       "--fix keeps a start, --quiet hides this):\nsim:   y: -0.5 -> -0.7999999"))
+                       "sim: consistent initialization at t = 0 changed 2 starts (given -> used; "
+                       "--fix keeps a start, --quiet hides this):\nsim:   y: -0.5 -> -0.8\n"
+                       "sim:   u: 0 -> 1.33333333333333"))
       << kept.result.err;
   SimRun quiet = run_ok(build, "--t-end 0.1 --set x=0.6 --quiet");
   EXPECT_FALSE(contains(quiet.result.err, "changed")) << quiet.result.err;

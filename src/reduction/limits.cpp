@@ -55,7 +55,7 @@ void check_expression(const GiNaC::ex& e, size_t max_size) {
   const SourceLocation& location = current_stage_location();
   // Most expressions are small: a bound on their tree says so without the table of nodes.
   constexpr size_t kSmallTree = 4096;
-  if (max_size > 0 && !distinct_size_at_most(e, std::min(max_size, kSmallTree))) {
+  if (max_size > 0 && !written_size_at_most(e, std::min(max_size, kSmallTree))) {
     size_t cap = max_size > SIZE_MAX / kReportedMultiple ? SIZE_MAX : max_size * kReportedMultiple;
     size_t size = written_size(e, cap);
     if (size > max_size) {

@@ -3,10 +3,8 @@
 
 #include <algorithm>
 #include <cstdint>
-#include <sstream>
 #include <string>
 #include <unordered_map>
-#include <unordered_set>
 #include <vector>
 
 #include "model/conditions.h"
@@ -176,127 +174,11 @@ class Substitution : public GiNaC::map_function {
   Memo memo_;
 };
 
-// A fingerprint of a subexpression's value up to its sign, from names and numbers only: GiNaC's
-// own hashes mix in addresses, and the order of terms they give decides which sum carries a sign
-// (-(a - b)*c or (b - a)*c) and whether equal subexpressions are shared or copied, all of which
-// change from run to run. As in codegen/canonical_form.h, a sum is oriented by its first term in
-// fingerprint order, the sign of a product is that of its factors, and -x has the fingerprint of x.
+// Whether e is the number 1 or -1: a sign, which the size written out does not count.
 bool is_sign(const ex& e) {
   return GiNaC::is_exactly_a<GiNaC::numeric>(e) &&
          GiNaC::abs(GiNaC::ex_to<GiNaC::numeric>(e)).is_equal(1);
 }
-
-struct Fingerprint {
-  uint64_t hash = 0;
-  bool negative = false;
-};
-
-uint64_t mix(uint64_t seed, uint64_t value) {
-  uint64_t z = seed ^ (value + 0x9e3779b97f4a7c15ULL + (seed << 6) + (seed >> 2));
-  z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-  z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-  return z ^ (z >> 31);
-}
-
-uint64_t text_hash(const std::string& text) {
-  uint64_t h = 1469598103934665603ULL;  // FNV-1a: the same in every run and build
-  for (char c : text) h = (h ^ static_cast<unsigned char>(c)) * 1099511628211ULL;
-  return h;
-}
-
-class Fingerprints {
- public:
-  const Fingerprint& of(const ex& e) {
-    auto known = memo_.find(node_of(e));
-    if (known != memo_.end()) return known->second.second;
-    count_work(WorkKind::Nodes);
-    Fingerprint f = compute(e);
-    return memo_.emplace(node_of(e), std::make_pair(e, f)).first->second.second;
-  }
-
- private:
-  Fingerprint compute(const ex& e) {
-    if (GiNaC::is_exactly_a<GiNaC::numeric>(e)) {
-      const GiNaC::numeric& n = GiNaC::ex_to<GiNaC::numeric>(e);
-      std::ostringstream text;
-      text << GiNaC::abs(n);
-      return {mix(1, text_hash(text.str())), n.is_real() && n.is_negative()};
-    }
-    if (GiNaC::is_a<GiNaC::symbol>(e))
-      return {mix(2, text_hash(GiNaC::ex_to<GiNaC::symbol>(e).get_name())), false};
-    if (GiNaC::is_exactly_a<GiNaC::add>(e)) {
-      std::vector<std::pair<uint64_t, bool>> terms;
-      for (size_t i = 0; i < e.nops(); ++i) {
-        const Fingerprint& f = of(e.op(i));
-        terms.push_back({f.hash, f.negative});
-      }
-      std::sort(terms.begin(), terms.end());
-      bool negative = terms.front().second;
-      uint64_t h = 3;
-      for (const auto& [hash, sign] : terms) h = mix(mix(h, hash), sign != negative);
-      return {h, negative};
-    }
-    if (GiNaC::is_exactly_a<GiNaC::mul>(e)) {
-      bool negative = false;
-      std::vector<uint64_t> factors;
-      for (size_t i = 0; i < e.nops(); ++i) {
-        const Fingerprint& f = of(e.op(i));
-        negative = negative != f.negative;
-        if (!is_sign(e.op(i))) factors.push_back(f.hash);
-      }
-      if (factors.size() == 1) return {factors.front(), negative};  // -x is x
-      std::sort(factors.begin(), factors.end());
-      uint64_t h = 4;
-      for (uint64_t f : factors) h = mix(h, f);
-      return {h, negative};
-    }
-    if (GiNaC::is_exactly_a<GiNaC::power>(e)) {
-      const Fingerprint& base = of(e.op(0));
-      const ex& exponent = e.op(1);
-      if (GiNaC::is_exactly_a<GiNaC::numeric>(exponent) &&
-          GiNaC::ex_to<GiNaC::numeric>(exponent).is_integer()) {
-        bool odd = GiNaC::ex_to<GiNaC::numeric>(exponent).is_odd();
-        return {mix(mix(5, base.hash), of(exponent).hash), base.negative && odd};
-      }
-      return {mix(mix(mix(6, signed_hash(base)), of(exponent).hash), of(exponent).negative), false};
-    }
-    uint64_t h = 7;
-    if (GiNaC::is_exactly_a<GiNaC::function>(e))
-      h = mix(h, text_hash(GiNaC::ex_to<GiNaC::function>(e).get_name()));
-    else
-      h = mix(h, text_hash(GiNaC::ex_to<GiNaC::basic>(e).class_name()));
-    for (size_t i = 0; i < e.nops(); ++i) h = mix(h, signed_hash(of(e.op(i))));
-    return {h, false};
-  }
-
-  static uint64_t signed_hash(const Fingerprint& f) { return mix(f.hash, f.negative); }
-
-  std::unordered_map<const GiNaC::basic*, std::pair<ex, Fingerprint>> memo_;
-};
-
-}  // namespace
-
-// Distinct by fingerprint, not by address (see Fingerprint).
-size_t distinct_size(const ex& e, size_t stop_above) {
-  if (e.nops() == 0) return 1;
-  Fingerprints fingerprints;
-  std::unordered_map<const GiNaC::basic*, ex> visited;  // holding each node (see node_of)
-  std::unordered_set<uint64_t> counted;
-  std::vector<ex> pending{e};
-  while (!pending.empty() && counted.size() <= stop_above) {
-    ex node = std::move(pending.back());
-    pending.pop_back();
-    if (!visited.emplace(node_of(node), node).second) continue;
-    count_work(WorkKind::Nodes);
-    counted.insert(fingerprints.of(node).hash);
-    const bool product = GiNaC::is_exactly_a<GiNaC::mul>(node);
-    for (size_t i = 0; i < node.nops(); ++i)
-      if (!product || !is_sign(node.op(i))) pending.push_back(node.op(i));  // -x counts as x
-  }
-  return counted.size();
-}
-
-namespace {
 
 // x for -x (the product of x and -1), else e.
 ex without_sign(const ex& e) {
@@ -349,7 +231,7 @@ size_t written_size(const ex& e, size_t stop_above) {
   return size.at(node_of(without_sign(e))).second;
 }
 
-bool distinct_size_at_most(const ex& e, size_t bound) {
+bool written_size_at_most(const ex& e, size_t bound) {
   // Each stored node once per path (a tree, no memo): its operands as op(i) gives them count
   // three nodes a term or factor at most (c*x as the product, c and x; x^n as the power, x and
   // n), and the overall coefficient one more.

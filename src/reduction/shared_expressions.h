@@ -17,22 +17,19 @@
 
 namespace daec {
 
-/// The number of distinct subexpressions of `e`: equal subexpressions count once, shared or
-/// copied, and so do a subexpression and its negative (-x counts as x, -(a - b)*c as (b - a)*c),
-/// so that the count is the same in every run. Equality is decided on a 64-bit fingerprint of
-/// names and numbers. Counting stops once the count exceeds `stop_above`.
-size_t distinct_size(const GiNaC::ex& e, size_t stop_above);
-
 /// The number of nodes of `e` written out as a tree (each path anew), without signs (-x counts
-/// as x, so that the count is the same in every run; see distinct_size): the size that GiNaC's
+/// as x, -(a - b)*c as (b - a)*c: GiNaC orders terms by hashes of addresses, and that order
+/// decides which sum or product carries a sign, so that only so is the count the same in every
+/// run), counted from the graph, each stored node once: the size that GiNaC's
 /// own walks of it (its checks of a sum or product it builds, its comparisons) and a tree's text
 /// follow, and that grows with each differentiation of a constraint whose derivatives multiply.
 /// Counting stops once it exceeds `stop_above` (the value returned is then above it).
 size_t written_size(const GiNaC::ex& e, size_t stop_above);
 
-/// Whether distinct_size(e) is at most `bound`, told cheaply for small expressions: true when
-/// the tree of e (each path once) is that small; false when it is not, which says nothing.
-bool distinct_size_at_most(const GiNaC::ex& e, size_t bound);
+/// Whether written_size(e) is at most `bound`, told cheaply for small expressions: true when a
+/// bound on the tree of e (each path once, each stored operand counted) is that small; false
+/// when it is not, which says nothing.
+bool written_size_at_most(const GiNaC::ex& e, size_t bound);
 
 /// d e / d s, the expression GiNaC's e.diff(s) gives, each distinct subexpression differentiated
 /// once.
